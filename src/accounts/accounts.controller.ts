@@ -1,0 +1,98 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { PagingQueryDto } from '../common/paging.dto';
+import { AccountsService } from './accounts.service';
+import { CurrentPrincipal, Roles } from './auth.decorators';
+import {
+  AccountCreateDto,
+  AccountCreatedDto,
+  AccountListDto,
+  AccountMeDto,
+  AccountResponseDto,
+  KeyCreateDto,
+  KeyCreatedDto,
+  KeyListDto,
+  KeyResponseDto,
+  ResultDto,
+} from './dto/account.dto';
+import type { Principal } from './principal';
+
+@ApiTags('account')
+@ApiSecurity('x-api-key')
+@Controller('api/v2/openapi/account')
+export class AccountsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Get('me')
+  @ApiOperation({ summary: 'The account behind the key: id, name, roles (and webhook secret for advertisers)' })
+  @ApiEnvelope(AccountMeDto)
+  @ApiErrors(401)
+  async me(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
+    return ok(AccountMeDto.fromAccount(await this.accounts.getAccount(principal.accountId)));
+  }
+}
+
+@ApiTags('admin')
+@ApiSecurity('x-api-key')
+@Roles('admin')
+@Controller('api/v2/admin')
+export class AdminAccountsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Post('accounts')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create an account; answers its first API key (shown once)' })
+  @ApiEnvelope(AccountCreatedDto)
+  @ApiErrors(400, 401, 403)
+  async create(@Body() body: AccountCreateDto): Promise<Envelope<AccountCreatedDto>> {
+    const { account, apiKey } = await this.accounts.createAccount(body.name, body.roles);
+    return ok({ accountId: account.id, apiKey });
+  }
+
+  @Get('accounts')
+  @ApiOperation({ summary: 'List accounts, newest first' })
+  @ApiEnvelope(AccountListDto)
+  @ApiErrors(400, 401, 403)
+  async list(@Query() query: PagingQueryDto): Promise<Envelope<AccountListDto>> {
+    const [accounts, total] = await this.accounts.listAccounts(query.skip, query.pageSize);
+    return ok({ accounts: accounts.map(AccountResponseDto.from), total, current: query.current, pageSize: query.pageSize });
+  }
+
+  @Get('accounts/:accountId')
+  @ApiOperation({ summary: 'One account' })
+  @ApiEnvelope(AccountResponseDto)
+  @ApiErrors(401, 403, 404)
+  async detail(@Param('accountId') accountId: string): Promise<Envelope<AccountResponseDto>> {
+    return ok(AccountResponseDto.from(await this.accounts.getAccount(accountId)));
+  }
+
+  @Post('accounts/:accountId/keys')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Issue another API key for the account (shown once)' })
+  @ApiEnvelope(KeyCreatedDto)
+  @ApiErrors(400, 401, 403, 404)
+  async issueKey(@Param('accountId') accountId: string, @Body() body: KeyCreateDto): Promise<Envelope<KeyCreatedDto>> {
+    const { key, apiKey } = await this.accounts.issueKey(accountId, body.label ?? '');
+    return ok({ keyId: key.id, apiKey });
+  }
+
+  @Get('accounts/:accountId/keys')
+  @ApiOperation({ summary: "The account's keys, without their secrets" })
+  @ApiEnvelope(KeyListDto)
+  @ApiErrors(401, 403, 404)
+  async listKeys(@Param('accountId') accountId: string): Promise<Envelope<KeyListDto>> {
+    const keys = await this.accounts.listKeys(accountId);
+    return ok({ keys: keys.map(KeyResponseDto.from) });
+  }
+
+  @Post('keys/:keyId/revoke')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke a key; it answers 401 from then on (idempotent)' })
+  @ApiEnvelope(ResultDto)
+  @ApiErrors(401, 403, 404)
+  async revoke(@Param('keyId') keyId: string): Promise<Envelope<ResultDto>> {
+    await this.accounts.revokeKey(keyId);
+    return ok({ result: 'success' });
+  }
+}

@@ -1,0 +1,20 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const KEY_PREFIX = 'adn_';
+
+/** A new API key: 32 random bytes (256 bits), shown once and stored only as its hash. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function displayPrefix(key: string): string {
+  return key.slice(0, 12);
+}
+
+export function generateWebhookSecret(): string {
+  return randomBytes(32).toString('hex');
+}

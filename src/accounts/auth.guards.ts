@@ -1,0 +1,80 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../common/errors';
+import { AccountsService } from './accounts.service';
+import { PUBLIC_ROUTE, REQUIRED_ROLES } from './auth.decorators';
+import type { Role } from './entities/account.entity';
+import { hasRole, Principal } from './principal';
+
+type AuthedRequest = FastifyRequest & { principal?: Principal };
+
+/** 401 for a missing, unknown or revoked `x-api-key`; the first check of every request (DESIGN §11). */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) {
+      return true;
+    }
+    const request = context.switchToHttp().getRequest<AuthedRequest>();
+    const header = request.headers['x-api-key'];
+    const rawKey = Array.isArray(header) ? header[0] : header;
+    if (!rawKey) throw new UnauthorizedError('x-api-key header is missing');
+    if (rawKey.length > 200) throw new UnauthorizedError('x-api-key is not a valid key');
+    const principal = await this.accounts.authenticate(rawKey);
+    if (!principal) throw new UnauthorizedError('x-api-key is not a valid key (unknown or revoked)');
+    request.principal = principal;
+    return true;
+  }
+}
+
+/** 403 when the key's account lacks every role the route accepts. */
+@Injectable()
+export class RolesGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(REQUIRED_ROLES, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const principal = context.switchToHttp().getRequest<AuthedRequest>().principal;
+    if (!roles || !principal) return true;
+    if (roles.some((role) => hasRole(principal, role))) return true;
+    throw new ForbiddenError(`this key's account lacks the ${roles.join(' or ')} role`);
+  }
+}
+
+/**
+ * Per-key request budget in fixed one-second windows, in process memory.
+ * Every process enforces it on its own, so N processes admit up to N times RATE_LIMIT_PER_SECOND.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private windowStart = 0;
+  private counts = new Map<string, number>();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const limit = this.config.rateLimitPerSecond;
+    const principal = context.switchToHttp().getRequest<AuthedRequest>().principal;
+    if (limit === 0 || !principal) return true;
+    const now = Date.now();
+    const window = now - (now % 1000);
+    if (window !== this.windowStart) {
+      this.windowStart = window;
+      this.counts = new Map();
+    }
+    const used = (this.counts.get(principal.keyId) ?? 0) + 1;
+    this.counts.set(principal.keyId, used);
+    if (used > limit) throw new RateLimitedError(1);
+    return true;
+  }
+}

@@ -1,0 +1,33 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { bigintToNumber } from '../../database/column-types';
+
+export const ROLES = ['advertiser', 'publisher', 'partner', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+@Entity('accounts')
+export class Account {
+  @PrimaryColumn({ type: 'varchar', length: 26 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  /** Comma-separated roles, e.g. `advertiser,publisher`. */
+  @Column({ type: 'varchar', length: 100 })
+  roles: string;
+
+  /** Signs the verification calls made to the advertiser (DESIGN §7). */
+  @Column({ type: 'varchar', length: 64 })
+  webhookSecret: string;
+
+  /** The sandbox account behind TEST_API_KEY; its key only works when APP_ENV=test. */
+  @Column({ type: 'boolean', default: false })
+  sandbox: boolean;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  createdAt: number;
+
+  get roleList(): Role[] {
+    return this.roles.split(',').filter(Boolean) as Role[];
+  }
+}

@@ -1,0 +1,17 @@
+import type { Role } from './entities/account.entity';
+
+/** Who is calling: resolved from `x-api-key` by the guard, read by controllers through @CurrentPrincipal(). */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  roles: Role[];
+  sandbox: boolean;
+}
+
+export function hasRole(principal: Principal, role: Role): boolean {
+  return principal.roles.includes('admin') || principal.roles.includes(role);
+}
+
+export function isAdmin(principal: Principal): boolean {
+  return principal.roles.includes('admin');
+}

@@ -1,0 +1,37 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AccountsModule } from './accounts/accounts.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { RequestValidationPipe } from './common/validation.pipe';
+import type { AppConfig } from './config/app.config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { RedisModule } from './redis/redis.module';
+
+export interface AppModuleOptions {
+  /** Tests only: start from an empty schema, then run the migrations. */
+  dropSchema?: boolean;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config, { dropSchema: options.dropSchema }),
+        RedisModule,
+        AccountsModule,
+        CampaignsModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

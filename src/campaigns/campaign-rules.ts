@@ -1,0 +1,86 @@
+import { ConflictError, FieldError, ValidationError } from '../common/errors';
+import { hasAtMostDecimals } from '../common/money';
+import type { Campaign, CampaignStatus } from './entities/campaign.entity';
+
+export const STATUS_ACTIONS = ['start', 'paused', 'end'] as const;
+export type StatusAction = (typeof STATUS_ACTIONS)[number];
+
+export const DELIVERY_STATUSES = [
+  'delivering',
+  'scheduled',
+  'finished',
+  'dailyBudgetSpent',
+  'budgetSpent',
+  'paused',
+  'inReview',
+  'ended',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface StatusState {
+  status: CampaignStatus;
+  approved: boolean;
+}
+
+/**
+ * The campaign state machine of DESIGN §3 and §11. `start` resumes a paused campaign; only an admin's
+ * `start` approves a campaign that has not passed review; `end` is final and idempotent.
+ */
+export function applyStatusAction(state: StatusState, action: StatusAction, byAdmin: boolean): StatusState {
+  if (action === 'end') return { ...state, status: 'ended' };
+  if (state.status === 'ended') throw new ConflictError(`status: campaign has ended; it cannot ${action === 'start' ? 'start' : 'pause'} again`);
+  if (action === 'paused') return { ...state, status: 'paused' };
+  if (!state.approved && !byAdmin) {
+    throw new ConflictError('status: campaign is waiting for review; an admin must approve it before it starts');
+  }
+  return { status: 'onGoing', approved: true };
+}
+
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Spend of the UTC day of `now`: the stored day total only counts when it is today's. */
+export function spentToday(campaign: Pick<Campaign, 'daySpentMicros' | 'spentDay'>, now: number): number {
+  return campaign.spentDay === utcDay(now) ? campaign.daySpentMicros : 0;
+}
+
+type DeliveryFacts = Pick<
+  Campaign,
+  'status' | 'startTime' | 'endTime' | 'spentMicros' | 'totalBudgetMicros' | 'dailyBudgetMicros' | 'daySpentMicros' | 'spentDay'
+>;
+
+/** Why a campaign is (not) serving right now. */
+export function deliveryStatus(campaign: DeliveryFacts, now: number): DeliveryStatus {
+  if (campaign.status !== 'onGoing') return campaign.status;
+  if (now < campaign.startTime) return 'scheduled';
+  if (now >= campaign.endTime) return 'finished';
+  if (campaign.spentMicros >= campaign.totalBudgetMicros) return 'budgetSpent';
+  if (spentToday(campaign, now) >= campaign.dailyBudgetMicros) return 'dailyBudgetSpent';
+  return 'delivering';
+}
+
+export interface CampaignNumbers {
+  amount: number;
+  total: number;
+  startTime: number;
+  endTime: number;
+  billingType: string;
+  costPer: number;
+}
+
+/** Rules that span fields, checked on the whole campaign after a create or a merged update. */
+export function checkCampaignNumbers(numbers: CampaignNumbers): void {
+  const errors: FieldError[] = [];
+  if (!(numbers.endTime > numbers.startTime)) {
+    errors.push({ field: 'budget.endTime', message: 'budget.endTime must be after budget.startTime' });
+  }
+  if (!(numbers.amount <= numbers.total)) {
+    errors.push({ field: 'budget.amount', message: 'budget.amount (daily) must not exceed budget.total' });
+  }
+  // A CPM impression costs costPer/1000; three decimals keep it a whole number of micro-USDT.
+  if (numbers.billingType === 'CPM' && !hasAtMostDecimals(numbers.costPer, 3)) {
+    errors.push({ field: 'bidding.costPer', message: 'bidding.costPer must have at most 3 decimals for CPM' });
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+}

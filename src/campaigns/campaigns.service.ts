@@ -1,0 +1,217 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { isAdmin, Principal } from '../accounts/principal';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ConflictError, NotFoundError } from '../common/errors';
+import { newId } from '../common/ids';
+import { fromMicros, toMicros } from '../common/money';
+import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
+import {
+  CampaignCreateDto,
+  CampaignListItemDto,
+  CampaignResponseDto,
+  CampaignUpdateDto,
+  TargetingDto,
+} from './dto/campaign.dto';
+import { Campaign, CampaignTargeting } from './entities/campaign.entity';
+
+@Injectable()
+export class CampaignsService {
+  constructor(
+    @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(principal: Principal, dto: CampaignCreateDto): Promise<string> {
+    checkCampaignNumbers({ ...dto.budget, ...dto.bidding });
+    const now = Date.now();
+    const review = this.config.campaignReview && !isAdmin(principal);
+    const campaign = this.campaigns.create({
+      id: newId(now),
+      accountId: principal.accountId,
+      name: dto.name,
+      status: review ? 'inReview' : 'onGoing',
+      approved: !review,
+      targeting: normalizeTargeting({}, dto.targeting),
+      dailyBudgetMicros: toMicros(dto.budget.amount),
+      totalBudgetMicros: toMicros(dto.budget.total),
+      budgetStrategy: dto.budget.strategy,
+      startTime: dto.budget.startTime,
+      endTime: dto.budget.endTime,
+      billingType: dto.bidding.billingType,
+      costPerMicros: toMicros(dto.bidding.costPer),
+      adFormat: dto.ad.adFormat,
+      popupImage: dto.ad.popupImage,
+      icon: dto.ad.icon,
+      actionType: dto.ad.destination.actionType,
+      destinationUrl: dto.ad.destination.url,
+      text: dto.ad.text,
+      brandName: dto.ad.brandName,
+      buttonText: dto.ad.buttonText,
+      impressions: 0,
+      clicks: 0,
+      conversions: 0,
+      spentMicros: 0,
+      daySpentMicros: 0,
+      spentDay: '',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.campaigns.insert(campaign);
+    return campaign.id;
+  }
+
+  async setStatus(principal: Principal, campaignId: string, action: StatusAction): Promise<void> {
+    const campaign = await this.findVisible(principal, campaignId);
+    const next = applyStatusAction(campaign, action, isAdmin(principal));
+    if (next.status === campaign.status && next.approved === campaign.approved) return;
+    await this.campaigns.update({ id: campaign.id }, { ...next, updatedAt: Date.now() });
+  }
+
+  async update(principal: Principal, dto: CampaignUpdateDto): Promise<CampaignResponseDto> {
+    const campaign = await this.findVisible(principal, dto.campaignId);
+    if (campaign.status === 'ended') throw new ConflictError('campaignId: an ended campaign cannot be updated');
+
+    const budget = { ...budgetOf(campaign), ...definedOnly(dto.budget) };
+    const bidding = { ...biddingOf(campaign), ...definedOnly(dto.bidding) };
+    checkCampaignNumbers({ ...budget, ...bidding });
+    const ad = definedOnly(dto.ad);
+    const destination = definedOnly(dto.ad?.destination);
+
+    const changes: Partial<Campaign> = {
+      name: dto.name ?? campaign.name,
+      targeting: dto.targeting ? normalizeTargeting(campaign.targeting, dto.targeting) : campaign.targeting,
+      dailyBudgetMicros: toMicros(budget.amount),
+      totalBudgetMicros: toMicros(budget.total),
+      budgetStrategy: budget.strategy,
+      startTime: budget.startTime,
+      endTime: budget.endTime,
+      billingType: bidding.billingType,
+      costPerMicros: toMicros(bidding.costPer),
+      adFormat: ad.adFormat ?? campaign.adFormat,
+      popupImage: ad.popupImage ?? campaign.popupImage,
+      icon: ad.icon ?? campaign.icon,
+      actionType: destination.actionType ?? campaign.actionType,
+      destinationUrl: destination.url ?? campaign.destinationUrl,
+      text: ad.text ?? campaign.text,
+      brandName: ad.brandName ?? campaign.brandName,
+      buttonText: ad.buttonText ?? campaign.buttonText,
+      updatedAt: Date.now(),
+    };
+    await this.campaigns.update({ id: campaign.id }, changes);
+    return toResponse({ ...campaign, ...changes } as Campaign, Date.now());
+  }
+
+  async list(principal: Principal, skip: number, take: number): Promise<[CampaignListItemDto[], number]> {
+    const [rows, total] = await this.campaigns.findAndCount({
+      where: isAdmin(principal) ? {} : { accountId: principal.accountId },
+      order: { id: 'DESC' },
+      skip,
+      take,
+    });
+    const now = Date.now();
+    return [rows.map((row) => toListItem(row, now)), total];
+  }
+
+  async detail(principal: Principal, campaignId: string): Promise<CampaignResponseDto> {
+    return toResponse(await this.findVisible(principal, campaignId), Date.now());
+  }
+
+  /** An advertiser sees only its own campaigns; another's answers exactly like an unknown id. */
+  private async findVisible(principal: Principal, campaignId: string): Promise<Campaign> {
+    const campaign = await this.campaigns.findOneBy({ id: campaignId });
+    if (!campaign || (campaign.accountId !== principal.accountId && !isAdmin(principal))) {
+      throw new NotFoundError('campaignId', 'campaign');
+    }
+    return campaign;
+  }
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}
+
+function budgetOf(campaign: Campaign) {
+  return {
+    amount: fromMicros(campaign.dailyBudgetMicros),
+    total: fromMicros(campaign.totalBudgetMicros),
+    strategy: campaign.budgetStrategy,
+    startTime: campaign.startTime,
+    endTime: campaign.endTime,
+  };
+}
+
+function biddingOf(campaign: Campaign) {
+  return { billingType: campaign.billingType, costPer: fromMicros(campaign.costPerMicros) };
+}
+
+/** Fills every targeting field (lists [], flags false, platform All) and normalises code case. */
+export function normalizeTargeting(previous: Partial<CampaignTargeting>, given: TargetingDto): CampaignTargeting {
+  const merged = { ...previous, ...definedOnly(given) };
+  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
+  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
+  return {
+    includedRegions: upper(merged.includedRegions),
+    excludedRegions: upper(merged.excludedRegions),
+    includedLanguages: lower(merged.includedLanguages),
+    excludedLanguages: lower(merged.excludedLanguages),
+    platform: merged.platform ?? 'All',
+    messengerPremium: merged.messengerPremium ?? false,
+    isHighValueUser: merged.isHighValueUser ?? false,
+    userLinkedChainWallet: merged.userLinkedChainWallet ?? false,
+    userLinkedWallet: merged.userLinkedWallet ?? false,
+    userWalletHasBalanceOnChain: merged.userWalletHasBalanceOnChain ?? false,
+  };
+}
+
+function statsOf(campaign: Campaign) {
+  return {
+    impressions: campaign.impressions,
+    clicks: campaign.clicks,
+    conversions: campaign.conversions,
+    cost: fromMicros(campaign.spentMicros),
+    ctr: campaign.impressions > 0 ? campaign.clicks / campaign.impressions : 0,
+    cr: campaign.clicks > 0 ? campaign.conversions / campaign.clicks : 0,
+  };
+}
+
+function toListItem(campaign: Campaign, now: number): CampaignListItemDto {
+  return {
+    userId: campaign.accountId,
+    id: campaign.id,
+    name: campaign.name,
+    campaignStatus: campaign.status,
+    deliveryStatus: deliveryStatus(campaign, now),
+    billingType: campaign.billingType,
+    ...statsOf(campaign),
+    createdAt: campaign.createdAt,
+  };
+}
+
+export function toResponse(campaign: Campaign, now: number): CampaignResponseDto {
+  return {
+    campaignId: campaign.id,
+    id: campaign.id,
+    userId: campaign.accountId,
+    name: campaign.name,
+    targeting: campaign.targeting as Required<TargetingDto>,
+    budget: budgetOf(campaign),
+    bidding: biddingOf(campaign),
+    ad: {
+      adFormat: campaign.adFormat,
+      popupImage: campaign.popupImage,
+      icon: campaign.icon,
+      destination: { actionType: campaign.actionType, url: campaign.destinationUrl },
+      text: campaign.text,
+      brandName: campaign.brandName,
+      buttonText: campaign.buttonText,
+    },
+    campaignStatus: campaign.status,
+    deliveryStatus: deliveryStatus(campaign, now),
+    ...statsOf(campaign),
+    createdAt: campaign.createdAt,
+    updatedAt: campaign.updatedAt,
+  };
+}

@@ -1,0 +1,378 @@
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsISO31661Alpha2,
+  isISO6391,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { IsHttpUrl, IsText, IsUsdtAmount } from '../../common/validators';
+import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from '../campaign-rules';
+import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
+
+export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
+export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
+export const BILLING_TYPES = ['CPM', 'CPC'] as const;
+/** Latest time accepted (year 2286): keeps ms timestamps sane. */
+const MAX_TIMESTAMP = 9_999_999_999_999;
+
+const RequiredObject = () => [
+  IsDefined({ message: '$property is required' }),
+  IsObject({ message: '$property must be an object' }),
+  ValidateNested(),
+];
+
+const IsRegionList = () => [
+  IsOptional(),
+  IsArray({ message: '$property must be an array of ISO 3166-1 alpha-2 codes' }),
+  ArrayMaxSize(250),
+  IsISO31661Alpha2({ each: true, message: 'each value in $property must be an ISO 3166-1 alpha-2 code such as US' }),
+];
+
+const IsLanguageList = () => [
+  IsOptional(),
+  IsArray({ message: '$property must be an array of ISO 639-1 codes' }),
+  ArrayMaxSize(200),
+  ValidateBy(
+    {
+      name: 'isISO6391',
+      validator: { validate: (value: unknown) => typeof value === 'string' && isISO6391(value.toLowerCase()) },
+    },
+    { each: true, message: 'each value in $property must be an ISO 639-1 code such as en' },
+  ),
+];
+
+const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) =>
+  decorators.forEach((decorator) => decorator(target, key));
+
+export class TargetingDto {
+  @ApiPropertyOptional({ description: 'ISO 3166-1 alpha-2 countries to include (empty: all)', example: ['US', 'DE'], type: [String] })
+  @apply(IsRegionList())
+  includedRegions?: string[];
+
+  @ApiPropertyOptional({ description: 'ISO 3166-1 alpha-2 countries to exclude', example: ['CN'], type: [String] })
+  @apply(IsRegionList())
+  excludedRegions?: string[];
+
+  @ApiPropertyOptional({ description: 'ISO 639-1 languages to include (empty: all)', example: ['en'], type: [String] })
+  @apply(IsLanguageList())
+  includedLanguages?: string[];
+
+  @ApiPropertyOptional({ description: 'ISO 639-1 languages to exclude', example: ['zh'], type: [String] })
+  @apply(IsLanguageList())
+  excludedLanguages?: string[];
+
+  @ApiPropertyOptional({ description: 'Target device', enum: PLATFORMS, default: 'All', example: 'All' })
+  @IsOptional()
+  @IsIn(PLATFORMS, { message: `$property must be one of ${PLATFORMS.join(', ')}` })
+  platform?: string;
+
+  @ApiPropertyOptional({ description: 'true: only users with premium membership; false/absent: any user', example: false })
+  @IsOptional()
+  @IsBoolean({ message: '$property must be a boolean' })
+  messengerPremium?: boolean;
+
+  @ApiPropertyOptional({ description: 'true: only high-value users', example: false })
+  @IsOptional()
+  @IsBoolean({ message: '$property must be a boolean' })
+  isHighValueUser?: boolean;
+
+  @ApiPropertyOptional({ description: 'true: only users who linked a primary-chain wallet', example: false })
+  @IsOptional()
+  @IsBoolean({ message: '$property must be a boolean' })
+  userLinkedChainWallet?: boolean;
+
+  @ApiPropertyOptional({ description: 'true: only users who linked any wallet', example: false })
+  @IsOptional()
+  @IsBoolean({ message: '$property must be a boolean' })
+  userLinkedWallet?: boolean;
+
+  @ApiPropertyOptional({ description: 'true: only users whose wallet holds a balance on chain', example: false })
+  @IsOptional()
+  @IsBoolean({ message: '$property must be a boolean' })
+  userWalletHasBalanceOnChain?: boolean;
+}
+
+export class BudgetDto {
+  @ApiProperty({ description: 'Daily budget in USDT (UTC days); 0 < amount ≤ total; at most 6 decimals', example: 50 })
+  @IsUsdtAmount()
+  amount: number;
+
+  @ApiProperty({ description: 'Total budget in USDT; at most 6 decimals', example: 1000 })
+  @IsUsdtAmount()
+  total: number;
+
+  @ApiProperty({ description: 'Fixed value', enum: ['daily'], example: 'daily' })
+  @IsIn(['daily'], { message: '$property must be daily' })
+  strategy: string;
+
+  @ApiProperty({ description: 'Start, ms since epoch (inclusive)', example: 1767225600000 })
+  @IsInt({ message: '$property must be an integer timestamp in ms' })
+  @Min(0, { message: '$property must not be negative' })
+  @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+  startTime: number;
+
+  @ApiProperty({ description: 'End, ms since epoch (exclusive); after startTime', example: 1769904000000 })
+  @IsInt({ message: '$property must be an integer timestamp in ms' })
+  @Min(0, { message: '$property must not be negative' })
+  @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+  endTime: number;
+}
+
+export class BiddingDto {
+  @ApiProperty({ enum: BILLING_TYPES, example: 'CPM' })
+  @IsIn(BILLING_TYPES, { message: '$property must be CPM or CPC' })
+  billingType: 'CPM' | 'CPC';
+
+  @ApiProperty({
+    description: 'Bid in USDT: per 1000 impressions for CPM (at most 3 decimals), per click for CPC (at most 6)',
+    example: 2.5,
+  })
+  @IsUsdtAmount()
+  costPer: number;
+}
+
+export class DestinationDto {
+  @ApiProperty({ enum: ACTION_TYPES, example: 'visit.website' })
+  @IsIn(ACTION_TYPES, { message: `$property must be one of ${ACTION_TYPES.join(', ')}` })
+  actionType: string;
+
+  @ApiProperty({ description: 'Landing page, http(s)', example: 'https://example.com/landing' })
+  @IsHttpUrl()
+  url: string;
+}
+
+export class AdDto {
+  @ApiProperty({ description: 'Fixed value', enum: ['image'], example: 'image' })
+  @IsIn(['image'], { message: '$property must be image' })
+  adFormat: string;
+
+  @ApiProperty({ description: 'Display image, http(s) URL', example: 'https://cdn.example.com/ad.png' })
+  @IsHttpUrl()
+  popupImage: string;
+
+  @ApiProperty({ description: 'Icon, http(s) URL', example: 'https://cdn.example.com/icon.png' })
+  @IsHttpUrl()
+  icon: string;
+
+  @ApiProperty({ type: DestinationDto })
+  @apply(RequiredObject())
+  @Type(() => DestinationDto)
+  destination: DestinationDto;
+
+  @ApiProperty({ description: 'Ad text, up to 1000 characters', example: 'Play the best puzzle game' })
+  @IsText(1000)
+  text: string;
+
+  @ApiProperty({ description: 'Up to 100 characters', example: 'Acme Games' })
+  @IsText(100)
+  brandName: string;
+
+  @ApiProperty({ description: 'Up to 50 characters', example: 'Play now' })
+  @IsText(50)
+  buttonText: string;
+}
+
+export class CampaignCreateDto {
+  @ApiProperty({ description: 'Campaign name, up to 200 characters', example: 'Winter launch' })
+  @IsText(200)
+  name: string;
+
+  @ApiProperty({ type: TargetingDto })
+  @apply(RequiredObject())
+  @Type(() => TargetingDto)
+  targeting: TargetingDto;
+
+  @ApiProperty({ type: BudgetDto })
+  @apply(RequiredObject())
+  @Type(() => BudgetDto)
+  budget: BudgetDto;
+
+  @ApiProperty({ type: BiddingDto })
+  @apply(RequiredObject())
+  @Type(() => BiddingDto)
+  bidding: BiddingDto;
+
+  @ApiProperty({ type: AdDto })
+  @apply(RequiredObject())
+  @Type(() => AdDto)
+  ad: AdDto;
+}
+
+export class BudgetUpdateDto extends PartialType(BudgetDto) {}
+export class BiddingUpdateDto extends PartialType(BiddingDto) {}
+export class DestinationUpdateDto extends PartialType(DestinationDto) {}
+
+const OptionalObject = () => [IsOptional(), IsObject({ message: '$property must be an object' }), ValidateNested()];
+
+export class AdUpdateDto extends PartialType(OmitType(AdDto, ['destination'] as const)) {
+  @ApiPropertyOptional({ type: DestinationUpdateDto })
+  @apply(OptionalObject())
+  @Type(() => DestinationUpdateDto)
+  destination?: DestinationUpdateDto;
+}
+
+export class CampaignIdDto {
+  @ApiProperty({ description: 'Campaign id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property is required' })
+  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  campaignId: string;
+}
+
+/** Fields given change, the others stay; nested objects merge, arrays replace. */
+export class CampaignUpdateDto extends CampaignIdDto {
+  @ApiPropertyOptional({ example: 'Winter launch (EU)' })
+  @IsOptional()
+  @IsText(200)
+  name?: string;
+
+  @ApiPropertyOptional({ type: TargetingDto })
+  @apply(OptionalObject())
+  @Type(() => TargetingDto)
+  targeting?: TargetingDto;
+
+  @ApiPropertyOptional({ type: BudgetUpdateDto })
+  @apply(OptionalObject())
+  @Type(() => BudgetUpdateDto)
+  budget?: BudgetUpdateDto;
+
+  @ApiPropertyOptional({ type: BiddingUpdateDto })
+  @apply(OptionalObject())
+  @Type(() => BiddingUpdateDto)
+  bidding?: BiddingUpdateDto;
+
+  @ApiPropertyOptional({ type: AdUpdateDto })
+  @apply(OptionalObject())
+  @Type(() => AdUpdateDto)
+  ad?: AdUpdateDto;
+}
+
+export class CampaignStatusDto extends CampaignIdDto {
+  @ApiProperty({ description: 'start: paused -> onGoing; paused: onGoing -> paused; end: any -> ended (final)', enum: STATUS_ACTIONS })
+  @IsIn(STATUS_ACTIONS, { message: '$property must be one of start, paused, end' })
+  status: StatusAction;
+}
+
+export class CampaignDetailQueryDto extends CampaignIdDto {}
+
+export class CampaignCreatedDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  campaignId: string;
+}
+
+export class StatusResultDto {
+  @ApiProperty({ example: 'success' })
+  result: string;
+}
+
+class CampaignStatsDto {
+  @ApiProperty({ description: 'Impressions (ads served, not debug)', example: 1200 })
+  impressions: number;
+
+  @ApiProperty({ description: 'Counted clicks', example: 36 })
+  clicks: number;
+
+  @ApiProperty({ description: 'Attributed conversions', example: 4 })
+  conversions: number;
+
+  @ApiProperty({ description: 'Spend so far, USDT', example: 3 })
+  cost: number;
+
+  @ApiProperty({ description: 'clicks / impressions, a fraction 0..1 (0 without impressions)', example: 0.03 })
+  ctr: number;
+
+  @ApiProperty({ description: 'conversions / clicks, a fraction 0..1 (0 without clicks)', example: 0.111111 })
+  cr: number;
+}
+
+export class CampaignListItemDto extends CampaignStatsDto {
+  @ApiProperty({ description: "Owner's accountId", example: '01jd3k5m8q9r2s4t6v8w0x2y4a' })
+  userId: string;
+
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  id: string;
+
+  @ApiProperty({ example: 'Winter launch' })
+  name: string;
+
+  @ApiProperty({ enum: CAMPAIGN_STATUSES, example: 'onGoing' })
+  campaignStatus: CampaignStatus;
+
+  @ApiProperty({ enum: DELIVERY_STATUSES, example: 'delivering' })
+  deliveryStatus: DeliveryStatus;
+
+  @ApiProperty({ enum: BILLING_TYPES, example: 'CPM' })
+  billingType: string;
+
+  @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
+  createdAt: number;
+}
+
+export class CampaignListDto {
+  @ApiProperty({ type: [CampaignListItemDto] })
+  campaigns: CampaignListItemDto[];
+
+  @ApiProperty({ description: 'Campaigns in all pages', example: 42 })
+  total: number;
+
+  @ApiProperty({ example: 1 })
+  current: number;
+
+  @ApiProperty({ example: 20 })
+  pageSize: number;
+
+  @ApiProperty({ example: true })
+  success: boolean;
+}
+
+export class CampaignResponseDto extends CampaignStatsDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  campaignId: string;
+
+  @ApiProperty({ description: 'Same as campaignId', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  id: string;
+
+  @ApiProperty({ description: "Owner's accountId", example: '01jd3k5m8q9r2s4t6v8w0x2y4a' })
+  userId: string;
+
+  @ApiProperty({ example: 'Winter launch' })
+  name: string;
+
+  @ApiProperty({ type: TargetingDto, description: 'Every field present; lists default to [], flags to false, platform to All' })
+  targeting: Required<TargetingDto>;
+
+  @ApiProperty({ type: BudgetDto })
+  budget: BudgetDto;
+
+  @ApiProperty({ type: BiddingDto })
+  bidding: BiddingDto;
+
+  @ApiProperty({ type: AdDto })
+  ad: AdDto;
+
+  @ApiProperty({ enum: CAMPAIGN_STATUSES, example: 'onGoing' })
+  campaignStatus: CampaignStatus;
+
+  @ApiProperty({ enum: DELIVERY_STATUSES, example: 'delivering' })
+  deliveryStatus: DeliveryStatus;
+
+  @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
+  createdAt: number;
+
+  @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
+  updatedAt: number;
+}

@@ -1,0 +1,115 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintToNumber } from '../../database/column-types';
+
+export const CAMPAIGN_STATUSES = ['inReview', 'onGoing', 'paused', 'ended'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export interface CampaignTargeting {
+  includedRegions: string[];
+  excludedRegions: string[];
+  includedLanguages: string[];
+  excludedLanguages: string[];
+  platform: string;
+  messengerPremium: boolean;
+  isHighValueUser: boolean;
+  userLinkedChainWallet: boolean;
+  userLinkedWallet: boolean;
+  userWalletHasBalanceOnChain: boolean;
+}
+
+@Entity('campaigns')
+@Index('idx_campaigns_account', ['accountId', 'id'])
+@Index('idx_campaigns_status', ['status'])
+export class Campaign {
+  /** Time-ordered, so `ORDER BY id DESC` is newest first. */
+  @PrimaryColumn({ type: 'varchar', length: 26 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 26 })
+  accountId: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: CampaignStatus;
+
+  /** Set when the campaign may serve without review: at creation, or when an admin approves it. */
+  @Column({ type: 'boolean', default: true })
+  approved: boolean;
+
+  @Column({ type: 'simple-json' })
+  targeting: CampaignTargeting;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  dailyBudgetMicros: number;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  totalBudgetMicros: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  budgetStrategy: string;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  startTime: number;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  endTime: number;
+
+  @Column({ type: 'varchar', length: 8 })
+  billingType: 'CPM' | 'CPC';
+
+  /** The bid in micro-USDT: per 1000 impressions for CPM, per click for CPC. */
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  costPerMicros: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  adFormat: string;
+
+  @Column({ type: 'varchar', length: 2048 })
+  popupImage: string;
+
+  @Column({ type: 'varchar', length: 2048 })
+  icon: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  actionType: string;
+
+  @Column({ type: 'varchar', length: 2048 })
+  destinationUrl: string;
+
+  @Column({ type: 'varchar', length: 1000 })
+  text: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  brandName: string;
+
+  @Column({ type: 'varchar', length: 50 })
+  buttonText: string;
+
+  /** Running totals kept by the event pipeline; the event ledger is their source of truth. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  impressions: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  clicks: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  conversions: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  spentMicros: number;
+
+  /** Spend of the UTC day `spentDay` (YYYY-MM-DD); a different day means nothing spent today yet. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  daySpentMicros: number;
+
+  @Column({ type: 'varchar', length: 10, default: '' })
+  spentDay: string;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  createdAt: number;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  updatedAt: number;
+}

@@ -1,0 +1,63 @@
+/** A field named in an error answer: a dotted path such as `budget.amount` or `list.17.ipAddress`. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Errors the services throw; the global filter turns each into the `{code, message, data}` envelope. */
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  constructor(
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends DomainError {
+  readonly status = 400;
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((error) => error.message).join('; '), { errors });
+  }
+
+  static of(field: string, message: string): ValidationError {
+    return new ValidationError([{ field, message: `${field} ${message}` }]);
+  }
+}
+
+export class BadRequestError extends DomainError {
+  readonly status = 400;
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly status = 401;
+}
+
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+}
+
+/** Unknown ids and other accounts' ids answer the same, so existence never leaks. */
+export class NotFoundError extends DomainError {
+  readonly status = 404;
+  constructor(field: string, what: string) {
+    super(`${field}: ${what} not found`, { errors: [{ field, message: `${what} not found` }] });
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly status = 409;
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly status = 413;
+}
+
+export class RateLimitedError extends DomainError {
+  readonly status = 429;
+  constructor(readonly retryAfterSeconds: number) {
+    super(`rate limit exceeded, retry after ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
+  }
+}

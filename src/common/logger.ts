@@ -1,0 +1,59 @@
+import { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
+
+/** Structured JSON logs; keys and secrets are censored wherever they appear in a logged object. */
+export function createPinoLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'adnet', pid: process.pid },
+    redact: {
+      paths: [
+        'req.headers["x-api-key"]',
+        'headers["x-api-key"]',
+        'apiKey',
+        '*.apiKey',
+        'webhookSecret',
+        '*.webhookSecret',
+        'password',
+        '*.password',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/** Routes Nest's own log calls into the same pino logger. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly pino: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]) {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]) {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]) {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]) {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]) {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]) {
+    this.write('fatal', message, rest);
+  }
+
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, rest: unknown[]) {
+    const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    const detail = rest.length > 1 ? rest[0] : undefined;
+    if (message !== null && typeof message === 'object') {
+      this.pino[level]({ context, ...(message as object) }, typeof detail === 'string' ? detail : undefined);
+    } else if (typeof detail === 'string' && level === 'error') {
+      this.pino[level]({ context, stack: detail }, String(message));
+    } else {
+      this.pino[level]({ context }, String(message));
+    }
+  }
+}

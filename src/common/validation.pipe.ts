@@ -1,0 +1,64 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { ValidationError as ClassValidatorError, validateSync } from 'class-validator';
+import { FieldError, ValidationError } from './errors';
+import { MalformedJsonBody } from './json-body';
+
+const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
+
+/**
+ * Validates bodies and queries against their DTO classes. Unknown fields are dropped (never stored),
+ * and every failure is reported with the dotted path of its field.
+ */
+@Injectable()
+export class RequestValidationPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    const { metatype, type } = metadata;
+    if (!metatype || PRIMITIVES.includes(metatype) || (type !== 'body' && type !== 'query')) return value;
+
+    if (value instanceof MalformedJsonBody) throw ValidationError.of('body', 'is not valid JSON');
+    if (type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw ValidationError.of('body', 'must be a JSON object');
+    }
+    const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false });
+    const errors = validateSync(instance as object, {
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      forbidUnknownValues: false,
+      validationError: { target: false, value: true },
+    });
+    if (errors.length > 0) throw new ValidationError(flattenErrors(errors));
+    return instance;
+  }
+}
+
+/** When a value breaks several rules, the type check speaks first: "must be a number" before "must be at most …". */
+const FIRST_CONSTRAINTS = ['isDefined', 'isString', 'isNumber', 'isInt', 'isBoolean', 'isArray', 'isObject', 'isIn', 'isNotEmpty'];
+const rank = (constraint: string) => {
+  const index = FIRST_CONSTRAINTS.indexOf(constraint);
+  return index === -1 ? FIRST_CONSTRAINTS.length : index;
+};
+
+export function flattenErrors(errors: ClassValidatorError[], parent = ''): FieldError[] {
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    const constraints = Object.entries(error.constraints ?? {}).sort(([a], [b]) => rank(a) - rank(b));
+    // "nested property x must be either object or array" repeats what the type check already says
+    const meaningful = constraints.length > 1 ? constraints.filter(([key]) => key !== 'nestedValidation') : constraints;
+    if (meaningful.length > 0) {
+      const missing = error.value === undefined || error.value === null;
+      const message = missing ? `${path} is required` : withPath(meaningful[0][1], error.property, path);
+      result.push({ field: path, message });
+    }
+    if (error.children?.length) result.push(...flattenErrors(error.children, path));
+  }
+  return result;
+}
+
+function withPath(text: string, property: string, path: string): string {
+  if (text.startsWith(`${property} `)) return `${path}${text.slice(property.length)}`;
+  if (text.startsWith('each value in ')) return `each value in ${path}${text.slice(`each value in ${property}`.length)}`;
+  if (text.startsWith('nested property ')) return `${path} must be an object`;
+  return `${path}: ${text}`;
+}

@@ -1,0 +1,181 @@
+import { isIP } from 'node:net';
+
+export type AppEnv = 'production' | 'test';
+
+export interface DatabaseTarget {
+  type: 'sqlite' | 'mysql';
+  /** sqlite: file path; mysql: the connection URL */
+  location: string;
+}
+
+/** Every setting of the service, read from the environment once and validated at start. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  appEnv: AppEnv;
+  database: DatabaseTarget;
+  runMigrations: boolean;
+  redisUrl: string | null;
+  redisPrefix: string;
+  adminApiKey: string | null;
+  testApiKey: string | null;
+  trustProxy: boolean | number | string[];
+  bodyLimitBytes: number;
+  rateLimitPerSecond: number;
+  keyCacheTtlMs: number;
+  campaignReview: boolean;
+  publisherShare: number;
+  corsOrigins: string[] | '*';
+  logLevel: string;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEFAULT_SQLITE_FILE = './data/adnet.sqlite';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+/** Parses and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (/^(true|1|yes)$/i.test(raw)) return true;
+    if (/^(false|0|no)$/i.test(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const secret = (name: string): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return null;
+    if (raw.length < 16) {
+      problems.push(`${name} must be at least 16 characters long`);
+      return null;
+    }
+    return raw;
+  };
+
+  const appEnvRaw = read('APP_ENV') ?? 'production';
+  let appEnv: AppEnv = 'production';
+  if (appEnvRaw === 'production' || appEnvRaw === 'test') appEnv = appEnvRaw;
+  else problems.push(`APP_ENV must be production or test (got "${appEnvRaw}")`);
+
+  const database = parseDatabaseUrl(read('DATABASE_URL'), problems);
+
+  const redisUrl = read('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    problems.push(`REDIS_URL must be a redis:// or rediss:// URL`);
+  }
+
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY'), problems);
+
+  const shareRaw = read('PUBLISHER_SHARE');
+  let publisherShare = 0.7;
+  if (shareRaw !== undefined) {
+    const share = Number(shareRaw);
+    if (!Number.isFinite(share) || share < 0 || share > 1) {
+      problems.push(`PUBLISHER_SHARE must be a number from 0 to 1 (got "${shareRaw}")`);
+    } else publisherShare = share;
+  }
+
+  const corsRaw = read('CORS_ORIGINS') ?? '*';
+  const corsOrigins: string[] | '*' =
+    corsRaw === '*' ? '*' : corsRaw.split(',').map((origin) => origin.trim()).filter(Boolean);
+  if (corsOrigins !== '*') {
+    for (const origin of corsOrigins) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+        problems.push(`CORS_ORIGINS entries must be origins like https://app.example.com (got "${origin}")`);
+      }
+    }
+  }
+
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+
+  const config: AppConfig = {
+    port: integer('PORT', 3000, 0, 65535),
+    host: read('HOST') ?? '0.0.0.0',
+    appEnv,
+    database,
+    runMigrations: boolean('DB_MIGRATE', true),
+    redisUrl,
+    redisPrefix: read('REDIS_PREFIX') ?? 'adnet:',
+    adminApiKey: secret('ADMIN_API_KEY'),
+    testApiKey: secret('TEST_API_KEY'),
+    trustProxy,
+    bodyLimitBytes: integer('BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', 2000, 0, 1_000_000),
+    keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
+    campaignReview: boolean('CAMPAIGN_REVIEW', false),
+    publisherShare,
+    corsOrigins,
+    logLevel,
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function parseDatabaseUrl(raw: string | undefined, problems: string[]): DatabaseTarget {
+  if (raw === undefined) return { type: 'sqlite', location: DEFAULT_SQLITE_FILE };
+  if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (file === '') problems.push('DATABASE_URL sqlite:<path> needs a file path');
+    return { type: 'sqlite', location: file || DEFAULT_SQLITE_FILE };
+  }
+  if (/^(mysql|mariadb):\/\/[^\s]+$/.test(raw)) {
+    try {
+      const url = new URL(raw.replace(/^mariadb:/, 'mysql:'));
+      if (url.pathname.length <= 1) problems.push('DATABASE_URL must name a database, e.g. mysql://root@127.0.0.1:3306/adnet');
+      return { type: 'mysql', location: url.toString() };
+    } catch {
+      problems.push('DATABASE_URL is not a valid URL');
+    }
+  } else {
+    problems.push('DATABASE_URL must be sqlite:<path> or mysql://user:pass@host:port/database');
+  }
+  return { type: 'sqlite', location: DEFAULT_SQLITE_FILE };
+}
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string[] {
+  if (raw === undefined || /^(false|0)$/i.test(raw)) return false;
+  if (/^true$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits] = entry.split('/');
+    const family = isIP(address);
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !bitsOk) {
+      problems.push(`TRUST_PROXY must be true, false, a hop count or a list of IPs/CIDRs (bad entry "${entry}")`);
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseTarget } from '../config/app.config';
+import { ENTITIES } from './entities';
+import { MYSQL_MIGRATIONS } from './migrations/mysql';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite';
+
+/** The one description of the database, used by the application and by the TypeORM CLI (ormconfig.ts). */
+export function dataSourceOptions(target: DatabaseTarget, runMigrations: boolean): DataSourceOptions {
+  if (target.type === 'mysql') {
+    return {
+      type: 'mysql',
+      url: target.location,
+      entities: ENTITIES,
+      migrations: MYSQL_MIGRATIONS,
+      migrationsRun: runMigrations,
+      migrationsTransactionMode: 'each',
+      synchronize: false,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      poolSize: 20,
+      connectTimeout: 5000,
+    };
+  }
+  if (target.location !== ':memory:') mkdirSync(dirname(target.location), { recursive: true });
+  return {
+    type: 'better-sqlite3',
+    database: target.location,
+    entities: ENTITIES,
+    migrations: SQLITE_MIGRATIONS,
+    migrationsRun: runMigrations,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    // WAL lets readers go on while a writer commits.
+    enableWAL: true,
+    timeout: 5000,
+  };
+}

@@ -1,0 +1,4 @@
+import { Init1763848800000 } from './1763848800000-Init';
+
+/** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
+export const SQLITE_MIGRATIONS = [Init1763848800000];

@@ -1,0 +1,39 @@
+/** The contract of DESIGN.md as integrators read it at /docs. Keep it in step with README.md. */
+export const API_DESCRIPTION = `
+Ad network for messaging mini-apps. Advertisers buy traffic with **campaigns**, publishers show ads in their
+**ad blocks** and earn, partners swap traffic through the **exchange**. All paths start with \`/api/v2/openapi\`
+(admin API: \`/api/v2/admin\`). Bodies are JSON.
+
+### Authentication and roles
+Every endpoint except \`/health\` needs the header \`x-api-key\`. An account has roles:
+\`advertiser\` (campaigns, conversions), \`publisher\` (ad serving, clicks, profiles), \`partner\` (exchange),
+\`admin\` (everything, plus the admin API). Keys are shown once at creation, stored only as a hash, revocable,
+several per account. \`GET /api/v2/openapi/account/me\` tells who a key is. In the test environment
+(\`APP_ENV=test\`) the published \`TEST_API_KEY\` works on a sandbox account with the advertiser, publisher and partner roles.
+Get a first key from an admin: \`POST /api/v2/admin/accounts {name, roles}\` answers \`{accountId, apiKey}\`.
+
+### Envelope and errors
+Success: HTTP 200, \`{code: 0, message: "success", data}\` (endpoints 7 and 9 answer \`{status: "success"}\`).
+Every failure is \`{code, message, data}\` with \`code\` = the HTTP status and \`message\` naming the field and
+the problem; validation failures list \`data.errors: [{field, message}]\` with dotted paths (\`budget.amount\`).
+400 bad input or malformed JSON · 401 missing/unknown/revoked key · 403 role missing · 404 unknown id
+(another account's id answers the same) · 409 forbidden state change · 413 body too large · 429 rate limited
+(\`Retry-After\`) · 500 internal (never a stack trace). Checks run in the order 401 → 403 → 400 → 404 → 409.
+A failed request stores nothing; unknown extra fields are ignored.
+
+### Campaigns
+\`campaignStatus\`: \`inReview\`, \`onGoing\`, \`paused\`, \`ended\`. A new campaign is \`onGoing\` (\`inReview\` when
+the service runs with \`CAMPAIGN_REVIEW=true\`, until an admin starts it). \`start\`: paused → onGoing (idempotent);
+\`paused\`: onGoing/inReview → paused; \`end\`: any → ended, final (\`start\`/\`paused\` on it are 409, \`end\` again is
+success). \`deliveryStatus\` says why a campaign is or is not serving: \`delivering\`, \`scheduled\`, \`finished\`,
+\`dailyBudgetSpent\`, \`budgetSpent\`, \`paused\`, \`inReview\`, \`ended\`.
+Rules: \`endTime > startTime\` (ms); \`0 < amount ≤ total\`; \`costPer > 0\`; amounts in USDT with at most 6
+decimals (CPM bids at most 3, so one impression costs whole micro-USDT); URLs http(s); \`platform\` in \`All\`,
+\`iOS\`, \`Android\`, \`Desktop\`; regions ISO 3166-1 alpha-2; languages ISO 639-1; \`actionType\` in
+\`visit.website\`, \`open.miniapp\`. Lists are newest first; \`1 ≤ current\`, \`1 ≤ pageSize ≤ 100\`.
+
+### Money
+USDT on the wire, integer micro-USDT (1e-6) in storage. CPM costs \`costPer/1000\` per impression, CPC
+\`costPer\` per counted click. \`ctr = clicks/impressions\`, \`cr = conversions/clicks\`, fractions 0..1 (0 when the
+denominator is 0).
+`;
