@@ -1,5 +1,5 @@
 /** Two projects: unit specs beside the code, e2e specs against the real application. */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }];
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 module.exports = {
   projects: [
     {

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
@@ -13,6 +14,8 @@ import { RedisModule } from './redis/redis.module';
 export interface AppModuleOptions {
   /** Tests only: start from an empty schema, then run the migrations. */
   dropSchema?: boolean;
+  /** Tests only: where the JSON log lines go (stdout otherwise). */
+  logDestination?: DestinationStream;
 }
 
 @Module({})

@@ -16,7 +16,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the HTTP application: Fastify, envelope errors, JSON parsing, CORS, docs and the admin panel. */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
-  const logger = createPinoLogger(config.logLevel);
+  const logger = createPinoLogger(config.logLevel, options.logDestination);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // One line per request is written in onResponse below; Fastify's own two lines are turned off.

@@ -1,9 +1,9 @@
 import { LoggerService } from '@nestjs/common';
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
 
 /** Structured JSON logs; keys and secrets are censored wherever they appear in a logged object. */
-export function createPinoLogger(level: string): Logger {
-  return pino({
+export function createPinoLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'adnet', pid: process.pid },
     redact: {
@@ -19,7 +19,8 @@ export function createPinoLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Routes Nest's own log calls into the same pino logger. */

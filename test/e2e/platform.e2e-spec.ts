@@ -1,0 +1,189 @@
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { TEST_PROFILE } from '../support/profile';
+import { campaignBody } from '../factories/campaign.factory';
+
+const CREATE = '/api/v2/openapi/ad/campaign/create';
+
+describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ BODY_LIMIT: '20000' });
+  });
+  afterAll(() => t.close());
+
+  const campaignCount = async () =>
+    (await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(200)).body.data.total;
+
+  it('should report health with the database (and Redis on the MySQL profile) up', async () => {
+    const response = await t.http().get('/health').expect(200);
+    expect(response.body).toEqual({
+      code: 0,
+      message: 'success',
+      data: { status: 'ok', database: 'up', redis: TEST_PROFILE === 'mysql' ? 'up' : 'not configured' },
+    });
+  });
+
+  it('should serve Swagger UI and a JSON document covering every route with the x-api-key scheme', async () => {
+    await t.http().get('/docs').expect(200).expect('content-type', /html/);
+    const doc = (await t.http().get('/docs-json').expect(200)).body;
+    expect(doc.components.securitySchemes['x-api-key']).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+    );
+    for (const path of [
+      '/api/v2/openapi/ad/campaign/create',
+      '/api/v2/openapi/ad/campaign/status',
+      '/api/v2/openapi/ad/campaign/list',
+      '/api/v2/openapi/ad/campaign/detail',
+      '/api/v2/openapi/ad/campaign/update',
+      '/api/v2/openapi/account/me',
+      '/api/v2/admin/accounts',
+      '/api/v2/admin/keys/{keyId}/revoke',
+      '/health',
+    ]) {
+      expect(doc.paths[path]).toBeDefined();
+    }
+    const create = doc.paths['/api/v2/openapi/ad/campaign/create'].post;
+    expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CampaignCreateDto');
+    expect(create.responses['200'].content['application/json'].schema.properties.data.$ref).toBe(
+      '#/components/schemas/CampaignCreatedDto',
+    );
+    expect(create.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
+    expect(create.security).toEqual([{ 'x-api-key': [] }]);
+    const budget = doc.components.schemas.BudgetDto;
+    expect(budget.required).toEqual(expect.arrayContaining(['amount', 'total', 'strategy', 'startTime', 'endTime']));
+    expect(doc.info.description).toContain('x-api-key');
+  });
+
+  it('should answer unknown routes and wrong methods with a 404 envelope', async () => {
+    expect((await t.http().get('/api/v2/openapi/nothing').expect(404)).body).toEqual({
+      code: 404,
+      message: 'no route GET /api/v2/openapi/nothing',
+      data: {},
+    });
+    const wrongMethod = await t.http().get(CREATE).set('x-api-key', ADMIN_KEY).expect(404);
+    expect(wrongMethod.body.code).toBe(404);
+  });
+
+  it('should answer malformed JSON with 400 after the key check, and store nothing', async () => {
+    await t.http().post(CREATE).set('content-type', 'application/json').send('{"name":').expect(401);
+    const response = await t
+      .http()
+      .post(CREATE)
+      .set('x-api-key', ADMIN_KEY)
+      .set('content-type', 'application/json')
+      .send('{"name":')
+      .expect(400);
+    expect(response.body).toEqual({
+      code: 400,
+      message: 'body is not valid JSON',
+      data: { errors: [{ field: 'body', message: 'body is not valid JSON' }] },
+    });
+    expect(await campaignCount()).toBe(0);
+  });
+
+  it('should refuse prototype-poisoning JSON as malformed', async () => {
+    const response = await t
+      .http()
+      .post(CREATE)
+      .set('x-api-key', ADMIN_KEY)
+      .set('content-type', 'application/json')
+      .send('{"__proto__": {"polluted": true}}')
+      .expect(400);
+    expect(response.body.data.errors[0].field).toBe('body');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('should answer an empty body and a JSON array with 400 naming the body', async () => {
+    const empty = await t.http().post(CREATE).set('x-api-key', ADMIN_KEY).set('content-type', 'application/json').send('');
+    expect(empty.status).toBe(400);
+    expect(empty.body.data.errors).toEqual([{ field: 'body', message: 'body must be a JSON object' }]);
+    const array = await t.http().post(CREATE).set('x-api-key', ADMIN_KEY).send([1, 2]).expect(400);
+    expect(array.body.message).toBe('body must be a JSON object');
+  });
+
+  it('should answer a body over BODY_LIMIT with 413 in the envelope', async () => {
+    const body = campaignBody({ ad: { text: 'x'.repeat(30_000) } });
+    const response = await t.http().post(CREATE).set('x-api-key', ADMIN_KEY).send(body).expect(413);
+    expect(response.body).toEqual({ code: 413, message: 'request body too large', data: {} });
+    expect(await campaignCount()).toBe(0);
+  });
+
+  it('should answer an unsupported content type with a 4xx envelope', async () => {
+    const response = await t
+      .http()
+      .post(CREATE)
+      .set('x-api-key', ADMIN_KEY)
+      .set('content-type', 'application/xml')
+      .send('<campaign/>');
+    expect(response.status).toBe(415);
+    expect(response.body.code).toBe(415);
+  });
+
+  it('should answer CORS preflight for browser callers with the headers they send', async () => {
+    const response = await t
+      .http()
+      .options('/api/v2/openapi/ad/campaign/list')
+      .set('origin', 'https://miniapp.example.com')
+      .set('access-control-request-method', 'GET')
+      .set('access-control-request-headers', 'x-api-key,debug,content-type')
+      .expect(204);
+    expect(response.headers['access-control-allow-origin']).toBe('https://miniapp.example.com');
+    expect(response.headers['access-control-allow-headers']).toMatch(/x-api-key/);
+    expect(response.headers['access-control-allow-headers']).toMatch(/debug/);
+  });
+
+  it('should echo a request id and never log the API key', async () => {
+    const response = await t
+      .http()
+      .get('/api/v2/openapi/account/me')
+      .set('x-api-key', ADMIN_KEY)
+      .set('x-request-id', 'trace-abc-123')
+      .expect(200);
+    expect(response.headers['x-request-id']).toBe('trace-abc-123');
+    const line = t.logs.map((entry) => JSON.parse(entry)).find((entry) => entry.reqId === 'trace-abc-123');
+    expect(line).toEqual(expect.objectContaining({ msg: 'request', path: '/api/v2/openapi/account/me', status: 200 }));
+    expect(t.logs.join('\n')).not.toContain(ADMIN_KEY);
+    const generated = await t.http().get('/health').expect(200);
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('should redirect /admin to the admin panel at /admin/', async () => {
+    const response = await t.http().get('/admin').expect(302);
+    expect(response.headers.location).toBe('/admin/');
+    await t.http().get('/admin/').expect(200).expect('content-type', /html/);
+  });
+});
+
+describe('HTTP platform: rate limit and internal errors', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_SECOND: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('should answer 429 with Retry-After once a key passes its per-second budget', async () => {
+    const statuses: number[] = [];
+    let limited;
+    for (let i = 0; i < 6; i++) {
+      const response = await t.http().get('/api/v2/openapi/account/me').set('x-api-key', ADMIN_KEY);
+      statuses.push(response.status);
+      if (response.status === 429) limited = response;
+    }
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+    expect(limited!.headers['retry-after']).toBe('1');
+    expect(limited!.body).toEqual({ code: 429, message: 'rate limit exceeded, retry after 1 s', data: { retryAfter: 1 } });
+  });
+
+  it('should answer a failure deep inside with a 500 envelope that reveals no SQL or stack', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const dataSource = t.app.get(require('typeorm').DataSource);
+    await dataSource.query('DROP TABLE campaigns');
+    const response = await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(500);
+    expect(response.body).toEqual({ code: 500, message: 'internal error', data: {} });
+    expect(JSON.stringify(response.body)).not.toMatch(/campaigns|SELECT|at /);
+    const logged = t.logs.map((entry) => JSON.parse(entry)).find((entry) => entry.msg === 'request failed');
+    expect(logged).toBeDefined();
+  });
+});

@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: unit specs, then the e2e suite on the embedded profile (SQLite), then again on MariaDB/MySQL +
+ * Redis when CI=true or TEST_DATABASE_URL / TEST_REDIS_URL are set. In that case an unreachable database or
+ * Redis fails the run: it is never skipped quietly.
+ */
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+const extraArgs = process.argv.slice(2);
+
+function runJest(label, args, env = {}) {
+  process.stdout.write(`\n=== ${label} ===\n`);
+  const result = spawnSync(process.execPath, [jest, '--config', 'jest.config.js', ...args, ...extraArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`\n${label}: FAILED\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+async function reachable() {
+  const mysql = require('mysql2/promise');
+  const Redis = require('ioredis');
+  const databaseUrl = process.env.TEST_DATABASE_URL || 'mysql://root@127.0.0.1:3306/test';
+  const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+  const problems = [];
+  try {
+    const connection = await mysql.createConnection({ uri: databaseUrl, connectTimeout: 5000 });
+    await connection.query('SELECT 1');
+    await connection.end();
+  } catch (error) {
+    problems.push(`database ${databaseUrl.replace(/\/\/[^@]*@/, '//***@')}: ${error.message}`);
+  }
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 5000, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    problems.push(`redis ${redisUrl}: ${error.message}`);
+  } finally {
+    redis.disconnect();
+  }
+  return problems;
+}
+
+(async () => {
+  runJest('unit tests', ['--selectProjects', 'unit']);
+  runJest('e2e tests, embedded profile (SQLite, in-process state)', ['--selectProjects', 'e2e', '--runInBand'], {
+    TEST_PROFILE: 'embedded',
+  });
+
+  const wantServices = process.env.CI === 'true' || Boolean(process.env.TEST_DATABASE_URL || process.env.TEST_REDIS_URL);
+  if (!wantServices) {
+    process.stdout.write('\n(MySQL + Redis profile not run: set CI=true or TEST_DATABASE_URL/TEST_REDIS_URL)\n');
+    return;
+  }
+  const problems = await reachable();
+  if (problems.length > 0) {
+    process.stderr.write(`\nMySQL + Redis profile required but unreachable:\n  ${problems.join('\n  ')}\n`);
+    process.exit(1);
+  }
+  runJest('e2e tests, MySQL + Redis profile', ['--selectProjects', 'e2e', '--runInBand'], { TEST_PROFILE: 'mysql' });
+})().catch((error) => {
+  process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+});

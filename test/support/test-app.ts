@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import { createApp } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config/app.config';
+import { TEST_DATABASE_URL, TEST_PROFILE, TEST_REDIS_URL } from './profile';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  /** supertest agent bound to the running application */
+  http: () => ReturnType<typeof request>;
+  /** every JSON log line the application wrote */
+  logs: string[];
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts the real application on the profile under test, from an empty schema built by the migrations.
+ * `env` overrides the environment the way an operator would set it.
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const id = randomBytes(4).toString('hex');
+  const sqliteFile = join(tmpdir(), `adnet-e2e-${process.pid}-${id}.sqlite`);
+  const profileEnv: Record<string, string> =
+    TEST_PROFILE === 'mysql'
+      ? { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `adnet-e2e:${id}:` }
+      : { DATABASE_URL: `sqlite:${sqliteFile}` };
+  const config = loadConfig({
+    APP_ENV: 'production',
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+    ...profileEnv,
+    ...env,
+  });
+  const logs: string[] = [];
+  const logDestination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      if (logs.length > 5000) logs.splice(0, logs.length - 5000);
+      done();
+    },
+  });
+  const app = await createApp(config, { dropSchema: true, logDestination });
+  return {
+    app,
+    http: () => request(app.getHttpServer()),
+    logs,
+    close: async () => {
+      await app.close();
+      if (TEST_PROFILE === 'embedded') {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(sqliteFile + suffix, { force: true });
+      }
+    },
+  };
+}
+
+/** Creates an account through the admin API and answers its id and first key. */
+export async function createAccount(
+  testApp: TestApp,
+  roles: string[],
+  name = `account ${roles.join('+')}`,
+): Promise<{ accountId: string; apiKey: string }> {
+  const response = await testApp
+    .http()
+    .post('/api/v2/admin/accounts')
+    .set('x-api-key', ADMIN_KEY)
+    .send({ name, roles })
+    .expect(200);
+  return response.body.data;
+}
