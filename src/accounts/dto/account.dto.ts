@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsText } from '../../common/validators';
 import { Account, Role, ROLES } from '../entities/account.entity';
 import { ApiKey } from '../entities/api-key.entity';
 
 export class AccountCreateDto {
   @ApiProperty({ description: 'Display name of the account', example: 'Acme Games', maxLength: 200 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
+  @IsText(200)
   name: string;
 
   @ApiProperty({ description: 'Roles of the account', enum: ROLES, isArray: true, example: ['advertiser'] })

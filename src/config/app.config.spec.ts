@@ -1,0 +1,80 @@
+import { ConfigError, loadConfig } from './app.config';
+
+describe(loadConfig.name, () => {
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+  };
+
+  it('should default to the embedded profile on port 3000 in production', () => {
+    const config = loadConfig({});
+    expect(config).toEqual(
+      expect.objectContaining({
+        port: 3000,
+        appEnv: 'production',
+        database: { type: 'sqlite', location: './data/adnet.sqlite' },
+        runMigrations: true,
+        redisUrl: null,
+        adminApiKey: null,
+        trustProxy: false,
+        bodyLimitBytes: 10 * 1024 * 1024,
+        campaignReview: false,
+        publisherShare: 0.7,
+        corsOrigins: '*',
+      }),
+    );
+  });
+
+  it('should read the MySQL + Redis profile', () => {
+    const config = loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/adnet', REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(config.database).toEqual({ type: 'mysql', location: 'mysql://root@127.0.0.1:3306/adnet' });
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ type: 'sqlite', location: '/tmp/x.sqlite' });
+  });
+
+  it('should parse TRUST_PROXY as a flag, a hop count or an address list', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+
+  it('should name every bad variable at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      APP_ENV: 'staging',
+      DATABASE_URL: 'postgres://x/y',
+      REDIS_URL: 'http://x',
+      ADMIN_API_KEY: 'short',
+      TRUST_PROXY: 'nonsense',
+      BODY_LIMIT: '-5',
+      PUBLISHER_SHARE: '1.5',
+      CAMPAIGN_REVIEW: 'maybe',
+      CORS_ORIGINS: 'example.com',
+      LOG_LEVEL: 'loud',
+    });
+    const names = problems.map((problem) => problem.split(' ')[0]);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'PORT',
+        'APP_ENV',
+        'DATABASE_URL',
+        'REDIS_URL',
+        'ADMIN_API_KEY',
+        'TRUST_PROXY',
+        'BODY_LIMIT',
+        'PUBLISHER_SHARE',
+        'CAMPAIGN_REVIEW',
+        'CORS_ORIGINS',
+        'LOG_LEVEL',
+      ]),
+    );
+  });
+
+  it('should require a database name in a MySQL URL', () => {
+    expect(problemsOf({ DATABASE_URL: 'mysql://root@127.0.0.1:3306' })[0]).toMatch(/^DATABASE_URL must name a database/);
+  });
+});
