@@ -2,20 +2,28 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
+import { AdBlocksModule } from './ad-blocks/ad-blocks.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { ChangeBusModule } from './common/change-bus';
+import { Clock, ClockModule } from './common/clock';
 import { RequestValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { RedisModule } from './redis/redis.module';
+import { ServingModule } from './serving/serving.module';
+import { StatsModule } from './stats/stats.module';
 
 export interface AppModuleOptions {
   /** Tests only: start from an empty schema, then run the migrations. */
   dropSchema?: boolean;
   /** Tests only: where the JSON log lines go (stdout otherwise). */
   logDestination?: DestinationStream;
+  /** Tests only: a clock they can move. */
+  clock?: Clock;
 }
 
 @Module({})
@@ -25,10 +33,16 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ClockModule.forRoot(options.clock),
         DatabaseModule.forRoot(config, { dropSchema: options.dropSchema }),
         RedisModule,
+        ChangeBusModule,
         AccountsModule,
         CampaignsModule,
+        AdBlocksModule,
+        ServingModule,
+        EventsModule,
+        StatsModule,
         HealthModule,
       ],
       providers: [

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ChangeBus } from '../common/change-bus';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { fromMicros, toMicros } from '../common/money';
@@ -16,11 +17,15 @@ import {
 } from './dto/campaign.dto';
 import { Campaign, CampaignTargeting } from './entities/campaign.entity';
 
+/** Change-bus topic: a campaign was created or changed; serving indexes reload it. */
+export const CAMPAIGN_CHANGED = 'campaign';
+
 @Injectable()
 export class CampaignsService {
   constructor(
     @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly changes: ChangeBus,
   ) {}
 
   async create(principal: Principal, dto: CampaignCreateDto): Promise<string> {
@@ -55,52 +60,51 @@ export class CampaignsService {
       spentMicros: 0,
       daySpentMicros: 0,
       spentDay: '',
+      version: 1,
       createdAt: now,
       updatedAt: now,
     });
     await this.campaigns.insert(campaign);
+    this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
     return campaign.id;
   }
 
   async setStatus(principal: Principal, campaignId: string, action: StatusAction): Promise<void> {
-    const campaign = await this.findVisible(principal, campaignId);
-    const next = applyStatusAction(campaign, action, isAdmin(principal));
-    if (next.status === campaign.status && next.approved === campaign.approved) return;
-    await this.campaigns.update({ id: campaign.id }, { ...next, updatedAt: Date.now() });
+    await this.changeWithVersion(principal, campaignId, (campaign) => {
+      const next = applyStatusAction(campaign, action, isAdmin(principal));
+      if (next.status === campaign.status && next.approved === campaign.approved) return null;
+      return { ...next, updatedAt: Date.now() };
+    });
   }
 
   async update(principal: Principal, dto: CampaignUpdateDto): Promise<CampaignResponseDto> {
-    const campaign = await this.findVisible(principal, dto.campaignId);
-    if (campaign.status === 'ended') throw new ConflictError('campaignId: an ended campaign cannot be updated');
+    const updated = await this.changeWithVersion(principal, dto.campaignId, (campaign) => mergeUpdate(campaign, dto));
+    return toResponse(updated, Date.now());
+  }
 
-    const budget = { ...budgetOf(campaign), ...definedOnly(dto.budget) };
-    const bidding = { ...biddingOf(campaign), ...definedOnly(dto.bidding) };
-    checkCampaignNumbers({ ...budget, ...bidding });
-    const ad = definedOnly(dto.ad);
-    const destination = definedOnly(dto.ad?.destination);
-
-    const changes: Partial<Campaign> = {
-      name: dto.name ?? campaign.name,
-      targeting: dto.targeting ? normalizeTargeting(campaign.targeting, dto.targeting) : campaign.targeting,
-      dailyBudgetMicros: toMicros(budget.amount),
-      totalBudgetMicros: toMicros(budget.total),
-      budgetStrategy: budget.strategy,
-      startTime: budget.startTime,
-      endTime: budget.endTime,
-      billingType: bidding.billingType,
-      costPerMicros: toMicros(bidding.costPer),
-      adFormat: ad.adFormat ?? campaign.adFormat,
-      popupImage: ad.popupImage ?? campaign.popupImage,
-      icon: ad.icon ?? campaign.icon,
-      actionType: destination.actionType ?? campaign.actionType,
-      destinationUrl: destination.url ?? campaign.destinationUrl,
-      text: ad.text ?? campaign.text,
-      brandName: ad.brandName ?? campaign.brandName,
-      buttonText: ad.buttonText ?? campaign.buttonText,
-      updatedAt: Date.now(),
-    };
-    await this.campaigns.update({ id: campaign.id }, changes);
-    return toResponse({ ...campaign, ...changes } as Campaign, Date.now());
+  /**
+   * Read, decide, write only if nobody wrote in between (the version still matches), else read again: concurrent
+   * edits and status changes never overwrite each other, and `end` stays final.
+   */
+  private async changeWithVersion(
+    principal: Principal,
+    campaignId: string,
+    decide: (campaign: Campaign) => Partial<Campaign> | null,
+  ): Promise<Campaign> {
+    for (let attempt = 1; ; attempt++) {
+      const campaign = await this.findVisible(principal, campaignId);
+      const changes = decide(campaign);
+      if (!changes) return campaign;
+      const result = await this.campaigns.update(
+        { id: campaign.id, version: campaign.version },
+        { ...changes, version: campaign.version + 1 },
+      );
+      if (result.affected === 1) {
+        this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
+        return { ...campaign, ...changes, version: campaign.version + 1 } as Campaign;
+      }
+      if (attempt >= 10) throw new ConflictError('campaignId: the campaign is being changed concurrently, retry');
+    }
   }
 
   async list(principal: Principal, skip: number, take: number): Promise<[CampaignListItemDto[], number]> {
@@ -126,6 +130,38 @@ export class CampaignsService {
     }
     return campaign;
   }
+}
+
+/** The campaign after an update: given fields change, nested objects merge, arrays replace; rules re-checked. */
+function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto): Partial<Campaign> {
+  if (campaign.status === 'ended') throw new ConflictError('campaignId: an ended campaign cannot be updated');
+  const budget = { ...budgetOf(campaign), ...definedOnly(dto.budget) };
+  const bidding = { ...biddingOf(campaign), ...definedOnly(dto.bidding) };
+  checkCampaignNumbers({ ...budget, ...bidding });
+  const ad = definedOnly(dto.ad);
+  const destination = definedOnly(dto.ad?.destination);
+
+  const changes: Partial<Campaign> = {
+    name: dto.name ?? campaign.name,
+    targeting: dto.targeting ? normalizeTargeting(campaign.targeting, dto.targeting) : campaign.targeting,
+    dailyBudgetMicros: toMicros(budget.amount),
+    totalBudgetMicros: toMicros(budget.total),
+    budgetStrategy: budget.strategy,
+    startTime: budget.startTime,
+    endTime: budget.endTime,
+    billingType: bidding.billingType,
+    costPerMicros: toMicros(bidding.costPer),
+    adFormat: ad.adFormat ?? campaign.adFormat,
+    popupImage: ad.popupImage ?? campaign.popupImage,
+    icon: ad.icon ?? campaign.icon,
+    actionType: destination.actionType ?? campaign.actionType,
+    destinationUrl: destination.url ?? campaign.destinationUrl,
+    text: ad.text ?? campaign.text,
+    brandName: ad.brandName ?? campaign.brandName,
+    buttonText: ad.buttonText ?? campaign.buttonText,
+    updatedAt: Date.now(),
+  };
+  return changes;
 }
 
 function definedOnly<T extends object>(value: T | undefined): Partial<T> {

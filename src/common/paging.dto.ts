@@ -4,11 +4,12 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** `current` ≥ 1 (default 1) and 1 ≤ `pageSize` ≤ 100 (default 20); anything else is a 400. */
 export class PagingQueryDto {
-  @ApiPropertyOptional({ description: 'Page number, from 1', default: 1, minimum: 1, example: 1 })
+  @ApiPropertyOptional({ description: 'Page number, from 1', default: 1, minimum: 1, maximum: 1_000_000, example: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: '$property must be an integer' })
   @Min(1, { message: '$property must be at least 1' })
+  @Max(1_000_000, { message: '$property must be at most 1000000' })
   current: number = 1;
 
   @ApiPropertyOptional({ description: 'Items per page', default: 20, minimum: 1, maximum: 100, example: 20 })

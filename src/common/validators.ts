@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsNotEmpty, IsNumber, IsString, IsUrl, Max, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { IsNotEmpty, IsNumber, IsString, IsUrl, Matches, Max, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
 import { hasAtMostDecimals, MAX_USDT } from './money';
 
 /** A positive USDT amount that converts exactly to micro-USDT (at most 6 decimals). */
@@ -37,6 +37,7 @@ export function IsText(maxLength: number) {
   return applyDecorators(
     IsString({ message: '$property must be a string' }),
     IsNotEmpty({ message: '$property must not be empty' }),
+    Matches(/\S/, { message: '$property must not be blank' }),
     MaxLength(maxLength, { message: `$property must be at most ${maxLength} characters` }),
   );
 }

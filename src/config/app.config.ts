@@ -25,6 +25,8 @@ export interface AppConfig {
   keyCacheTtlMs: number;
   campaignReview: boolean;
   publisherShare: number;
+  indexRefreshMs: number;
+  statsFlushMs: number;
   corsOrigins: string[] | '*';
   logLevel: string;
 }
@@ -135,6 +137,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
     campaignReview: boolean('CAMPAIGN_REVIEW', false),
     publisherShare,
+    indexRefreshMs: integer('INDEX_REFRESH_MS', 10_000, 100, 3_600_000),
+    statsFlushMs: integer('STATS_FLUSH_MS', 1000, 10, 60_000),
     corsOrigins,
     logLevel,
   };

@@ -107,6 +107,10 @@ export class Campaign {
   @Column({ type: 'varchar', length: 10, default: '' })
   spentDay: string;
 
+  /** Bumped by every edit and status change: concurrent writers compare it, so none overwrites another. */
+  @Column({ type: 'int', default: 1 })
+  version: number;
+
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
 

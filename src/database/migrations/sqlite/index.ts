@@ -1,4 +1,5 @@
 import { Init1763848800000 } from './1763848800000-Init';
+import { Serving1763852400000 } from './1763852400000-Serving';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
-export const SQLITE_MIGRATIONS = [Init1763848800000];
+export const SQLITE_MIGRATIONS = [Init1763848800000, Serving1763852400000];

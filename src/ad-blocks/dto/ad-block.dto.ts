@@ -1,0 +1,65 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsText } from '../../common/validators';
+
+export class AdBlockCreateDto {
+  @ApiProperty({ description: 'Name of the ad spot, up to 200 characters', example: 'Home screen banner' })
+  @IsText(200)
+  name: string;
+}
+
+export class AdBlockIdDto {
+  @ApiProperty({ description: 'Ad block id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property is required' })
+  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  adBlockId: string;
+}
+
+export class AdBlockCreatedDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  adBlockId: string;
+}
+
+export class AdBlockResponseDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  adBlockId: string;
+
+  @ApiProperty({ description: "Owner's accountId", example: '01jd3k5m8q9r2s4t6v8w0x2y4a' })
+  userId: string;
+
+  @ApiProperty({ example: 'Home screen banner' })
+  name: string;
+
+  @ApiProperty({ description: 'Ads served on this block (not debug)', example: 1200 })
+  impressions: number;
+
+  @ApiProperty({ description: 'Counted clicks on this block', example: 36 })
+  clicks: number;
+
+  @ApiProperty({ description: 'clicks / impressions, 0..1', example: 0.03 })
+  ctr: number;
+
+  @ApiProperty({ description: "The publisher's share of the spend on this block, USDT", example: 2.1 })
+  earnings: number;
+
+  @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
+  createdAt: number;
+}
+
+export class AdBlockListDto {
+  @ApiProperty({ type: [AdBlockResponseDto] })
+  adBlocks: AdBlockResponseDto[];
+
+  @ApiProperty({ example: 3 })
+  total: number;
+
+  @ApiProperty({ example: 1 })
+  current: number;
+
+  @ApiProperty({ example: 20 })
+  pageSize: number;
+
+  @ApiProperty({ example: true })
+  success: boolean;
+}

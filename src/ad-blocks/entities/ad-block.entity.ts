@@ -1,0 +1,29 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintToNumber } from '../../database/column-types';
+
+/** A publisher's ad spot: ads are fetched for it and its share of the spend is earned on it. */
+@Entity('ad_blocks')
+@Index('idx_ad_blocks_account', ['accountId', 'id'])
+export class AdBlock {
+  @PrimaryColumn({ type: 'varchar', length: 26 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 26 })
+  accountId: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  /** Running totals kept by the event pipeline, like the campaign's. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  impressions: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  clicks: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  earningsMicros: number;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  createdAt: number;
+}

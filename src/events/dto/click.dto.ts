@@ -1,0 +1,51 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+
+const Id = (max: number) => (target: object, key: string | symbol) => {
+  IsString({ message: '$property must be a string' })(target, key);
+  IsNotEmpty({ message: '$property is required' })(target, key);
+  MaxLength(max, { message: `$property must be at most ${max} characters` })(target, key);
+};
+
+export class ClickEventDataDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  @Id(64)
+  adBlockId: string;
+
+  @ApiProperty({ description: "The user's id on the messaging platform (the openId the ad was fetched for)", example: '5512345678' })
+  @Id(128)
+  messengerUserId: string;
+
+  @ApiProperty({ example: 'ad_01jd3k5m8q9r2s4t6v8w0x2y4q' })
+  @Id(64)
+  adId: string;
+
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4q' })
+  @Id(64)
+  campaignId: string;
+}
+
+export class ClickReportDto {
+  @ApiProperty({ enum: ['click'], example: 'click' })
+  @IsIn(['click'], { message: '$property must be click' })
+  eventType: string;
+
+  @ApiProperty({ type: ClickEventDataDto })
+  @IsDefined({ message: '$property is required' })
+  @IsObject({ message: '$property must be an object' })
+  @ValidateNested()
+  @Type(() => ClickEventDataDto)
+  eventData: ClickEventDataDto;
+}
+
+export class ClickResultDto {
+  @ApiProperty({ example: 'success' })
+  status: string;
+
+  @ApiProperty({
+    description: '`click counted`, `duplicate click: not counted again`, or `test ad: not counted`',
+    example: 'click counted',
+  })
+  msg: string;
+}

@@ -1,0 +1,36 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintToNumber } from '../../database/column-types';
+
+/** One counted publisher click: the durable ledger behind click counts, CPC spend and attribution. */
+@Entity('clicks')
+@Index('idx_clicks_campaign_time', ['campaignId', 'createdAt'])
+@Index('idx_clicks_user_time', ['messengerUserId', 'createdAt'])
+export class Click {
+  @PrimaryColumn({ type: 'varchar', length: 26 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 26 })
+  campaignId: string;
+
+  @Column({ type: 'varchar', length: 26 })
+  advertiserId: string;
+
+  @Column({ type: 'varchar', length: 26 })
+  adBlockId: string;
+
+  @Column({ type: 'varchar', length: 40 })
+  adId: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  messengerUserId: string;
+
+  /** What this click cost the advertiser (CPC; 0 for CPM or once the budget is spent). */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  costMicros: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  earningsMicros: number;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  createdAt: number;
+}

@@ -1,0 +1,30 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import type { Principal } from '../accounts/principal';
+import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { ClickReportDto, ClickResultDto } from './dto/click.dto';
+import { EventsService } from './events.service';
+
+@ApiTags('events')
+@ApiSecurity('x-api-key')
+@Controller('api/v2/openapi/ad/event')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Post('report')
+  @HttpCode(200)
+  @Roles('publisher')
+  @ApiOperation({
+    summary: '6. Report a click on a served ad',
+    description:
+      'Counted only if that ad was served to that user on that block within 24 hours (else 400 `no matching ' +
+      'impression`). A repeat within 10 minutes answers success without counting again, so retries are safe. ' +
+      'CPC campaigns are billed per counted click while budget is left. The click is stored before the answer.',
+  })
+  @ApiEnvelope(ClickResultDto)
+  @ApiErrors(400, 401, 403, 404)
+  async click(@CurrentPrincipal() principal: Principal, @Body() body: ClickReportDto): Promise<Envelope<ClickResultDto>> {
+    return ok(await this.events.reportClick(principal, body.eventData));
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
+import { ServingModule } from '../serving/serving.module';
+import { StatsModule } from '../stats/stats.module';
+import { EventsController } from './events.controller';
+import { EventsService } from './events.service';
+
+@Module({
+  imports: [AdBlocksModule, ServingModule, StatsModule],
+  controllers: [EventsController],
+  providers: [EventsService],
+})
+export class EventsModule {}

@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
+import type { Principal } from '../accounts/principal';
+import { utcDay } from '../campaigns/campaign-rules';
+import { Clock } from '../common/clock';
+import { ValidationError } from '../common/errors';
+import { newId } from '../common/ids';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { CampaignIndexService } from '../serving/campaign-index.service';
+import { TEST_AD_PREFIX } from '../serving/debug-ads';
+import { budgetFacts } from '../serving/serving.service';
+import { ClickRequest, SERVING_STATE, ServingState } from '../serving/state/serving-state';
+import { StatsWriterService } from '../stats/stats-writer.service';
+import { ClickEventDataDto, ClickResultDto } from './dto/click.dto';
+import { Click } from './entities/click.entity';
+
+/** Rule 6: after a click in production, that ad is not served to that user for 10 minutes. */
+export const CLICK_EXCLUSION_MS = 10 * 60 * 1000;
+
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly adBlocks: AdBlocksService,
+    private readonly index: CampaignIndexService,
+    private readonly stats: StatsWriterService,
+    private readonly clock: Clock,
+    @Inject(SERVING_STATE) private readonly state: ServingState,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Counts a click on a served ad: bound to an impression of that ad for that user on that block within 24 h,
+   * once per 10 minutes, billed for CPC while budget is left, and committed to the ledger before the answer.
+   */
+  async reportClick(principal: Principal, event: ClickEventDataDto): Promise<ClickResultDto> {
+    await this.adBlocks.assertUsable(principal, event.adBlockId);
+    if (event.adId.startsWith(TEST_AD_PREFIX)) return { status: 'success', msg: 'test ad: not counted' };
+
+    const campaign = await this.index.lookup(event.campaignId);
+    if (!campaign || campaign.adId !== event.adId) throw noImpression();
+
+    const now = this.clock.now();
+    const day = utcDay(now);
+    const request: ClickRequest = {
+      ...budgetFacts(campaign, day),
+      userId: event.messengerUserId,
+      adBlockId: event.adBlockId,
+      adId: event.adId,
+      now,
+      day,
+      priceMicros: campaign.billingType === 'CPC' ? campaign.costPerMicros : 0,
+      exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
+    };
+    const outcome = await this.state.registerClick(request);
+    if (outcome.kind === 'noImpression') throw noImpression();
+    if (outcome.kind === 'duplicate') return { status: 'success', msg: 'duplicate click: not counted again' };
+
+    const click = Object.assign(new Click(), {
+      id: newId(now),
+      campaignId: campaign.id,
+      advertiserId: campaign.accountId,
+      adBlockId: event.adBlockId,
+      adId: event.adId,
+      messengerUserId: event.messengerUserId,
+      costMicros: outcome.costMicros,
+      earningsMicros: Math.floor(outcome.costMicros * this.config.publisherShare),
+      createdAt: now,
+    });
+    try {
+      await this.stats.recordClick(click);
+    } catch (error) {
+      await this.state.undoClick(request, outcome.costMicros);
+      throw error;
+    }
+    if (outcome.costMicros > 0 && outcome.costMicros + campaign.spentMicros >= campaign.totalBudgetMicros) {
+      this.index.markExhausted([campaign.id]);
+    }
+    return { status: 'success', msg: 'click counted' };
+  }
+}
+
+function noImpression(): ValidationError {
+  return new ValidationError([{ field: 'eventData', message: 'no matching impression' }]);
+}

@@ -1,0 +1,76 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export class AdFetchQueryDto {
+  @ApiProperty({ description: 'Your ad block (ad spot) id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property is required' })
+  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  adBlockId: string;
+
+  @ApiProperty({ description: "The user's unique id on the messaging platform", example: '5512345678' })
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property is required' })
+  @MaxLength(128, { message: '$property must be at most 128 characters' })
+  openId: string;
+
+  @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
+  @IsIn(['messenger'], { message: '$property must be messenger' })
+  type: string;
+
+  @ApiProperty({ description: 'How many ads, an integer from 1 to 9', minimum: 1, maximum: 9, example: 3 })
+  @Type(() => Number)
+  @IsInt({ message: '$property must be an integer from 1 to 9' })
+  @Min(1, { message: '$property must be an integer from 1 to 9' })
+  @Max(9, { message: '$property must be an integer from 1 to 9' })
+  limit: number;
+}
+
+export class DestinationResponseDto {
+  @ApiProperty({ example: 'visit.website' })
+  actionType: string;
+
+  @ApiProperty({ example: 'https://example.com/landing' })
+  url: string;
+}
+
+export class ServedAdDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  adBlockId: string;
+
+  @ApiProperty({ description: 'Report it back in the click', example: 'ad_01jd3k5m8q9r2s4t6v8w0x2y4q' })
+  adId: string;
+
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4q' })
+  campaignId: string;
+
+  @ApiProperty({ example: 'https://cdn.example.com/icon.png' })
+  icon: string;
+
+  @ApiProperty({ example: 'https://cdn.example.com/ad.png' })
+  image: string;
+
+  @ApiProperty({ example: 'Play the best puzzle game' })
+  text: string;
+
+  @ApiPropertyOptional({ example: 'Acme Games' })
+  brandName: string;
+
+  @ApiPropertyOptional({ example: 'Play now' })
+  buttonText: string;
+
+  @ApiProperty({ type: DestinationResponseDto })
+  destination: DestinationResponseDto;
+}
+
+export class ServedAdsDto {
+  @ApiProperty({ description: 'What happened, in words', example: '3 ads' })
+  msg: string;
+
+  @ApiProperty({ example: true })
+  success: boolean;
+
+  @ApiProperty({ type: [ServedAdDto], description: 'Best first; may hold fewer than `limit`, even none' })
+  ads: ServedAdDto[];
+}

@@ -1,0 +1,36 @@
+import { Controller, Get, Query, Req } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import type { Principal } from '../accounts/principal';
+import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { AdFetchQueryDto, ServedAdsDto } from './dto/serving.dto';
+import { ServingService } from './serving.service';
+
+@ApiTags('serving')
+@ApiSecurity('x-api-key')
+@Roles('publisher')
+@Controller('api/v2/openapi/matching')
+export class ServingController {
+  constructor(private readonly serving: ServingService) {}
+
+  @Get('ad')
+  @ApiOperation({
+    summary: '5. Fetch ads for an ad block',
+    description:
+      "Call it from the end user's frontend: the region comes from the client IP (behind TRUST_PROXY hops), the " +
+      'language from `Accept-Language`, the platform from `User-Agent`, the flags from uploaded profiles. Every ad ' +
+      'returned is one impression (CPM campaigns are billed for it). Ads are ranked by expected revenue per ' +
+      'impression, one per campaign. In production an ad the user clicked is not served to them for 10 minutes.',
+  })
+  @ApiHeader({ name: 'debug', required: false, description: '`true` or `1`: well-formed test ads, never counted or billed' })
+  @ApiEnvelope(ServedAdsDto)
+  @ApiErrors(400, 401, 403, 404)
+  async fetch(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: AdFetchQueryDto,
+    @Req() request: FastifyRequest,
+  ): Promise<Envelope<ServedAdsDto>> {
+    return ok(await this.serving.fetchAds(principal, query, request));
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type Redis from 'ioredis';
+import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
+import { Campaign } from '../campaigns/entities/campaign.entity';
+import { REDIS } from '../redis/redis.module';
+import { StatsModule } from '../stats/stats.module';
+import { CampaignIndexService } from './campaign-index.service';
+import { GeoService } from './geo.service';
+import { ServingController } from './serving.controller';
+import { ServingService } from './serving.service';
+import { MemoryServingState } from './state/memory-serving-state';
+import { RedisServingState } from './state/redis-serving-state';
+import { SERVING_STATE } from './state/serving-state';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Campaign]), AdBlocksModule, StatsModule],
+  controllers: [ServingController],
+  providers: [
+    GeoService,
+    CampaignIndexService,
+    ServingService,
+    {
+      provide: SERVING_STATE,
+      inject: [REDIS],
+      useFactory: (redis: Redis | null) => (redis ? new RedisServingState(redis) : new MemoryServingState()),
+    },
+  ],
+  exports: [CampaignIndexService, SERVING_STATE],
+})
+export class ServingModule {}

@@ -1,0 +1,104 @@
+import {
+  BudgetFacts,
+  ClickOutcome,
+  ClickRequest,
+  CLICK_DEDUP_MS,
+  ImpressionCandidate,
+  IMPRESSION_WINDOW_MS,
+  ReserveRequest,
+  ReserveResult,
+  ServingState,
+  stateKeys,
+} from './serving-state';
+
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Serving state in process memory, for the embedded profile (one process). Every method runs without an
+ * await in between, so each is atomic on Node's single thread, like the Lua scripts of the Redis version.
+ */
+export class MemoryServingState implements ServingState {
+  private readonly counters = new Map<string, number>();
+  /** key -> time (ms): when an impression was served / a click counted / until when an ad is excluded */
+  private readonly marks = new Map<string, number>();
+  private lastSweep = 0;
+
+  async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
+    this.sweep(request.now);
+    const served: number[] = [];
+    const exhausted: number[] = [];
+    for (let i = 0; i < candidates.length && served.length < request.limit; i++) {
+      const candidate = candidates[i];
+      const excludedUntil = this.marks.get(stateKeys.excluded(request.userId, candidate.adId));
+      if (excludedUntil !== undefined && excludedUntil > request.now) continue;
+      if (!this.hasBudget(candidate, request.day)) {
+        exhausted.push(i);
+        continue;
+      }
+      this.spend(candidate.campaignId, request.day, candidate.priceMicros);
+      this.marks.set(stateKeys.served(request.userId, request.adBlockId, candidate.adId), request.now);
+      served.push(i);
+    }
+    return { served, exhausted };
+  }
+
+  async registerClick(request: ClickRequest): Promise<ClickOutcome> {
+    const servedAt = this.marks.get(stateKeys.served(request.userId, request.adBlockId, request.adId));
+    if (servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return { kind: 'noImpression' };
+    const clickedKey = stateKeys.clicked(request.userId, request.adBlockId, request.adId);
+    const clickedAt = this.marks.get(clickedKey);
+    if (clickedAt !== undefined && request.now - clickedAt < CLICK_DEDUP_MS) return { kind: 'duplicate' };
+
+    let costMicros = 0;
+    if (request.priceMicros > 0 && this.hasBudget(request, request.day)) {
+      costMicros = request.priceMicros;
+      this.spend(request.campaignId, request.day, costMicros);
+    }
+    this.marks.set(clickedKey, request.now);
+    if (request.exclusionMs > 0) {
+      this.marks.set(stateKeys.excluded(request.userId, request.adId), request.now + request.exclusionMs);
+    }
+    return { kind: 'counted', costMicros };
+  }
+
+  async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
+    if (costMicros > 0) this.spend(request.campaignId, request.day, -costMicros);
+    this.marks.delete(stateKeys.clicked(request.userId, request.adBlockId, request.adId));
+    if (request.exclusionMs > 0) this.marks.delete(stateKeys.excluded(request.userId, request.adId));
+  }
+
+  private hasBudget(facts: BudgetFacts, day: string): boolean {
+    const spent = this.counter(stateKeys.spent(facts.campaignId), facts.knownSpentMicros);
+    const daySpent = this.counter(stateKeys.daySpent(facts.campaignId, day), facts.knownDaySpentMicros);
+    return spent < facts.totalBudgetMicros && daySpent < facts.dailyBudgetMicros;
+  }
+
+  private spend(campaignId: string, day: string, micros: number): void {
+    for (const key of [stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day)]) {
+      this.counters.set(key, (this.counters.get(key) ?? 0) + micros);
+    }
+  }
+
+  private counter(key: string, seed: number): number {
+    let value = this.counters.get(key);
+    if (value === undefined) {
+      value = seed;
+      this.counters.set(key, value);
+    }
+    return value;
+  }
+
+  /** Forgets marks that can no longer matter, so memory stays bounded by a day of traffic. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    for (const [key, time] of this.marks) {
+      const expired = key.startsWith('excl:') ? time <= now : now - time >= IMPRESSION_WINDOW_MS;
+      if (expired) this.marks.delete(key);
+    }
+    const today = new Date(now).toISOString().slice(0, 10);
+    for (const key of this.counters.keys()) {
+      if (key.startsWith('dspend:') && key.slice(-10) < today) this.counters.delete(key);
+    }
+  }
+}

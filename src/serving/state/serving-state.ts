@@ -1,0 +1,72 @@
+/**
+ * The state that serving and clicks share between requests and processes: budget counters, served
+ * impressions (to bind clicks), click dedup and the per-user exclusion of rule 6. One interface, two
+ * implementations: process memory (embedded profile) and Redis with Lua scripts (MySQL + Redis profile),
+ * each operation atomic so that spend never passes a budget by more than one unit price.
+ */
+export const SERVING_STATE = Symbol('SERVING_STATE');
+
+/** A click binds to an impression of the same ad, user and block within this window. */
+export const IMPRESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** A repeated click within this window is answered success and not counted again. */
+export const CLICK_DEDUP_MS = 10 * 60 * 1000;
+
+export interface BudgetFacts {
+  campaignId: string;
+  totalBudgetMicros: number;
+  dailyBudgetMicros: number;
+  /** Spend the database knows of; seeds the shared counter when it has none (first use, or Redis lost it). */
+  knownSpentMicros: number;
+  knownDaySpentMicros: number;
+}
+
+export interface ImpressionCandidate extends BudgetFacts {
+  adId: string;
+  /** What one impression costs: costPer/1000 for CPM, 0 for CPC. */
+  priceMicros: number;
+}
+
+export interface ReserveRequest {
+  userId: string;
+  adBlockId: string;
+  now: number;
+  /** UTC day of `now`, YYYY-MM-DD: the daily budget's counter. */
+  day: string;
+  limit: number;
+}
+
+export interface ReserveResult {
+  /** Indexes into the candidates that were served (and billed), in order. */
+  served: number[];
+  /** Indexes of candidates skipped because their total or daily budget is spent. */
+  exhausted: number[];
+}
+
+export interface ClickRequest extends BudgetFacts {
+  userId: string;
+  adBlockId: string;
+  adId: string;
+  now: number;
+  day: string;
+  /** What the click costs: costPer for CPC, 0 for CPM. */
+  priceMicros: number;
+  /** How long the clicked ad stays hidden from this user; 0 turns the exclusion off (test environment). */
+  exclusionMs: number;
+}
+
+export type ClickOutcome = { kind: 'noImpression' } | { kind: 'duplicate' } | { kind: 'counted'; costMicros: number };
+
+export interface ServingState {
+  reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult>;
+  registerClick(request: ClickRequest): Promise<ClickOutcome>;
+  /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
+  undoClick(request: ClickRequest, costMicros: number): Promise<void>;
+}
+
+export const stateKeys = {
+  spent: (campaignId: string) => `spend:${campaignId}`,
+  daySpent: (campaignId: string, day: string) => `dspend:${campaignId}:${day}`,
+  excluded: (userId: string, adId: string) => `excl:${userId}:${adId}`,
+  served: (userId: string, adBlockId: string, adId: string) => `imp:${userId}:${adBlockId}:${adId}`,
+  clicked: (userId: string, adBlockId: string, adId: string) => `clk:${userId}:${adBlockId}:${adId}`,
+};

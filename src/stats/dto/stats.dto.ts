@@ -1,0 +1,67 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { AdBlockIdDto } from '../../ad-blocks/dto/ad-block.dto';
+import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
+
+const MAX_TIMESTAMP = 9_999_999_999_999;
+
+/** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
+function WithSeriesRange<TBase extends new (...args: any[]) => object>(Base: TBase) {
+  class SeriesRange extends Base {
+    @ApiPropertyOptional({
+      description: 'Start, ms since epoch (default: `to` minus 7 days); rounded down to the bucket',
+      example: 1767225600000,
+    })
+    @IsOptional()
+    @Type(() => Number)
+    @IsInt({ message: '$property must be an integer timestamp in ms' })
+    @Min(0, { message: '$property must not be negative' })
+    @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+    from?: number;
+
+    @ApiPropertyOptional({ description: 'End (exclusive), ms since epoch (default: now)', example: 1767830400000 })
+    @IsOptional()
+    @Type(() => Number)
+    @IsInt({ message: '$property must be an integer timestamp in ms' })
+    @Min(0, { message: '$property must not be negative' })
+    @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+    to?: number;
+
+    @ApiPropertyOptional({ enum: ['hour', 'day'], default: 'day', description: 'UTC buckets' })
+    @IsOptional()
+    @IsIn(['hour', 'day'], { message: '$property must be hour or day' })
+    granularity?: 'hour' | 'day';
+  }
+  return SeriesRange;
+}
+
+export class CampaignSeriesQueryDto extends WithSeriesRange(CampaignIdDto) {}
+export class AdBlockSeriesQueryDto extends WithSeriesRange(AdBlockIdDto) {}
+
+export class CampaignSeriesPointDto {
+  @ApiProperty({ description: 'Bucket start, ms since epoch (UTC)', example: 1767225600000 })
+  time: number;
+  @ApiProperty({ example: 1200 }) impressions: number;
+  @ApiProperty({ example: 36 }) clicks: number;
+  @ApiProperty({ example: 4 }) conversions: number;
+  @ApiProperty({ description: 'Spend in the bucket, USDT', example: 3 }) cost: number;
+}
+
+export class AdBlockSeriesPointDto {
+  @ApiProperty({ description: 'Bucket start, ms since epoch (UTC)', example: 1767225600000 })
+  time: number;
+  @ApiProperty({ example: 1200 }) impressions: number;
+  @ApiProperty({ example: 36 }) clicks: number;
+  @ApiProperty({ example: 4 }) conversions: number;
+  @ApiProperty({ description: "The publisher's earnings in the bucket, USDT", example: 2.1 }) earnings: number;
+}
+
+export class CampaignSeriesDto {
+  @ApiProperty({ type: [CampaignSeriesPointDto] }) series: CampaignSeriesPointDto[];
+}
+
+export class AdBlockSeriesDto {
+  @ApiProperty({ type: [AdBlockSeriesPointDto] }) series: AdBlockSeriesPointDto[];
+}
+

@@ -1,0 +1,243 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { utcDay } from '../campaigns/campaign-rules';
+import { hourStart } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { Click } from '../events/entities/click.entity';
+
+export interface ImpressionRecord {
+  campaignId: string;
+  adBlockId: string;
+  costMicros: number;
+  earningsMicros: number;
+}
+
+interface Delta {
+  campaignId: string;
+  adBlockId: string;
+  hour: number;
+  impressions: number;
+  clicks: number;
+  spendMicros: number;
+  earningsMicros: number;
+}
+
+interface PendingClick {
+  click: Click;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const MAX_CLICKS_PER_FLUSH = 500;
+const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
+
+/**
+ * The one writer of counters. Impressions are summed in memory and written every STATS_FLUSH_MS (a crash can
+ * lose that much of the impression *statistics*; budgets are enforced by the serving state and stay exact).
+ * Clicks are written before their request is answered, grouped: every click waiting when a write starts goes
+ * into the same transaction (click rows, hourly stats, campaign and block totals), so load raises the batch
+ * size instead of the number of transactions.
+ */
+@Injectable()
+export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(StatsWriterService.name);
+  private deltas = new Map<string, Delta>();
+  private pendingClicks: PendingClick[] = [];
+  private writing: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly mysql: boolean;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.mysql = config.database.type === 'mysql';
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), this.config.statsFlushMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  recordImpressions(records: ImpressionRecord[], now: number): void {
+    const hour = hourStart(now);
+    for (const record of records) {
+      const delta = this.deltaFor(record.campaignId, record.adBlockId, hour);
+      delta.impressions += 1;
+      delta.spendMicros += record.costMicros;
+      delta.earningsMicros += record.earningsMicros;
+    }
+  }
+
+  /** Resolves once the click is committed to the database. */
+  recordClick(click: Click): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pendingClicks.push({ click, resolve, reject });
+      void this.flush();
+    });
+  }
+
+  /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
+  async flush(): Promise<void> {
+    if (this.writing) {
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = (async () => {
+      do {
+        this.again = false;
+        await this.writeBatch();
+      } while (this.again || this.pendingClicks.length > 0);
+    })().finally(() => {
+      this.writing = null;
+    });
+    return this.writing;
+  }
+
+  private async writeBatch(): Promise<void> {
+    const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
+    const deltas = this.deltas;
+    this.deltas = new Map();
+    if (clicks.length === 0 && deltas.size === 0) return;
+
+    const rows = new Map(deltas);
+    for (const { click } of clicks) {
+      const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt));
+      const delta = rows.get(key) ?? {
+        campaignId: click.campaignId,
+        adBlockId: click.adBlockId,
+        hour: hourStart(click.createdAt),
+        impressions: 0,
+        clicks: 0,
+        spendMicros: 0,
+        earningsMicros: 0,
+      };
+      delta.clicks += 1;
+      delta.spendMicros += click.costMicros;
+      delta.earningsMicros += click.earningsMicros;
+      rows.set(key, delta);
+    }
+
+    try {
+      await this.withRetry(() =>
+        this.dataSource.transaction(async (manager) => {
+          if (clicks.length > 0) await manager.insert(Click, clicks.map(({ click }) => click));
+          await this.applyDeltas(manager, [...rows.values()]);
+        }),
+      );
+      for (const pending of clicks) pending.resolve();
+    } catch (error) {
+      this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
+      for (const [key, delta] of deltas) this.mergeBack(key, delta);
+      for (const pending of clicks) pending.reject(error);
+    }
+  }
+
+  private async applyDeltas(manager: EntityManager, deltas: Delta[]): Promise<void> {
+    // A fixed order keeps concurrent writers (several processes) from deadlocking on each other's rows.
+    deltas.sort((a, b) => compare(a.campaignId, b.campaignId) || compare(a.adBlockId, b.adBlockId) || a.hour - b.hour);
+    for (let i = 0; i < deltas.length; i += 200) await this.upsertHourly(manager, deltas.slice(i, i + 200));
+
+    const campaigns = new Map<string, { impressions: number; clicks: number; spend: number; days: Map<string, number> }>();
+    const blocks = new Map<string, { impressions: number; clicks: number; earnings: number }>();
+    for (const delta of deltas) {
+      const campaign = campaigns.get(delta.campaignId) ?? { impressions: 0, clicks: 0, spend: 0, days: new Map() };
+      campaign.impressions += delta.impressions;
+      campaign.clicks += delta.clicks;
+      campaign.spend += delta.spendMicros;
+      const day = utcDay(delta.hour);
+      campaign.days.set(day, (campaign.days.get(day) ?? 0) + delta.spendMicros);
+      campaigns.set(delta.campaignId, campaign);
+      if (delta.adBlockId) {
+        const block = blocks.get(delta.adBlockId) ?? { impressions: 0, clicks: 0, earnings: 0 };
+        block.impressions += delta.impressions;
+        block.clicks += delta.clicks;
+        block.earnings += delta.earningsMicros;
+        blocks.set(delta.adBlockId, block);
+      }
+    }
+    for (const [id, change] of campaigns) {
+      await manager.query(
+        'UPDATE campaigns SET impressions = impressions + ?, clicks = clicks + ?, spentMicros = spentMicros + ? WHERE id = ?',
+        [change.impressions, change.clicks, change.spend, id],
+      );
+      for (const [day, spend] of [...change.days].sort(([a], [b]) => compare(a, b))) {
+        // Only the newest day is kept; a late delta of an older day changes the total spend only.
+        await manager.query(
+          `UPDATE campaigns SET
+             daySpentMicros = CASE WHEN spentDay = ? THEN daySpentMicros + ? WHEN spentDay < ? THEN ? ELSE daySpentMicros END,
+             spentDay = CASE WHEN spentDay < ? THEN ? ELSE spentDay END
+           WHERE id = ?`,
+          [day, spend, day, spend, day, day, id],
+        );
+      }
+    }
+    for (const [id, change] of [...blocks].sort(([a], [b]) => compare(a, b))) {
+      await manager.query(
+        'UPDATE ad_blocks SET impressions = impressions + ?, clicks = clicks + ?, earningsMicros = earningsMicros + ? WHERE id = ?',
+        [change.impressions, change.clicks, change.earnings, id],
+      );
+    }
+  }
+
+  private async upsertHourly(manager: EntityManager, deltas: Delta[]): Promise<void> {
+    const placeholders = deltas.map(() => '(?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
+    const values = deltas.flatMap((d) => [d.campaignId, d.adBlockId, d.hour, d.impressions, d.clicks, d.spendMicros, d.earningsMicros]);
+    const columns = '(campaignId, adBlockId, hour, impressions, clicks, conversions, spendMicros, earningsMicros)';
+    const conflict = this.mysql
+      ? `ON DUPLICATE KEY UPDATE impressions = impressions + VALUES(impressions), clicks = clicks + VALUES(clicks),
+         spendMicros = spendMicros + VALUES(spendMicros), earningsMicros = earningsMicros + VALUES(earningsMicros)`
+      : `ON CONFLICT (campaignId, adBlockId, hour) DO UPDATE SET impressions = impressions + excluded.impressions,
+         clicks = clicks + excluded.clicks, spendMicros = spendMicros + excluded.spendMicros,
+         earningsMicros = earningsMicros + excluded.earningsMicros`;
+    await manager.query(`INSERT INTO stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
+  }
+
+  private async withRetry<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+        if (attempt >= 3 || !code || !DEADLOCK_CODES.has(code)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  }
+
+  private deltaFor(campaignId: string, adBlockId: string, hour: number): Delta {
+    const key = deltaKey(campaignId, adBlockId, hour);
+    let delta = this.deltas.get(key);
+    if (!delta) {
+      delta = { campaignId, adBlockId, hour, impressions: 0, clicks: 0, spendMicros: 0, earningsMicros: 0 };
+      this.deltas.set(key, delta);
+    }
+    return delta;
+  }
+
+  private mergeBack(key: string, delta: Delta): void {
+    const current = this.deltas.get(key);
+    if (!current) {
+      this.deltas.set(key, delta);
+      return;
+    }
+    current.impressions += delta.impressions;
+    current.spendMicros += delta.spendMicros;
+    current.earningsMicros += delta.earningsMicros;
+  }
+}
+
+function deltaKey(campaignId: string, adBlockId: string, hour: number): string {
+  return `${campaignId}|${adBlockId}|${hour}`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

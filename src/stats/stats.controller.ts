@@ -1,0 +1,42 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
+import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import type { Principal } from '../accounts/principal';
+import { CampaignsService } from '../campaigns/campaigns.service';
+import { Clock } from '../common/clock';
+import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { AdBlockSeriesDto, AdBlockSeriesQueryDto, CampaignSeriesDto, CampaignSeriesQueryDto } from './dto/stats.dto';
+import { StatsService } from './stats.service';
+
+@ApiTags('stats')
+@ApiSecurity('x-api-key')
+@Controller('api/v2/openapi/ad')
+export class StatsController {
+  constructor(
+    private readonly stats: StatsService,
+    private readonly campaigns: CampaignsService,
+    private readonly adBlocks: AdBlocksService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get('campaign/stats')
+  @Roles('advertiser')
+  @ApiOperation({ summary: "A campaign's series for charts: impressions, clicks, conversions, cost per UTC hour or day" })
+  @ApiEnvelope(CampaignSeriesDto)
+  @ApiErrors(400, 401, 403, 404)
+  async campaignSeries(@CurrentPrincipal() principal: Principal, @Query() query: CampaignSeriesQueryDto): Promise<Envelope<CampaignSeriesDto>> {
+    await this.campaigns.detail(principal, query.campaignId);
+    return ok({ series: await this.stats.campaignSeries(query.campaignId, query, this.clock.now()) });
+  }
+
+  @Get('block/stats')
+  @Roles('publisher')
+  @ApiOperation({ summary: "An ad block's series for charts: impressions, clicks, conversions, earnings per UTC hour or day" })
+  @ApiEnvelope(AdBlockSeriesDto)
+  @ApiErrors(400, 401, 403, 404)
+  async adBlockSeries(@CurrentPrincipal() principal: Principal, @Query() query: AdBlockSeriesQueryDto): Promise<Envelope<AdBlockSeriesDto>> {
+    await this.adBlocks.assertUsable(principal, query.adBlockId);
+    return ok({ series: await this.stats.adBlockSeries(query.adBlockId, query, this.clock.now()) });
+  }
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, Repository } from 'typeorm';
+import { DAY_MS, HOUR_MS } from '../common/clock';
+import { ValidationError } from '../common/errors';
+import { fromMicros } from '../common/money';
+import { StatsHourly } from './entities/stats-hourly.entity';
+
+export interface SeriesRequest {
+  from?: number;
+  to?: number;
+  granularity?: 'hour' | 'day';
+}
+
+export interface SeriesPoint {
+  time: number;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  spendMicros: number;
+  earningsMicros: number;
+}
+
+const MAX_BUCKETS = 5000;
+const DEFAULT_SPAN_MS = 7 * DAY_MS;
+
+/** Time series for charts, summed from the hourly counters into UTC hour or day buckets (zero-filled). */
+@Injectable()
+export class StatsService {
+  constructor(@InjectRepository(StatsHourly) private readonly hourly: Repository<StatsHourly>) {}
+
+  async campaignSeries(campaignId: string, request: SeriesRequest, now: number) {
+    const points = await this.series({ campaignId }, request, now);
+    return points.map((p) => ({ time: p.time, impressions: p.impressions, clicks: p.clicks, conversions: p.conversions, cost: fromMicros(p.spendMicros) }));
+  }
+
+  async adBlockSeries(adBlockId: string, request: SeriesRequest, now: number) {
+    const points = await this.series({ adBlockId }, request, now);
+    return points.map((p) => ({ time: p.time, impressions: p.impressions, clicks: p.clicks, conversions: p.conversions, earnings: fromMicros(p.earningsMicros) }));
+  }
+
+  private async series(
+    where: { campaignId: string } | { adBlockId: string },
+    request: SeriesRequest,
+    now: number,
+  ): Promise<SeriesPoint[]> {
+    const bucket = request.granularity === 'hour' ? HOUR_MS : DAY_MS;
+    const to = request.to ?? now;
+    const from = request.from ?? to - DEFAULT_SPAN_MS;
+    if (from >= to) throw ValidationError.of('from', 'must be before to');
+    const first = from - (from % bucket);
+    const buckets = Math.ceil((to - first) / bucket);
+    if (buckets > MAX_BUCKETS) throw ValidationError.of('from', `and to span more than ${MAX_BUCKETS} buckets; use a coarser granularity`);
+
+    const rows = await this.hourly.find({ where: { ...where, hour: Between(first, to - 1) } });
+    const points = Array.from({ length: buckets }, (_, i) => ({
+      time: first + i * bucket,
+      impressions: 0,
+      clicks: 0,
+      conversions: 0,
+      spendMicros: 0,
+      earningsMicros: 0,
+    }));
+    for (const row of rows) {
+      const point = points[Math.floor((row.hour - first) / bucket)];
+      point.impressions += row.impressions;
+      point.clicks += row.clicks;
+      point.conversions += row.conversions;
+      point.spendMicros += row.spendMicros;
+      point.earningsMicros += row.earningsMicros;
+    }
+    return points;
+  }
+}
