@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CsvContentType } from './csv-content-type';
+import { ProfileBatchProcessor } from './profile-batch.processor';
+import { ProfileCsvImporter } from './profile-csv-import';
+import { ProfilesAdminController, ProfilesController } from './profiles.controller';
+import { ProfilesService } from './profiles.service';
+import { ProfileStoreModule } from './store/profile-store.module';
+
+@Module({
+  imports: [ProfileStoreModule],
+  controllers: [ProfilesController, ProfilesAdminController],
+  providers: [ProfilesService, ProfileCsvImporter, ProfileBatchProcessor, CsvContentType],
+  exports: [ProfilesService],
+})
+export class ProfilesModule {}

@@ -1,0 +1,214 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, LessThan } from 'typeorm';
+import { isAdmin, Principal } from '../accounts/principal';
+import { Clock } from '../common/clock';
+import { NotFoundError } from '../common/errors';
+import { newId } from '../common/ids';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { QUEUE_NAMES } from '../queue/queue-names';
+import { QueueService } from '../queue/queue.service';
+import type { JobQueue, QueueJob } from '../queue/queue.types';
+import type { ProfileBatchStatusDto } from './dto/profile.dto';
+import { ProfileBatch } from './entities/profile-batch.entity';
+import { Profile } from './entities/profile.entity';
+import { ProfileRow, upsertStatement } from './profile-upsert';
+import { factsOf, PROFILE_STORE, ProfileStore, StoredProfileColumns } from './store/profile-store';
+
+export interface ProfileBatchJob {
+  batchId: string;
+}
+
+/** A CSV import that was never completed (the process died while reading it) is dropped after this long. */
+const STALE_STAGED_MS = 60 * 60 * 1000;
+const REBUILD_PAGE = 5000;
+const SELECT_COLUMNS = 'messengerUserId, ipAddress, walletAddress, walletClassify, isPremium, isHighValue, walletHasBalance, language';
+
+/**
+ * Profile batches (endpoint 10, DESIGN §8): accepted whole, kept with their records, applied by a queue job that
+ * upserts by messengerUserId in chunks (one multi-row statement per chunk) and then writes
+ * the merged profiles' targeting facts to the serving store.
+ */
+@Injectable()
+export class ProfilesService implements OnModuleInit {
+  private readonly logger = new Logger(ProfilesService.name);
+  private readonly dialect: 'mysql' | 'sqlite';
+  private readonly queue: JobQueue<ProfileBatchJob>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(PROFILE_STORE) private readonly store: ProfileStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+    queues: QueueService,
+  ) {
+    this.dialect = config.database.type;
+    this.queue = queues.queue<ProfileBatchJob>(QUEUE_NAMES.profileBatch);
+  }
+
+  private get batches() {
+    return this.dataSource.getRepository(ProfileBatch);
+  }
+
+  /** At start: drop abandoned CSV imports, rebuild the serving store if it lost profiles, re-enqueue unfinished batches. */
+  async onModuleInit(): Promise<void> {
+    const now = this.clock.now();
+    await this.batches.delete({ status: 'staged', createdAt: LessThan(now - STALE_STAGED_MS) });
+    if (!(await this.store.isBuilt())) await this.rebuildStore();
+    const unfinished = await this.batches.find({ select: { id: true }, where: { status: In(['queued', 'processing']) }, order: { createdAt: 'ASC' } });
+    // jobId = batchId: a batch whose job still exists (BullMQ) is not added twice
+    if (unfinished.length > 0) await this.queue.addBulk(unfinished.map((batch) => this.jobOf(batch.id)));
+  }
+
+  /** Stores an accepted batch and queues its job; answers the batchId. */
+  async accept(principal: Principal, rows: ProfileRow[]): Promise<string> {
+    const batchId = await this.insertBatch(principal, rows, 'json', 'queued');
+    try {
+      await this.queue.add(QUEUE_NAMES.profileBatch, { batchId }, this.jobOf(batchId).options);
+    } catch (error) {
+      await this.batches.delete({ id: batchId });
+      throw error;
+    }
+    return batchId;
+  }
+
+  /** A chunk of a CSV import still being read: stored, invisible and not queued until release(). */
+  stage(principal: Principal, rows: ProfileRow[]): Promise<string> {
+    return this.insertBatch(principal, rows, 'csv', 'staged');
+  }
+
+  async release(batchIds: string[]): Promise<void> {
+    if (batchIds.length === 0) return;
+    await this.batches.update({ id: In(batchIds), status: 'staged' }, { status: 'queued', updatedAt: this.clock.now() });
+    await this.queue.addBulk(batchIds.map((id) => this.jobOf(id)));
+  }
+
+  async dropStaged(batchIds: string[]): Promise<void> {
+    if (batchIds.length > 0) await this.batches.delete({ id: In(batchIds), status: 'staged' });
+  }
+
+  async status(principal: Principal, batchId: string): Promise<ProfileBatchStatusDto> {
+    const batch = await this.batches.findOne({
+      select: { id: true, accountId: true, status: true, total: true, processed: true, attempts: true, error: true, createdAt: true, finishedAt: true },
+      where: { id: batchId },
+    });
+    if (!batch || batch.status === 'staged' || (batch.accountId !== principal.accountId && !isAdmin(principal))) {
+      throw new NotFoundError('batchId', 'batch');
+    }
+    return {
+      batchId: batch.id,
+      status: batch.status as ProfileBatchStatusDto['status'],
+      total: batch.total,
+      processed: batch.processed,
+      attempts: batch.attempts,
+      error: batch.error,
+      createdAt: batch.createdAt,
+      finishedAt: batch.finishedAt,
+    };
+  }
+
+  /**
+   * The job: applies the batch's records. Safe to run twice: upserts are idempotent and a done batch is skipped.
+   * A failed try records its error and leaves the batch `queued` for the retry, or `failed` after the last one.
+   */
+  async applyBatch(job: QueueJob<ProfileBatchJob>): Promise<void> {
+    const { batchId } = job.data;
+    const batch = await this.batches.findOne({ where: { id: batchId } });
+    if (!batch || batch.records === null || batch.status === 'done' || batch.status === 'staged') return;
+    await this.batches.update({ id: batchId }, { status: 'processing', attempts: job.attemptsMade + 1, processed: 0, updatedAt: this.clock.now() });
+    try {
+      const rows = JSON.parse(batch.records) as ProfileRow[];
+      const chunkSize = this.config.profileChunkSize;
+      for (let from = 0; from < rows.length; from += chunkSize) {
+        const chunk = rows.slice(from, from + chunkSize);
+        await this.upsertChunk(chunk);
+        await this.publishFacts(chunk.map((row) => row.messengerUserId));
+        const processed = Math.min(from + chunkSize, rows.length);
+        if (processed < rows.length) await this.batches.update({ id: batchId }, { processed, updatedAt: this.clock.now() });
+      }
+      const now = this.clock.now();
+      await this.batches.update({ id: batchId }, { status: 'done', processed: rows.length, records: null, updatedAt: now, finishedAt: now });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const lastTry = job.attemptsMade + 1 >= job.attempts;
+      const now = this.clock.now();
+      await this.batches.update(
+        { id: batchId },
+        { status: lastTry ? 'failed' : 'queued', error: message.slice(0, 500), updatedAt: now, finishedAt: lastTry ? now : null },
+      );
+      throw error;
+    }
+  }
+
+  /** Writes one chunk with one multi-row upsert statement. */
+  async upsertChunk(rows: ProfileRow[]): Promise<void> {
+    const { sql, params } = upsertStatement(this.dialect, rows, this.clock.now());
+    await this.dataSource.query(sql, params);
+  }
+
+  /** Reads the merged profiles back (one query) and writes their targeting facts to the serving store. */
+  private async publishFacts(userIds: string[]): Promise<void> {
+    const unique = [...new Set(userIds)];
+    const placeholders = unique.map(() => '?').join(', ');
+    const profiles: (StoredProfileColumns & { messengerUserId: string })[] = await this.dataSource.query(
+      `SELECT ${SELECT_COLUMNS} FROM profiles WHERE messengerUserId IN (${placeholders})`,
+      unique,
+    );
+    await this.store.putMany(profiles.map((profile) => [profile.messengerUserId, factsOf(profile)]));
+  }
+
+  /** Writes every stored profile to the serving store (after Redis lost it, or at an embedded start). */
+  async rebuildStore(): Promise<number> {
+    const started = this.clock.now();
+    let after = '';
+    let count = 0;
+    for (;;) {
+      const page: (StoredProfileColumns & { messengerUserId: string })[] = await this.dataSource.query(
+        `SELECT ${SELECT_COLUMNS} FROM profiles WHERE messengerUserId > ? ORDER BY messengerUserId LIMIT ${REBUILD_PAGE}`,
+        [after],
+      );
+      if (page.length === 0) break;
+      await this.store.putMany(page.map((profile) => [profile.messengerUserId, factsOf(profile)]));
+      count += page.length;
+      after = page[page.length - 1].messengerUserId;
+      if (page.length < REBUILD_PAGE) break;
+    }
+    await this.store.markBuilt();
+    if (count > 0) this.logger.log(`serving store rebuilt from the database: ${count} profiles in ${this.clock.now() - started} ms`);
+    return count;
+  }
+
+  /** The profile as stored (tests and the admin panel). */
+  findProfile(messengerUserId: string): Promise<Profile | null> {
+    return this.dataSource.getRepository(Profile).findOne({ where: { messengerUserId } });
+  }
+
+  private async insertBatch(principal: Principal, rows: ProfileRow[], source: 'json' | 'csv', status: 'queued' | 'staged'): Promise<string> {
+    const now = this.clock.now();
+    const id = newId(now);
+    await this.batches.insert({
+      id,
+      accountId: principal.accountId,
+      source,
+      status,
+      total: rows.length,
+      processed: 0,
+      attempts: 0,
+      error: null,
+      records: JSON.stringify(rows),
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+    });
+    return id;
+  }
+
+  private jobOf(batchId: string) {
+    return {
+      name: QUEUE_NAMES.profileBatch,
+      data: { batchId },
+      // the batch id is the job id: enqueuing the same batch again (start-up recovery, a retried release) is a no-op
+      options: { jobId: batchId, attempts: this.config.profileBatchAttempts, backoffMs: this.config.profileBatchBackoffMs },
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { BullModule } from '@nestjs/bullmq';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import type { AppConfig } from '../config/app.config';
+import { bullConnection, bullPrefix } from './bullmq-job-queue';
+import { ALL_QUEUES } from './queue-names';
+import { QueueService } from './queue.service';
+
+/** Queues for every feature: BullMQ (through @nestjs/bullmq) with REDIS_URL, in-process otherwise. */
+@Global()
+@Module({})
+export class QueueModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const bull = config.redisUrl
+      ? [
+          BullModule.forRoot({ connection: bullConnection(config.redisUrl), prefix: bullPrefix(config.redisPrefix) }),
+          BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
+        ]
+      : [];
+    return {
+      module: QueueModule,
+      imports: [DiscoveryModule, ...bull],
+      providers: [QueueService],
+      exports: [QueueService],
+    };
+  }
+}

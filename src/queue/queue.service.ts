@@ -1,0 +1,85 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, ModuleRef, Reflector } from '@nestjs/core';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { bullConnection, BullMqJobQueue } from './bullmq-job-queue';
+import { MemoryJobQueue } from './memory-job-queue';
+import { ALL_QUEUES } from './queue-names';
+import { JOB_PROCESSOR, JobProcessor, JobQueue, ProcessorOptions } from './queue.types';
+
+type AnyQueue = MemoryJobQueue | BullMqJobQueue;
+
+/**
+ * The queues of this process: BullMQ queues on Redis when REDIS_URL is set, in-process queues otherwise.
+ * When QUEUE_WORKERS is on (the default, and always in `npm run start:worker`), every provider marked with
+ * @JobProcessorFor gets the jobs of its queue.
+ */
+@Injectable()
+export class QueueService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(QueueService.name);
+  private readonly queues = new Map<string, AnyQueue>();
+  private readonly processed = new Set<string>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+    private readonly discovery: DiscoveryService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  get usesRedis(): boolean {
+    return Boolean(this.config.redisUrl);
+  }
+
+  queue<T>(name: string): JobQueue<T> {
+    return this.resolve(name) as unknown as JobQueue<T>;
+  }
+
+  /** The BullMQ queues (for bull-board); empty on the embedded profile. */
+  bullQueues(): Queue[] {
+    if (!this.usesRedis) return [];
+    return ALL_QUEUES.map((name) => (this.resolve(name) as BullMqJobQueue).queue);
+  }
+
+  /** Queues whose processors run in this process. */
+  get workingQueues(): string[] {
+    return [...this.processed];
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.queueWorkers) {
+      this.logger.log('QUEUE_WORKERS=false: this process adds jobs but does not process them');
+      return;
+    }
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as JobProcessor | undefined;
+      if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
+      const options = this.reflector.get<ProcessorOptions | undefined>(JOB_PROCESSOR, instance.constructor);
+      if (!options || this.processed.has(options.queue)) continue;
+      this.processed.add(options.queue);
+      const queue = this.resolve(options.queue);
+      if (queue instanceof BullMqJobQueue) queue.work(instance, bullConnection(this.config.redisUrl!), options.concurrency);
+      else queue.work(instance, options.concurrency);
+    }
+  }
+
+  /** Workers stop before the database and Redis connections close (onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+  }
+
+  private resolve(name: string): AnyQueue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      if (this.usesRedis) {
+        if (!(ALL_QUEUES as string[]).includes(name)) throw new Error(`queue ${name} is not listed in QUEUE_NAMES`);
+        queue = new BullMqJobQueue(this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }));
+      } else {
+        queue = new MemoryJobQueue(name);
+      }
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}

@@ -1,0 +1,20 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ClockModule } from './common/clock';
+import type { AppConfig } from './config/app.config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { ProfilesModule } from './profiles/profiles.module';
+import { QueueModule } from './queue/queue.module';
+import { RedisModule } from './redis/redis.module';
+import { VerificationModule } from './verification/verification.module';
+
+/** The providers queue jobs need, without HTTP: `npm run start:worker` (src/worker.ts). Add a feature with a queue here. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot(config), ProfilesModule, VerificationModule],
+    };
+  }
+}
