@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, Repository } from 'typeorm';
+import { isAdmin, Principal } from '../accounts/principal';
+import { applyStatusAction, StatusAction } from '../campaigns/campaign-rules';
+import { ChangeBus } from '../common/change-bus';
+import { Clock, DAY_MS, HOUR_MS } from '../common/clock';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
+import { newId } from '../common/ids';
+import {
+  ExchangeCampaignCreateDto,
+  ExchangeCampaignResponseDto,
+  ExchangeCampaignUpdateDto,
+  ExchangeSeriesPointDto,
+  ExchangeSeriesQueryDto,
+  ExchangeTargetingDto,
+} from './dto/exchange.dto';
+import { ExchangeCampaign, ExchangeStatus, ExchangeTargeting } from './entities/exchange-campaign.entity';
+import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
+import { EXCHANGE_CHANGED, ExchangeIndexService } from './exchange-index.service';
+
+const MAX_BUCKETS = 5000;
+const DEFAULT_SPAN_MS = 7 * DAY_MS;
+
+/** Partners' exchange campaigns: create, list, detail, update, status, and their ledger series. */
+@Injectable()
+export class ExchangeCampaignsService {
+  constructor(
+    @InjectRepository(ExchangeCampaign) private readonly campaigns: Repository<ExchangeCampaign>,
+    @InjectRepository(ExchangeStatsHourly) private readonly hourly: Repository<ExchangeStatsHourly>,
+    private readonly index: ExchangeIndexService,
+    private readonly changes: ChangeBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(principal: Principal, dto: ExchangeCampaignCreateDto): Promise<string> {
+    const now = this.clock.now();
+    const campaign = this.campaigns.create({
+      id: newId(now),
+      accountId: principal.accountId,
+      name: dto.name,
+      status: 'onGoing',
+      icon: dto.icon,
+      image: dto.image ?? null,
+      text: dto.text,
+      actionType: dto.destination.actionType,
+      destinationUrl: dto.destination.url,
+      targeting: normalizeTargeting({}, dto.targeting),
+      impressions: 0,
+      impressionsSent: 0,
+      clicksSent: 0,
+      clicksReceived: 0,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.campaigns.insert(campaign);
+    await this.announce(campaign.id);
+    return campaign.id;
+  }
+
+  async list(principal: Principal, skip: number, take: number): Promise<[ExchangeCampaignResponseDto[], number]> {
+    const [rows, total] = await this.campaigns.findAndCount({
+      where: isAdmin(principal) ? {} : { accountId: principal.accountId },
+      order: { id: 'DESC' },
+      skip,
+      take,
+    });
+    return [rows.map(toResponse), total];
+  }
+
+  async detail(principal: Principal, exchangeCampaignId: string): Promise<ExchangeCampaignResponseDto> {
+    return toResponse(await this.findVisible(principal, exchangeCampaignId));
+  }
+
+  async setStatus(principal: Principal, exchangeCampaignId: string, action: StatusAction): Promise<void> {
+    await this.changeWithVersion(principal, exchangeCampaignId, (campaign) => {
+      // Exchange campaigns have no review: they are always approved.
+      const next = applyStatusAction({ status: campaign.status, approved: true }, action, isAdmin(principal)).status as ExchangeStatus;
+      return next === campaign.status ? null : { status: next, updatedAt: this.clock.now() };
+    });
+  }
+
+  async update(principal: Principal, dto: ExchangeCampaignUpdateDto): Promise<ExchangeCampaignResponseDto> {
+    const updated = await this.changeWithVersion(principal, dto.exchangeCampaignId, (campaign) => {
+      if (campaign.status === 'ended') throw new ConflictError('exchangeCampaignId: an ended exchange campaign cannot be updated');
+      return {
+        name: dto.name ?? campaign.name,
+        icon: dto.icon ?? campaign.icon,
+        image: dto.image === undefined ? campaign.image : dto.image,
+        text: dto.text ?? campaign.text,
+        actionType: dto.destination?.actionType ?? campaign.actionType,
+        destinationUrl: dto.destination?.url ?? campaign.destinationUrl,
+        targeting: dto.targeting ? normalizeTargeting(campaign.targeting, dto.targeting) : campaign.targeting,
+        updatedAt: this.clock.now(),
+      };
+    });
+    return toResponse(updated);
+  }
+
+  /** Zero-filled UTC hour or day buckets; their sums equal the totals of list and detail. */
+  async series(principal: Principal, query: ExchangeSeriesQueryDto): Promise<ExchangeSeriesPointDto[]> {
+    const campaign = await this.findVisible(principal, query.exchangeCampaignId);
+    const bucket = query.granularity === 'hour' ? HOUR_MS : DAY_MS;
+    const to = query.to ?? this.clock.now();
+    const from = query.from ?? to - DEFAULT_SPAN_MS;
+    if (from >= to) throw ValidationError.of('from', 'must be before to');
+    const first = from - (from % bucket);
+    const buckets = Math.ceil((to - first) / bucket);
+    if (buckets > MAX_BUCKETS) throw ValidationError.of('from', `and to span more than ${MAX_BUCKETS} buckets; use a coarser granularity`);
+
+    const rows = await this.hourly.find({ where: { exchangeCampaignId: campaign.id, hour: Between(first, to - 1) } });
+    const points = Array.from({ length: buckets }, (_, i) => ({
+      time: first + i * bucket,
+      impressions: 0,
+      impressionsSent: 0,
+      clicksSent: 0,
+      clicksReceived: 0,
+      balance: 0,
+    }));
+    for (const row of rows) {
+      const point = points[Math.floor((row.hour - first) / bucket)];
+      point.impressions += row.impressions;
+      point.impressionsSent += row.impressionsSent;
+      point.clicksSent += row.clicksSent;
+      point.clicksReceived += row.clicksReceived;
+      point.balance += row.clicksSent - row.clicksReceived;
+    }
+    return points;
+  }
+
+  /**
+   * Read, decide, write only if nobody wrote in between (the version still matches), else read again: concurrent
+   * edits and status changes never overwrite each other, and `end` stays final. The counters are never written here.
+   */
+  private async changeWithVersion(
+    principal: Principal,
+    exchangeCampaignId: string,
+    decide: (campaign: ExchangeCampaign) => Partial<ExchangeCampaign> | null,
+  ): Promise<ExchangeCampaign> {
+    for (let attempt = 1; ; attempt++) {
+      const campaign = await this.findVisible(principal, exchangeCampaignId);
+      const changes = decide(campaign);
+      if (!changes) return campaign;
+      const result = await this.campaigns.update({ id: campaign.id, version: campaign.version }, { ...changes, version: campaign.version + 1 });
+      if (result.affected === 1) {
+        await this.announce(campaign.id);
+        return { ...campaign, ...changes, version: campaign.version + 1 } as ExchangeCampaign;
+      }
+      if (attempt >= 10) throw new ConflictError('exchangeCampaignId: the exchange campaign is being changed concurrently, retry');
+    }
+  }
+
+  /** Tells every process's index; this process's own index is reloaded before the answer. */
+  private async announce(exchangeCampaignId: string): Promise<void> {
+    this.changes.publish(EXCHANGE_CHANGED, exchangeCampaignId);
+    await this.index.refresh();
+  }
+
+  /** A partner sees only its own exchange campaigns; another's answers exactly like an unknown id. */
+  private async findVisible(principal: Principal, exchangeCampaignId: string): Promise<ExchangeCampaign> {
+    const campaign = await this.campaigns.findOneBy({ id: exchangeCampaignId });
+    if (!campaign || (campaign.accountId !== principal.accountId && !isAdmin(principal))) {
+      throw new NotFoundError('exchangeCampaignId', 'exchange campaign');
+    }
+    return campaign;
+  }
+}
+
+/** Every list present; regions upper-case, languages lower-case, no repeats; given lists replace. */
+export function normalizeTargeting(previous: Partial<ExchangeTargeting>, given: ExchangeTargetingDto | undefined): ExchangeTargeting {
+  const merged = { ...previous };
+  for (const [key, value] of Object.entries(given ?? {})) {
+    if (value !== undefined && value !== null) merged[key as keyof ExchangeTargeting] = value as string[];
+  }
+  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
+  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
+  return {
+    includedRegions: upper(merged.includedRegions),
+    excludedRegions: upper(merged.excludedRegions),
+    includedLanguages: lower(merged.includedLanguages),
+    excludedLanguages: lower(merged.excludedLanguages),
+  };
+}
+
+export function toResponse(campaign: ExchangeCampaign): ExchangeCampaignResponseDto {
+  return {
+    exchangeCampaignId: campaign.id,
+    id: campaign.id,
+    userId: campaign.accountId,
+    name: campaign.name,
+    icon: campaign.icon,
+    image: campaign.image,
+    text: campaign.text,
+    destination: { actionType: campaign.actionType, url: campaign.destinationUrl },
+    targeting: campaign.targeting,
+    campaignStatus: campaign.status,
+    impressions: campaign.impressions,
+    impressionsSent: campaign.impressionsSent,
+    clicksSent: campaign.clicksSent,
+    clicksReceived: campaign.clicksReceived,
+    balance: campaign.clicksSent - campaign.clicksReceived,
+    ctr: campaign.impressions > 0 ? campaign.clicksReceived / campaign.impressions : 0,
+    createdAt: campaign.createdAt,
+    updatedAt: campaign.updatedAt,
+  };
+}

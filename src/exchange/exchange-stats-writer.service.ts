@@ -1,0 +1,192 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { hourStart } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ExchangeClick } from './entities/exchange-click.entity';
+
+interface Delta {
+  exchangeCampaignId: string;
+  hour: number;
+  impressions: number;
+  impressionsSent: number;
+  clicksSent: number;
+  clicksReceived: number;
+}
+
+interface PendingClick {
+  click: ExchangeClick;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** One entry shown: `inId` promoted, inside `outId`. */
+export interface ExchangeImpression {
+  inId: string;
+  outId: string;
+}
+
+const MAX_CLICKS_PER_FLUSH = 500;
+const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
+
+/**
+ * The one writer of the exchange ledger and its counters. Impressions are summed in memory and written every
+ * STATS_FLUSH_MS (a crash can lose that much impression statistics, never a click). Clicks are committed before
+ * their request is answered, grouped: every click waiting when a write starts goes into the same transaction
+ * (click rows, hourly counters, campaign counters), so load raises the batch size, not the transaction count.
+ */
+@Injectable()
+export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(ExchangeStatsWriterService.name);
+  private deltas = new Map<string, Delta>();
+  private pendingClicks: PendingClick[] = [];
+  private writing: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly mysql: boolean;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.mysql = config.database.type === 'mysql';
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), this.config.statsFlushMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  recordImpressions(impressions: ExchangeImpression[], now: number): void {
+    const hour = hourStart(now);
+    for (const { inId, outId } of impressions) {
+      deltaFor(this.deltas, inId, hour).impressions += 1;
+      deltaFor(this.deltas, outId, hour).impressionsSent += 1;
+    }
+  }
+
+  /** Resolves once the click, the ledger and the hourly counters are committed. */
+  recordClick(click: ExchangeClick): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pendingClicks.push({ click, resolve, reject });
+      void this.flush();
+    });
+  }
+
+  /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
+  async flush(): Promise<void> {
+    if (this.writing) {
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = (async () => {
+      do {
+        this.again = false;
+        await this.writeBatch();
+      } while (this.again || this.pendingClicks.length > 0);
+    })().finally(() => {
+      this.writing = null;
+    });
+    return this.writing;
+  }
+
+  private async writeBatch(): Promise<void> {
+    const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
+    const impressions = this.deltas;
+    this.deltas = new Map();
+    if (clicks.length === 0 && impressions.size === 0) return;
+
+    const rows = new Map<string, Delta>();
+    for (const [key, delta] of impressions) rows.set(key, { ...delta });
+    for (const { click } of clicks) {
+      const hour = hourStart(click.createdAt);
+      deltaFor(rows, click.outExchangeCampaignId, hour).clicksSent += 1;
+      deltaFor(rows, click.inExchangeCampaignId, hour).clicksReceived += 1;
+    }
+
+    try {
+      await this.withRetry(() =>
+        this.dataSource.transaction(async (manager) => {
+          if (clicks.length > 0) await manager.insert(ExchangeClick, clicks.map(({ click }) => click));
+          await this.applyDeltas(manager, [...rows.values()]);
+        }),
+      );
+      for (const pending of clicks) pending.resolve();
+    } catch (error) {
+      this.logger.error({ err: error }, 'exchange stats write failed; impressions kept for the next try, clicks refused');
+      for (const delta of impressions.values()) {
+        const current = deltaFor(this.deltas, delta.exchangeCampaignId, delta.hour);
+        current.impressions += delta.impressions;
+        current.impressionsSent += delta.impressionsSent;
+      }
+      for (const pending of clicks) pending.reject(error);
+    }
+  }
+
+  private async applyDeltas(manager: EntityManager, deltas: Delta[]): Promise<void> {
+    // A fixed order keeps concurrent writers (several processes) from deadlocking on each other's rows.
+    deltas.sort((a, b) => compare(a.exchangeCampaignId, b.exchangeCampaignId) || a.hour - b.hour);
+    for (let i = 0; i < deltas.length; i += 200) await this.upsertHourly(manager, deltas.slice(i, i + 200));
+
+    const totals = new Map<string, Omit<Delta, 'exchangeCampaignId' | 'hour'>>();
+    for (const delta of deltas) {
+      const total = totals.get(delta.exchangeCampaignId) ?? { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0 };
+      total.impressions += delta.impressions;
+      total.impressionsSent += delta.impressionsSent;
+      total.clicksSent += delta.clicksSent;
+      total.clicksReceived += delta.clicksReceived;
+      totals.set(delta.exchangeCampaignId, total);
+    }
+    for (const [id, total] of totals) {
+      await manager.query(
+        `UPDATE exchange_campaigns SET impressions = impressions + ?, impressionsSent = impressionsSent + ?,
+           clicksSent = clicksSent + ?, clicksReceived = clicksReceived + ? WHERE id = ?`,
+        [total.impressions, total.impressionsSent, total.clicksSent, total.clicksReceived, id],
+      );
+    }
+  }
+
+  private async upsertHourly(manager: EntityManager, deltas: Delta[]): Promise<void> {
+    const placeholders = deltas.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+    const values = deltas.flatMap((d) => [d.exchangeCampaignId, d.hour, d.impressions, d.impressionsSent, d.clicksSent, d.clicksReceived]);
+    const columns = '(exchangeCampaignId, hour, impressions, impressionsSent, clicksSent, clicksReceived)';
+    const conflict = this.mysql
+      ? `ON DUPLICATE KEY UPDATE impressions = impressions + VALUES(impressions), impressionsSent = impressionsSent + VALUES(impressionsSent),
+         clicksSent = clicksSent + VALUES(clicksSent), clicksReceived = clicksReceived + VALUES(clicksReceived)`
+      : `ON CONFLICT (exchangeCampaignId, hour) DO UPDATE SET impressions = impressions + excluded.impressions,
+         impressionsSent = impressionsSent + excluded.impressionsSent, clicksSent = clicksSent + excluded.clicksSent,
+         clicksReceived = clicksReceived + excluded.clicksReceived`;
+    await manager.query(`INSERT INTO exchange_stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
+  }
+
+  private async withRetry<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+        if (attempt >= 3 || !code || !DEADLOCK_CODES.has(code)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  }
+}
+
+function deltaFor(deltas: Map<string, Delta>, exchangeCampaignId: string, hour: number): Delta {
+  const key = `${exchangeCampaignId}|${hour}`;
+  let delta = deltas.get(key);
+  if (!delta) {
+    delta = { exchangeCampaignId, hour, impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0 };
+    deltas.set(key, delta);
+  }
+  return delta;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,176 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../accounts/principal';
+import { utcDay } from '../campaigns/campaign-rules';
+import { Clock } from '../common/clock';
+import { ConflictError, ValidationError } from '../common/errors';
+import { newId } from '../common/ids';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { CLICK_EXCLUSION_MS } from '../events/events.service';
+import { GeoService } from '../serving/geo.service';
+import { languageFromAcceptLanguage } from '../serving/request-context';
+import { ClickRequest, ImpressionCandidate, SERVING_STATE, ServingState } from '../serving/state/serving-state';
+import { ExchangeClickEventDataDto, ExchangeEntriesDto, ExchangeEntryDto, ExchangeFetchQueryDto } from './dto/exchange.dto';
+import { ExchangeClick } from './entities/exchange-click.entity';
+import { ExchangeCampaignRef, ExchangeIndexService } from './exchange-index.service';
+import {
+  DEBTOR_SLOTS,
+  entryIdOf,
+  ExchangeContext,
+  RankedExchangeCampaign,
+  selectExchangeCandidates,
+} from './exchange-matcher';
+import { ExchangeStatsWriterService } from './exchange-stats-writer.service';
+
+/** Exchange entries cost nothing and have no budget: the serving state's budget checks always pass. */
+const NO_BUDGET = {
+  totalBudgetMicros: Number.MAX_SAFE_INTEGER,
+  dailyBudgetMicros: Number.MAX_SAFE_INTEGER,
+  knownSpentMicros: 0,
+  knownDaySpentMicros: 0,
+};
+/** Candidates offered to the serving state per requested entry: spares for entries excluded for this user. */
+const SPARE_CANDIDATES = 3;
+/** Rounds of offering further candidates when the state refused some; each round doubles the offer. */
+const MAX_SELECTION_ROUNDS = 4;
+
+/**
+ * Endpoints 8 and 9 on top of serving's shared state: an entry shown is an impression bound to (user, out campaign,
+ * entry), clicks are bound to it, counted once per 10 minutes, and hide the entry from that user for 10 minutes in
+ * production. The entry id `ex_<in>` and the out campaign id in the ad-block slot keep its keys apart from ads.
+ */
+@Injectable()
+export class ExchangeService {
+  constructor(
+    private readonly index: ExchangeIndexService,
+    private readonly stats: ExchangeStatsWriterService,
+    private readonly geo: GeoService,
+    private readonly clock: Clock,
+    @Inject(SERVING_STATE) private readonly state: ServingState,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async fetchEntries(principal: Principal, query: ExchangeFetchQueryDto, request: FastifyRequest): Promise<ExchangeEntriesDto> {
+    const out = await this.index.usable(principal, query.exchangeCampaignId, 'exchangeCampaignId');
+    if (out.status === 'ended') throw new ConflictError('exchangeCampaignId: the exchange campaign has ended');
+
+    const now = this.clock.now();
+    const acceptLanguage = request.headers['accept-language'];
+    const context: ExchangeContext = {
+      callerAccountId: out.accountId,
+      country: this.geo.countryOf(request.ip),
+      language: languageFromAcceptLanguage(Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage),
+    };
+    const served = await this.reserveBest(query, context, now);
+    this.stats.recordImpressions(
+      served.map((campaign) => ({ inId: campaign.id, outId: out.id })),
+      now,
+    );
+    return { success: true, exchangeCampaigns: served.map((campaign) => toEntry(campaign, out.id)) };
+  }
+
+  /**
+   * Partners not far in debt first, as many as the limit allows; far-in-debt partners only fill what is left, at
+   * most DEBTOR_SLOTS. Entries the state refuses (excluded for this user) make room for the next best.
+   */
+  private async reserveBest(query: ExchangeFetchQueryDto, context: ExchangeContext, now: number): Promise<RankedExchangeCampaign[]> {
+    const regular = await this.reserveFrom('regular', query, context, now, query.limit);
+    const room = Math.min(DEBTOR_SLOTS, query.limit - regular.length);
+    if (room <= 0) return regular;
+    return [...regular, ...(await this.reserveFrom('debtors', query, context, now, room))];
+  }
+
+  private async reserveFrom(
+    group: 'regular' | 'debtors',
+    query: ExchangeFetchQueryDto,
+    context: ExchangeContext,
+    now: number,
+    limit: number,
+  ): Promise<RankedExchangeCampaign[]> {
+    const served: RankedExchangeCampaign[] = [];
+    const offered = new Set<string>();
+    const day = utcDay(now);
+    for (let round = 0; round < MAX_SELECTION_ROUNDS && served.length < limit; round++) {
+      const wanted = limit - served.length;
+      const max = (wanted + SPARE_CANDIDATES) << round;
+      const candidates = selectExchangeCandidates(this.index.ranked, context, max, offered)[group];
+      if (candidates.length === 0) break;
+      const result = await this.state.reserveImpressions(
+        { userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted },
+        candidates.map(toCandidate),
+      );
+      for (const i of result.served) served.push(candidates[i]);
+      if (candidates.length < max) break;
+      for (const campaign of candidates) offered.add(campaign.id);
+    }
+    return served;
+  }
+
+  /**
+   * Counts a click on a served entry (endpoint 9): bound to an impression of that entry for that user in that out
+   * campaign within 24 h, once per 10 minutes; the click row, the ledger (out credited, in debited) and the hourly
+   * counters are committed in one transaction before the answer.
+   */
+  async reportClick(principal: Principal, event: ExchangeClickEventDataDto): Promise<void> {
+    const out = await this.index.usable(principal, event.outExchangeCampaignId, 'eventData.outExchangeCampaignId');
+    const promoted = await this.index.lookup(event.inExchangeCampaignId);
+    if (!promoted || promoted.accountId === out.accountId) throw noImpression();
+
+    const now = this.clock.now();
+    const entryId = entryIdOf(promoted.id);
+    const request: ClickRequest = {
+      ...NO_BUDGET,
+      campaignId: entryId,
+      adId: entryId,
+      adBlockId: out.id,
+      userId: event.messengerUserId,
+      now,
+      day: utcDay(now),
+      priceMicros: 0,
+      exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
+    };
+    const outcome = await this.state.registerClick(request);
+    if (outcome.kind === 'noImpression') throw noImpression();
+    if (outcome.kind === 'duplicate') return;
+
+    try {
+      await this.stats.recordClick(toClick(out, promoted, event.messengerUserId, now));
+    } catch (error) {
+      await this.state.undoClick(request, 0);
+      throw error;
+    }
+    this.index.noteClick(out, promoted);
+  }
+}
+
+function toCandidate(campaign: RankedExchangeCampaign): ImpressionCandidate {
+  return { ...NO_BUDGET, campaignId: campaign.entryId, adId: campaign.entryId, priceMicros: 0 };
+}
+
+function toEntry(campaign: RankedExchangeCampaign, outId: string): ExchangeEntryDto {
+  const entry: ExchangeEntryDto = {
+    inExchangeCampaignId: campaign.id,
+    outExchangeCampaignId: outId,
+    icon: campaign.creative.icon,
+    text: campaign.creative.text,
+    destination: campaign.creative.destination,
+  };
+  if (campaign.creative.image) entry.image = campaign.creative.image;
+  return entry;
+}
+
+function toClick(out: ExchangeCampaignRef, promoted: ExchangeCampaignRef, messengerUserId: string, now: number): ExchangeClick {
+  return Object.assign(new ExchangeClick(), {
+    id: newId(now),
+    inExchangeCampaignId: promoted.id,
+    outExchangeCampaignId: out.id,
+    inAccountId: promoted.accountId,
+    outAccountId: out.accountId,
+    messengerUserId,
+    createdAt: now,
+  });
+}
+
+function noImpression(): ValidationError {
+  return new ValidationError([{ field: 'eventData', message: 'no matching impression' }]);
+}
