@@ -1,0 +1,42 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import type { Principal } from '../accounts/principal';
+import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { ConversionReportDto, ConversionResultDto, ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
+import { ConversionsService } from './conversions.service';
+
+@ApiTags('events')
+@ApiSecurity('x-api-key')
+@Roles('advertiser')
+@Controller('api/v2/openapi/ad')
+export class ConversionsController {
+  constructor(private readonly conversions: ConversionsService) {}
+
+  @Post('event/report/conversion')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: '7. Report a conversion (advertiser key)',
+    description:
+      "Credited to that user's latest counted click on your campaigns within `ATTRIBUTION_DAYS` (7) days, at most " +
+      'once per click; otherwise kept as unattributed (see `ad/conversion/summary`). Stored before the answer. ' +
+      'Answers `{status: "success"}` without the envelope, as the interface says; failures use the error envelope.',
+  })
+  @ApiOkResponse({ type: ConversionResultDto, description: 'Stored (attributed or not)' })
+  @ApiErrors(400, 401, 403)
+  async report(@CurrentPrincipal() principal: Principal, @Body() body: ConversionReportDto): Promise<ConversionResultDto> {
+    await this.conversions.report(principal, body.eventData.messengerUserId);
+    return { status: 'success' };
+  }
+
+  @Get('conversion/summary')
+  @ApiOperation({ summary: 'Your conversions in a time range: attributed to clicks, and unattributed (shown apart)' })
+  @ApiEnvelope(ConversionSummaryDto)
+  @ApiErrors(400, 401, 403)
+  async summary(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ConversionSummaryQueryDto,
+  ): Promise<Envelope<ConversionSummaryDto>> {
+    return ok(await this.conversions.summary(principal, query));
+  }
+}

@@ -1,0 +1,29 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintToNumber } from '../../database/column-types';
+
+/**
+ * One reported conversion. Attributed ones name the click (and its campaign) they were credited to; a click is
+ * credited at most once (unique clickId). Unattributed ones keep clickId and campaignId null and are shown apart.
+ */
+@Entity('conversions')
+@Index('uq_conversions_click', ['clickId'], { unique: true })
+@Index('idx_conversions_advertiser_time', ['advertiserId', 'createdAt'])
+export class Conversion {
+  @PrimaryColumn({ type: 'varchar', length: 26 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 26 })
+  advertiserId: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  messengerUserId: string;
+
+  @Column({ type: 'varchar', length: 26, nullable: true })
+  clickId: string | null;
+
+  @Column({ type: 'varchar', length: 26, nullable: true })
+  campaignId: string | null;
+
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  createdAt: number;
+}

@@ -1,0 +1,64 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { QUEUE_NAMES } from '../queue/queue-names';
+import { QueueService } from '../queue/queue.service';
+import type { VerifyClickJob } from './verification.processor';
+
+/** How often a worker looks for pending clicks whose job was lost (a crash between commit and enqueue, a restart). */
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_BATCH = 500;
+
+/**
+ * Puts verification jobs on the queue: one per counted click of a campaign with a verification URL, its id
+ * derived from the click so a click is never verified twice however often it is scheduled. Workers also sweep
+ * for clicks still pending long after their last try should have run, and schedule them again.
+ */
+@Injectable()
+export class VerificationScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(VerificationScheduler.name);
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly queues: QueueService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async schedule(clickId: string, delayMs = this.config.verifyDelayMs): Promise<void> {
+    await this.queues.queue<VerifyClickJob>(QUEUE_NAMES.verification).add(
+      'verify-click',
+      { clickId },
+      { jobId: `verify-${clickId}`, delayMs, attempts: this.config.verifyAttempts, backoffMs: this.config.verifyBackoffMs },
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.queueWorkers) return;
+    const sweep = () => void this.sweep().catch((error) => this.logger.warn({ err: error }, 'verification sweep failed'));
+    sweep();
+    this.timer = setInterval(sweep, SWEEP_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Schedules again the clicks pending for longer than every try of theirs could take. */
+  async sweep(): Promise<number> {
+    const { verifyDelayMs, verifyBackoffMs, verifyTimeoutMs, verifyAttempts } = this.config;
+    const longestRun = verifyDelayMs + verifyBackoffMs * (2 ** (verifyAttempts - 1) - 1) + verifyTimeoutMs * verifyAttempts;
+    const before = this.clock.now() - longestRun - SWEEP_EVERY_MS;
+    const stale: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM clicks WHERE verificationStatus = 'pending' AND createdAt < ? ORDER BY createdAt LIMIT ${SWEEP_BATCH}`,
+      [before],
+    );
+    for (const { id } of stale) await this.schedule(id, 0);
+    if (stale.length > 0) this.logger.log(`scheduled ${stale.length} pending verification(s) again`);
+    return stale.length;
+  }
+}
