@@ -1,0 +1,208 @@
+import { expect, test, type Page } from '@playwright/test';
+import { adminKey, apiData, baseUrl, campaignBody, createAccount, creatives, login, screenshot, traffic, untilServed, waitFor } from './support/harness';
+
+const detail = (campaignId: string, apiKey: string) => apiData(`/api/v2/openapi/ad/campaign/detail?campaignId=${campaignId}`, apiKey);
+
+/** The helper text under an input: where the API's message for that field appears. */
+const fieldHelp = (page: Page, name: string) =>
+  page.locator('.MuiFormControl-root', { has: page.locator(`[name="${name}"]`) }).locator('.MuiFormHelperText-root');
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function addCodes(page: Page, label: string, codes: string[]) {
+  const input = page.getByLabel(label);
+  for (const code of codes) {
+    await input.fill(code);
+    await input.press('Enter');
+  }
+}
+
+test.describe('campaigns', () => {
+  test('should create a campaign through the form, list it, pause and start it, and chart its traffic', async ({ page }) => {
+    const advertiser = await createAccount(['advertiser']);
+    const publisher = await createAccount(['publisher']);
+    const { adBlockId } = await apiData('/api/v2/openapi/ad/block/create', publisher.apiKey, { name: 'Chart block' });
+    await login(page, advertiser.apiKey);
+
+    await page.getByRole('menuitem', { name: 'Campaigns' }).click();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.locator('input[name="name"]').fill('Winter launch');
+    await addCodes(page, 'Included regions', ['us', 'gb']);
+    await addCodes(page, 'Included languages', ['EN']);
+    await choose(page, 'Platform', 'All');
+    await page.getByLabel('High-value users only').uncheck();
+    await page.locator('input[name="budget.amount"]').fill('20');
+    await page.locator('input[name="budget.total"]').fill('100');
+    // Typed in the browser's timezone (Asia/Kolkata, UTC+5:30, see playwright.config.ts).
+    await page.locator('input[name="budget.startTime"]').fill('2025-01-01T10:00');
+    await page.locator('input[name="budget.endTime"]').fill('2035-06-30T18:45');
+    await choose(page, 'Billing type', 'CPM (per 1000 impressions)');
+    // A bid high enough to rank among the 9 ads answered, whatever the other specs left running.
+    await page.locator('input[name="bidding.costPer"]').fill('30');
+    await choose(page, 'Action', 'Open mini app');
+    await page.locator('input[name="ad.destination.url"]').fill('https://example.com/play');
+    await page.locator('input[name="ad.popupImage"]').fill(`${creatives()}/ad.svg`);
+    await page.locator('input[name="ad.icon"]').fill(`${creatives()}/icon.svg`);
+    await page.locator('textarea[name="ad.text"]').fill('The puzzle game everyone plays');
+    await page.locator('input[name="ad.brandName"]').fill('Acme Games');
+    await page.locator('input[name="ad.buttonText"]').fill('Play now');
+    await expect(page.getByTestId('preview-ad.popupImage')).toBeVisible();
+    await expect(page.getByTestId('preview-ad.icon')).toBeVisible();
+    await screenshot(page, '10-campaign-create-form');
+    await page.getByRole('button', { name: 'Save' }).click();
+
+    await expect(page).toHaveURL(/#\/campaigns\/[^/]+\/show$/);
+    const campaignId = decodeURIComponent(page.url().split('/campaigns/')[1].split('/')[0]);
+    const stored = await detail(campaignId, advertiser.apiKey);
+    expect(stored).toMatchObject({
+      name: 'Winter launch',
+      campaignStatus: 'onGoing',
+      targeting: { includedRegions: ['US', 'GB'], includedLanguages: ['en'], platform: 'All', isHighValueUser: false },
+      budget: { amount: 20, total: 100, strategy: 'daily', startTime: Date.UTC(2025, 0, 1, 4, 30), endTime: Date.UTC(2035, 5, 30, 13, 15) },
+      bidding: { billingType: 'CPM', costPer: 30 },
+      ad: {
+        adFormat: 'image',
+        popupImage: `${creatives()}/ad.svg`,
+        icon: `${creatives()}/icon.svg`,
+        destination: { actionType: 'open.miniapp', url: 'https://example.com/play' },
+        text: 'The puzzle game everyone plays',
+        brandName: 'Acme Games',
+        buttonText: 'Play now',
+      },
+      verificationUrl: null,
+    });
+    await expect(page.getByTestId(`campaignStatus-${campaignId}`)).toHaveText('onGoing');
+    await screenshot(page, '11-campaign-show');
+
+    // In the list, with its status.
+    await page.getByRole('menuitem', { name: 'Campaigns' }).click();
+    const row = page.locator('tr', { hasText: 'Winter launch' });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId(`campaignStatus-${campaignId}`)).toHaveText('onGoing');
+    await expect(row.getByTestId(`deliveryStatus-${campaignId}`)).toHaveText('delivering');
+
+    // Pause from the list, then start again from the detail page.
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await expect(row.getByTestId(`campaignStatus-${campaignId}`)).toHaveText('paused');
+    expect((await detail(campaignId, advertiser.apiKey)).campaignStatus).toBe('paused');
+    await expect(row.getByRole('button', { name: 'Pause' })).toBeDisabled();
+    await screenshot(page, '12-campaign-list-paused');
+
+    await row.getByText('Winter launch').click();
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect(page.getByTestId(`campaignStatus-${campaignId}`)).toHaveText('onGoing');
+    expect((await detail(campaignId, advertiser.apiKey)).campaignStatus).toBe('onGoing');
+    await expect(page.getByRole('button', { name: 'Start' })).toBeDisabled();
+
+    // Traffic through the real serving and click endpoints, then the charts.
+    const served = await traffic(publisher.apiKey, adBlockId, 12, 3, campaignId);
+    expect(served).toHaveLength(12);
+    const counted = await waitFor(() => detail(campaignId, advertiser.apiKey), (value) => value.impressions === 12, 'impressions');
+    expect(counted.clicks).toBe(3);
+    expect(counted.cost).toBe(0.36);
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'Charts' }).click();
+    await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12');
+    await expect(page.getByTestId('chart-clicks-totals')).toHaveText('Clicks: 3 · Verified clicks: 0 · Conversions: 0');
+    await expect(page.getByTestId('chart-cost-totals')).toHaveText('Cost: 0.36');
+    await expect(page.locator('[data-testid="chart-impressions"] .recharts-area-area')).toHaveCount(1);
+    await screenshot(page, '13-campaign-charts');
+
+    await page.getByRole('button', { name: 'Last 24 hours' }).click();
+    await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12');
+  });
+
+  test('should show the API error next to the field it names, and store nothing', async ({ page }) => {
+    const advertiser = await createAccount(['advertiser']);
+    const campaignId = (await apiData('/api/v2/openapi/ad/campaign/create', advertiser.apiKey, campaignBody('Budget check'))).campaignId;
+    await login(page, advertiser.apiKey);
+
+    await page.goto(`${baseUrl()}/admin/#/campaigns/${campaignId}`);
+    // Field checks first: the API names the field and its problem.
+    await page.locator('input[name="ad.destination.url"]').fill('ftp://example.com/file');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(fieldHelp(page, 'ad.destination.url')).toHaveText('ad.destination.url must be an http(s) URL');
+    await screenshot(page, '14-campaign-edit-field-error');
+
+    // Then the rules across fields, checked on the merged campaign.
+    await page.locator('input[name="ad.destination.url"]').fill('https://example.com/new');
+    await page.locator('input[name="budget.amount"]').fill('900');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(fieldHelp(page, 'budget.amount')).toHaveText('budget.amount (daily) must not exceed budget.total');
+    await expect(fieldHelp(page, 'ad.destination.url')).toHaveText('');
+    await expect(page.locator('input[name="ad.destination.url"]')).not.toHaveAttribute('aria-invalid', 'true');
+    await page.locator('input[name="budget.amount"]').scrollIntoViewIfNeeded();
+    await screenshot(page, '15-campaign-edit-budget-error');
+    const unchanged = await detail(campaignId, advertiser.apiKey);
+    expect(unchanged.budget.amount).toBe(50);
+    expect(unchanged.ad.destination.url).toBe('https://example.com/landing');
+
+    // A valid edit goes through.
+    await page.locator('input[name="budget.amount"]').fill('75');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(/\/show$/);
+    const edited = await detail(campaignId, advertiser.apiKey);
+    expect(edited.budget.amount).toBe(75);
+    expect(edited.ad.destination.url).toBe('https://example.com/new');
+  });
+
+  test('should filter the list by status and let an admin see every campaign', async ({ page }) => {
+    const first = await createAccount(['advertiser']);
+    const second = await createAccount(['advertiser']);
+    const running = (await apiData('/api/v2/openapi/ad/campaign/create', first.apiKey, campaignBody(`Running ${first.accountId}`))).campaignId;
+    const paused = (await apiData('/api/v2/openapi/ad/campaign/create', first.apiKey, campaignBody(`Paused ${first.accountId}`))).campaignId;
+    await apiData('/api/v2/openapi/ad/campaign/status', first.apiKey, { campaignId: paused, status: 'paused' });
+    const other = (await apiData('/api/v2/openapi/ad/campaign/create', second.apiKey, campaignBody(`Other ${second.accountId}`))).campaignId;
+
+    await login(page, first.apiKey);
+    await page.getByRole('menuitem', { name: 'Campaigns' }).click();
+    await expect(page.locator('tbody tr')).toHaveCount(2);
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'paused', exact: true }).click();
+    await expect(page.locator('tbody tr')).toHaveCount(1);
+    await expect(page.getByTestId(`campaignStatus-${paused}`)).toHaveText('paused');
+    await expect(page.getByTestId(`campaignStatus-${running}`)).toHaveCount(0);
+    await page.evaluate(() => localStorage.clear());
+
+    await login(page, adminKey());
+    await page.getByRole('menuitem', { name: 'Campaigns' }).click();
+    await expect(page.getByRole('heading', { name: 'All campaigns' }).or(page.locator('#react-admin-title', { hasText: 'All campaigns' }))).toBeVisible();
+    await page.getByPlaceholder('Search name or id').fill(second.accountId);
+    await expect(page.locator('tbody tr')).toHaveCount(1);
+    await expect(page.locator('tbody tr')).toContainText(`Other ${second.accountId}`);
+    await expect(page.getByTestId(`campaignStatus-${other}`)).toHaveText('onGoing');
+    await screenshot(page, '16-admin-all-campaigns');
+  });
+
+  test('should show the verification health of a campaign with a verification URL', async ({ page }) => {
+    const advertiser = await createAccount(['advertiser']);
+    const publisher = await createAccount(['publisher']);
+    const { adBlockId } = await apiData('/api/v2/openapi/ad/block/create', publisher.apiKey, { name: 'Verify block' });
+    const campaignId = (await apiData('/api/v2/openapi/ad/campaign/create', advertiser.apiKey, campaignBody('Verified launch', {
+      targeting: { includedRegions: ['US'] },
+      bidding: { billingType: 'CPM', costPer: 40 },
+      verificationUrl: `${creatives()}/verify`,
+    }))).campaignId;
+    await untilServed(publisher.apiKey, adBlockId, campaignId);
+    expect(await traffic(publisher.apiKey, adBlockId, 2, 1, campaignId)).toHaveLength(2);
+    await login(page, advertiser.apiKey);
+
+    await page.goto(`${baseUrl()}/admin/#/campaigns/${campaignId}/show/verification`);
+    await expect(page.getByTestId('verification-health')).toContainText(`${creatives()}/verify`);
+    // The panel shows what the API reports (the call may still be pending or already answered `true`).
+    await expect(async () => {
+      await page.reload();
+      const health = await apiData(`/api/v2/openapi/ad/campaign/verification?campaignId=${campaignId}`, advertiser.apiKey);
+      const { pending, verified, unverified, error } = health.clicks;
+      expect(pending + verified + unverified + error).toBe(1);
+      for (const [outcome, count] of Object.entries(health.clicks)) {
+        await expect(page.getByTestId(`verification-${outcome}`)).toHaveText(String(count), { timeout: 2000 });
+      }
+    }).toPass({ timeout: 20_000 });
+    await screenshot(page, '17-campaign-verification');
+  });
+});

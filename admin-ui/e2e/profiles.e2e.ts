@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { apiData, createAccount, login, screenshot } from './support/harness';
+
+function csv(rows: number, prefix: string): Buffer {
+  const lines = ['messengerUserId,walletAddress,walletClassify,isPremium'];
+  for (let index = 0; index < rows; index++) {
+    lines.push(index % 3 === 0 ? `${prefix}-${index},EQwallet${index},primary,true` : `${prefix}-${index},,,false`);
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+test.describe('profile import', () => {
+  test('should import a CSV and follow its batches to the end', async ({ page }) => {
+    const publisher = await createAccount(['publisher']);
+    await login(page, publisher.apiKey);
+    await page.getByRole('menuitem', { name: 'Profile import' }).click();
+
+    await page.getByTestId('csv-file').setInputFiles({ name: 'profiles.csv', mimeType: 'text/csv', buffer: csv(12_000, `pw${Date.now()}`) });
+    await page.getByRole('button', { name: 'Import' }).click();
+
+    await expect(page.getByTestId('import-progress')).toBeVisible();
+    await expect(page.getByTestId('import-summary')).toHaveText('Done: 12,000 profiles in 3 batches', { timeout: 60_000 });
+    await expect(page.getByTestId('import-progress-label')).toHaveText('100 %');
+    await expect(page.getByTestId('import-progress')).toHaveAttribute('aria-valuenow', '100');
+    const rows = page.locator('[data-testid^="batch-"]');
+    await expect(rows).toHaveCount(3);
+    const batchIds = (await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-testid')!.slice('batch-'.length))));
+    const statuses = await Promise.all(batchIds.map((batchId) => apiData(`/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisher.apiKey)));
+    expect(statuses.map((status) => [status.status, status.total, status.processed])).toEqual([
+      ['done', 5000, 5000],
+      ['done', 5000, 5000],
+      ['done', 2000, 2000],
+    ]);
+    await expect(rows.nth(2)).toContainText('2000 / 2000');
+    await screenshot(page, '60-profile-import-done');
+  });
+
+  test('should show the line and field of a bad row, and start no batch', async ({ page }) => {
+    const publisher = await createAccount(['publisher']);
+    await login(page, publisher.apiKey);
+    await page.getByRole('menuitem', { name: 'Profile import' }).click();
+
+    const bad = Buffer.from('messengerUserId,walletAddress,walletClassify\nu1,,\nu2,EQwallet,\n');
+    await page.getByTestId('csv-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: bad });
+    await page.getByRole('button', { name: 'Import' }).click();
+
+    await expect(page.getByTestId('import-error')).toContainText('line.3.walletClassify');
+    await expect(page.locator('[data-testid^="batch-"]')).toHaveCount(0);
+    await screenshot(page, '61-profile-import-error');
+  });
+});

@@ -1,0 +1,46 @@
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { MyAccount } from './account/MyAccount';
+import accounts from './accounts';
+import adBlocks from './adBlocks';
+import { authProvider, hasRole, isAdmin } from './authProvider';
+import campaigns from './campaigns';
+import { Dashboard } from './dashboard/Dashboard';
+import exchangeCampaigns from './exchange';
+import { dataProvider } from './dataProvider';
+import { Layout } from './layout/Layout';
+import { QueuesPage } from './layout/QueuesPage';
+import { LoginPage } from './login/LoginPage';
+import { ProfileImport } from './profiles/ProfileImport';
+
+/** Resources follow the roles of the logged-in key; admin holds them all. */
+export const App = () => (
+  <Admin
+    title="Ad network"
+    dataProvider={dataProvider}
+    authProvider={authProvider}
+    loginPage={LoginPage}
+    dashboard={Dashboard}
+    layout={Layout}
+    requireAuth
+    disableTelemetry
+  >
+    {(permissions: unknown) => (
+      <>
+        {hasRole(permissions, 'advertiser') ? <Resource name="campaigns" {...campaigns} recordRepresentation="name" /> : null}
+        {hasRole(permissions, 'publisher') ? (
+          <Resource name="adBlocks" options={{ label: 'Ad blocks' }} {...adBlocks} recordRepresentation="name" />
+        ) : null}
+        {hasRole(permissions, 'partner') ? (
+          <Resource name="exchangeCampaigns" options={{ label: 'Exchange' }} {...exchangeCampaigns} recordRepresentation="name" />
+        ) : null}
+        {isAdmin(permissions) ? <Resource name="accounts" {...accounts} recordRepresentation="name" /> : null}
+        <CustomRoutes>
+          <Route path="/me" element={<MyAccount />} />
+          {hasRole(permissions, 'publisher') ? <Route path="/profiles/import" element={<ProfileImport />} /> : null}
+          {isAdmin(permissions) ? <Route path="/queues" element={<QueuesPage />} /> : null}
+        </CustomRoutes>
+      </>
+    )}
+  </Admin>
+);

@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import { CheckboxGroupInput, Create, SimpleForm, TextInput, required, useRedirect } from 'react-admin';
+import { OneTimeKeyDialog } from '../common/OneTimeSecret';
+import { ROLES } from './choices';
+
+/** Creating an account answers its first key, which is shown once before going to the account. */
+export const AccountCreate = () => {
+  const redirect = useRedirect();
+  const [created, setCreated] = useState<{ id: string; apiKey: string } | null>(null);
+  return (
+    <>
+      <Create mutationOptions={{ onSuccess: (data: any) => setCreated({ id: data.id, apiKey: data.apiKey }) }}>
+        <SimpleForm defaultValues={{ roles: ['advertiser'] }}>
+          <TextInput source="name" validate={required()} fullWidth />
+          <CheckboxGroupInput source="roles" choices={ROLES} validate={required()} />
+        </SimpleForm>
+      </Create>
+      <OneTimeKeyDialog
+        title="The account's first API key"
+        apiKey={created?.apiKey ?? null}
+        onClose={() => {
+          const id = created?.id;
+          setCreated(null);
+          if (id) redirect('show', 'accounts', id);
+        }}
+      />
+    </>
+  );
+};

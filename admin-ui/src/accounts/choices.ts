@@ -1,0 +1,1 @@
+export const ROLES = ['advertiser', 'publisher', 'partner', 'admin'].map((id) => ({ id, name: id }));

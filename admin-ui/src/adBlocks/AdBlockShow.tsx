@@ -1,0 +1,94 @@
+import { Box, Stack, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useDataProvider, useRecordContext } from 'react-admin';
+import { RangePicker } from '../campaigns/CampaignCharts';
+import { CopyButton } from '../common/CopyButton';
+import { CountField, MoneyField, RateField } from '../common/fields';
+import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
+import type { AdnetDataProvider } from '../dataProvider';
+
+const BlockCharts = () => {
+  const record = useRecordContext();
+  const dataProvider = useDataProvider<AdnetDataProvider>();
+  const [range, setRange] = useState<RangeName>('7d');
+  const [series, setSeries] = useState<any[] | null>(null);
+  const id = record?.id;
+  useEffect(() => {
+    if (!id) return;
+    dataProvider.adBlockSeries(String(id), rangeBounds(range)).then(setSeries);
+  }, [dataProvider, id, range]);
+  const granularity = RANGES[range].granularity;
+  return (
+    <Box sx={{ width: '100%' }}>
+      <RangePicker value={range} onChange={setRange} />
+      {series ? (
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
+          <SeriesChart
+            title="Earnings (USDT)" decimals
+            testId="chart-earnings"
+            kind="bar"
+            series={series}
+            granularity={granularity}
+            metrics={[{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }]}
+          />
+          <SeriesChart
+            title="Traffic"
+            testId="chart-traffic"
+            series={series}
+            granularity={granularity}
+            metrics={[
+              { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+              { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
+            ]}
+          />
+        </Box>
+      ) : null}
+    </Box>
+  );
+};
+
+const Integration = () => {
+  const record = useRecordContext();
+  if (!record) return null;
+  const call = `GET /api/v2/openapi/matching/ad?adBlockId=${record.adBlockId}&openId=<messengerUserId>&type=messenger&limit=3`;
+  return (
+    <Box>
+      <Typography variant="body2" color="text.secondary">
+        Fetch ads for this block from the user's frontend:
+      </Typography>
+      <Stack direction="row" alignItems="center" spacing={1}>
+        <code style={{ wordBreak: 'break-all' }}>{call}</code>
+        <CopyButton value={call} label="Copy request" />
+      </Stack>
+    </Box>
+  );
+};
+
+const BlockId = () => {
+  const record = useRecordContext();
+  if (!record) return null;
+  return (
+    <Stack direction="row" alignItems="center" spacing={0.5}>
+      <code data-testid="ad-block-id">{record.adBlockId}</code>
+      <CopyButton value={record.adBlockId} label="Copy ad block id" />
+    </Stack>
+  );
+};
+
+export const AdBlockShow = () => (
+  <Show actions={<TopToolbar><ListButton /></TopToolbar>}>
+    <SimpleShowLayout>
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
+        <Labeled label="Name"><TextField source="name" /></Labeled>
+        <Labeled label="Ad block id"><BlockId /></Labeled>
+        <Labeled label="Impressions"><CountField source="impressions" /></Labeled>
+        <Labeled label="Clicks"><CountField source="clicks" /></Labeled>
+        <Labeled label="CTR"><RateField source="ctr" /></Labeled>
+        <Labeled label="Earnings"><MoneyField source="earnings" /></Labeled>
+        <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
+      </Box>
+      <Integration />
+      <BlockCharts />
+    </SimpleShowLayout>
+  </Show>
+);

@@ -1,0 +1,79 @@
+import PauseIcon from '@mui/icons-material/Pause';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import StopIcon from '@mui/icons-material/Stop';
+import { Stack } from '@mui/material';
+import { useState } from 'react';
+import { Button, Confirm, useDataProvider, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { isAdmin } from '../authProvider';
+import type { AdnetDataProvider, StatusAction } from '../dataProvider';
+
+/**
+ * What the state machine allows from a status (README "Campaigns"): `start` from paused (and, for an admin,
+ * approving inReview); `paused` from onGoing or inReview; `end` from anything but ended (final).
+ */
+export function allowedActions(status: string, admin: boolean): Record<StatusAction, boolean> {
+  return {
+    start: status === 'paused' || (admin && status === 'inReview'),
+    paused: status === 'onGoing' || status === 'inReview',
+    end: status !== 'ended',
+  };
+}
+
+/** Start/pause/end of a campaign, or (kind="exchange") of an exchange campaign: the same state machine. */
+export const StatusButtons = ({ compact = false, kind = 'campaign' }: { compact?: boolean; kind?: 'campaign' | 'exchange' }) => {
+  const record = useRecordContext();
+  const dataProvider = useDataProvider<AdnetDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const { permissions } = usePermissions();
+  const [busy, setBusy] = useState(false);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  if (!record) return null;
+  const allowed = allowedActions(record.campaignStatus, isAdmin(permissions));
+
+  const act = async (action: StatusAction) => {
+    setBusy(true);
+    try {
+      if (kind === 'exchange') await dataProvider.setExchangeCampaignStatus(String(record.id), action);
+      else await dataProvider.setCampaignStatus(String(record.id), action);
+      notify(`Campaign ${action === 'start' ? 'started' : action === 'paused' ? 'paused' : 'ended'}`, { type: 'success' });
+      refresh();
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    } finally {
+      setBusy(false);
+      setConfirmEnd(false);
+    }
+  };
+  const stop = (event: React.MouseEvent) => event.stopPropagation();
+
+  return (
+    <Stack direction="row" spacing={1} onClick={stop}>
+      <Button
+        label={record.campaignStatus === 'inReview' ? 'Approve' : 'Start'}
+        onClick={() => act('start')}
+        disabled={busy || !allowed.start}
+        size={compact ? 'small' : 'medium'}
+      >
+        <PlayArrowIcon />
+      </Button>
+      <Button label="Pause" onClick={() => act('paused')} disabled={busy || !allowed.paused} size={compact ? 'small' : 'medium'}>
+        <PauseIcon />
+      </Button>
+      {compact ? null : (
+        <>
+          <Button label="End" onClick={() => setConfirmEnd(true)} disabled={busy || !allowed.end} color="error">
+            <StopIcon />
+          </Button>
+          <Confirm
+            isOpen={confirmEnd}
+            title={`End "${record.name}"?`}
+            content="Ending is final: an ended campaign can never serve or be edited again."
+            onConfirm={() => act('end')}
+            onClose={() => setConfirmEnd(false)}
+          />
+        </>
+      )}
+    </Stack>
+  );
+};

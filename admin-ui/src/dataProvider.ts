@@ -1,0 +1,262 @@
+import type { DataProvider, GetListParams, GetListResult, RaRecord } from 'react-admin';
+import { api as defaultApi, type Api } from './api';
+
+const OPENAPI = '/api/v2/openapi';
+const ADMIN = '/api/v2/admin';
+/** The API's largest page: used when the panel has to filter or sort on its side. */
+const MAX_PAGE_SIZE = 100;
+/** When filtering on the panel's side, at most this many items are read (50 pages of 100). */
+const MAX_FILTERED_ITEMS = 5000;
+
+export type StatusAction = 'start' | 'paused' | 'end';
+export type Granularity = 'hour' | 'day';
+export interface SeriesRange {
+  from?: number;
+  to?: number;
+  granularity?: Granularity;
+}
+
+interface PagedList {
+  items: RaRecord[];
+  total: number;
+}
+type PageReader = (current: number, pageSize: number) => Promise<PagedList>;
+
+/** The fields of the campaign shape the create/update endpoints take; stats and ids are left out. */
+export function campaignBody(data: Record<string, any>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad'] as const) {
+    if (data[key] !== undefined) body[key] = data[key];
+  }
+  const url = typeof data.verificationUrl === 'string' ? data.verificationUrl.trim() : data.verificationUrl;
+  if (url) body.verificationUrl = url;
+  return body;
+}
+
+/** The fields an exchange campaign's create/update take; an emptied image is left out (create) or removed (update). */
+export function exchangeCampaignBody(data: Record<string, any>, forUpdate = false): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const key of ['name', 'icon', 'text', 'destination', 'targeting'] as const) {
+    if (data[key] !== undefined) body[key] = data[key];
+  }
+  const image = typeof data.image === 'string' ? data.image.trim() : data.image;
+  if (image) body.image = image;
+  else if (forUpdate && 'image' in data) body.image = null;
+  return body;
+}
+
+/** Filters the panel applies itself: the list endpoints page but do not filter. */
+export function matchesFilter(record: RaRecord, filter: Record<string, unknown>): boolean {
+  return Object.entries(filter).every(([name, wanted]) => {
+    if (wanted === undefined || wanted === null || wanted === '') return true;
+    if (name === 'q') {
+      const needle = String(wanted).toLowerCase();
+      return ['name', 'id', 'userId'].some((field) => String(record[field] ?? '').toLowerCase().includes(needle));
+    }
+    const value = record[name];
+    if (Array.isArray(wanted)) return wanted.length === 0 || wanted.includes(value);
+    if (Array.isArray(value)) return value.includes(wanted);
+    return value === wanted;
+  });
+}
+
+function compare(left: unknown, right: unknown): number {
+  if (typeof left === 'number' && typeof right === 'number') return left - right;
+  return String(left ?? '').localeCompare(String(right ?? ''));
+}
+
+const hasFilter = (filter: Record<string, unknown> | undefined) =>
+  Object.values(filter ?? {}).some((value) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0));
+
+/**
+ * Lists are read page by page from the API (newest first, its own order). A filter, or a sort other than
+ * the API's, makes the panel read every page (up to MAX_FILTERED_ITEMS) and filter, sort and page itself.
+ */
+async function readList(readPage: PageReader, params: Partial<GetListParams>, defaultSortField: string): Promise<GetListResult> {
+  const page = params.pagination?.page ?? 1;
+  const perPage = params.pagination?.perPage ?? 20;
+  const sort = params.sort;
+  const apiOrder = !sort?.field || (sort.field === defaultSortField && sort.order === 'DESC') || sort.field === 'id';
+  if (!hasFilter(params.filter) && apiOrder && perPage <= MAX_PAGE_SIZE) {
+    const { items, total } = await readPage(page, perPage);
+    return { data: items, total };
+  }
+  const all: RaRecord[] = [];
+  for (let current = 1; all.length < MAX_FILTERED_ITEMS; current++) {
+    const { items, total } = await readPage(current, MAX_PAGE_SIZE);
+    all.push(...items);
+    if (items.length < MAX_PAGE_SIZE || all.length >= total) break;
+  }
+  let rows = all.filter((record) => matchesFilter(record, params.filter ?? {}));
+  if (sort?.field && !apiOrder) {
+    const direction = sort.order === 'ASC' ? 1 : -1;
+    rows = [...rows].sort((left, right) => direction * compare(left[sort.field], right[sort.field]));
+  }
+  return { data: rows.slice((page - 1) * perPage, page * perPage), total: rows.length };
+}
+
+const unsupported = (what: string, resource: string) => Promise.reject(new Error(`${what} is not available for ${resource}`));
+
+/** react-admin's data provider over the same endpoints integrators use, plus the admin API. */
+export function createDataProvider(api: Api = defaultApi) {
+  const campaignPages: PageReader = async (current, pageSize) => {
+    const data = await api(`${OPENAPI}/ad/campaign/list`, { query: { current, pageSize } });
+    return { items: data.campaigns, total: data.total };
+  };
+  const adBlockPages: PageReader = async (current, pageSize) => {
+    const data = await api(`${OPENAPI}/ad/block/list`, { query: { current, pageSize } });
+    return { items: data.adBlocks.map((block: any) => ({ ...block, id: block.adBlockId })), total: data.total };
+  };
+  const accountPages: PageReader = async (current, pageSize) => {
+    const data = await api(`${ADMIN}/accounts`, { query: { current, pageSize } });
+    return { items: data.accounts.map((account: any) => ({ ...account, id: account.accountId })), total: data.total };
+  };
+  const exchangePages: PageReader = async (current, pageSize) => {
+    const data = await api(`${OPENAPI}/exchange/campaign/list`, { query: { current, pageSize } });
+    return { items: data.exchangeCampaigns, total: data.total };
+  };
+  const keyPages = (accountId: string): PageReader => async () => {
+    const data = await api(`${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`);
+    const keys = data.keys.map((key: any) => ({ ...key, id: key.keyId, accountId }));
+    return { items: keys, total: keys.length };
+  };
+
+  const getCampaign = async (id: string) => {
+    const data = await api(`${OPENAPI}/ad/campaign/detail`, { query: { campaignId: id } });
+    return { ...data, id: data.campaignId };
+  };
+  const getAdBlock = async (id: string) => {
+    const data = await api(`${OPENAPI}/ad/block/detail`, { query: { adBlockId: id } });
+    return { ...data, id: data.adBlockId };
+  };
+  const getExchangeCampaign = async (id: string) => {
+    const data = await api(`${OPENAPI}/exchange/campaign/detail`, { query: { exchangeCampaignId: id } });
+    return { ...data, id: data.exchangeCampaignId };
+  };
+  const getAccount = async (id: string) => {
+    const data = await api(`${ADMIN}/accounts/${encodeURIComponent(id)}`);
+    return { ...data, id: data.accountId };
+  };
+  const getOneOf = (resource: string, id: string): Promise<RaRecord> => {
+    switch (resource) {
+      case 'campaigns':
+        return getCampaign(id);
+      case 'adBlocks':
+        return getAdBlock(id);
+      case 'accounts':
+        return getAccount(id);
+      case 'exchangeCampaigns':
+        return getExchangeCampaign(id);
+      default:
+        return unsupported('getOne', resource);
+    }
+  };
+
+  const provider = {
+    async getList(resource: string, params: GetListParams): Promise<GetListResult> {
+      switch (resource) {
+        case 'campaigns':
+          return readList(campaignPages, params, 'createdAt');
+        case 'adBlocks':
+          return readList(adBlockPages, params, 'createdAt');
+        case 'accounts':
+          return readList(accountPages, params, 'createdAt');
+        case 'exchangeCampaigns':
+          return readList(exchangePages, params, 'createdAt');
+        case 'keys': {
+          const { accountId, ...rest } = (params.filter ?? {}) as Record<string, unknown>;
+          if (typeof accountId !== 'string' || !accountId) return { data: [], total: 0 };
+          return readList(keyPages(accountId), { ...params, filter: rest, pagination: { page: 1, perPage: 1000 } }, 'createdAt');
+        }
+        default:
+          return unsupported('getList', resource);
+      }
+    },
+
+    async getOne(resource: string, params: { id: any }) {
+      return { data: await getOneOf(resource, String(params.id)) };
+    },
+
+    async getMany(resource: string, params: { ids: any[] }) {
+      return { data: await Promise.all(params.ids.map((id) => getOneOf(resource, String(id)))) };
+    },
+
+    async getManyReference(resource: string, params: any) {
+      return provider.getList(resource, { ...params, filter: { ...params.filter, [params.target]: params.id } });
+    },
+
+    async create(resource: string, params: { data: any }) {
+      switch (resource) {
+        case 'campaigns': {
+          const { campaignId } = await api(`${OPENAPI}/ad/campaign/create`, { body: campaignBody(params.data) });
+          return { data: await getCampaign(campaignId) };
+        }
+        case 'adBlocks': {
+          const { adBlockId } = await api(`${OPENAPI}/ad/block/create`, { body: { name: params.data.name } });
+          return { data: await getAdBlock(adBlockId) };
+        }
+        case 'accounts': {
+          const { accountId, apiKey } = await api(`${ADMIN}/accounts`, { body: { name: params.data.name, roles: params.data.roles } });
+          // The key is shown this once: the record carries it to the page that displays it.
+          return { data: { ...(await getAccount(accountId)), apiKey } };
+        }
+        case 'exchangeCampaigns': {
+          const { exchangeCampaignId } = await api(`${OPENAPI}/exchange/campaign/create`, { body: exchangeCampaignBody(params.data) });
+          return { data: await getExchangeCampaign(exchangeCampaignId) };
+        }
+        case 'keys': {
+          const { accountId, label } = params.data;
+          const { keyId, apiKey } = await api(`${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`, {
+            body: label ? { label } : {},
+          });
+          return { data: { id: keyId, keyId, accountId, label: label ?? '', apiKey } };
+        }
+        default:
+          return unsupported('create', resource);
+      }
+    },
+
+    async update(resource: string, params: { id: any; data: any }) {
+      if (resource === 'exchangeCampaigns') {
+        const body = { exchangeCampaignId: String(params.id), ...exchangeCampaignBody(params.data, true) };
+        const data = await api(`${OPENAPI}/exchange/campaign/update`, { body });
+        return { data: { ...data, id: data.exchangeCampaignId } };
+      }
+      if (resource !== 'campaigns') return unsupported('update', resource);
+      const body: Record<string, unknown> = { campaignId: String(params.id), ...campaignBody(params.data) };
+      // An emptied verification URL removes it.
+      if (!body.verificationUrl && 'verificationUrl' in params.data) body.verificationUrl = null;
+      const data = await api(`${OPENAPI}/ad/campaign/update`, { body });
+      return { data: { ...data, id: data.campaignId } };
+    },
+
+    updateMany: (resource: string) => unsupported('updateMany', resource),
+    delete: (resource: string) => unsupported('delete', resource),
+    deleteMany: (resource: string) => unsupported('deleteMany', resource),
+
+    // Beyond CRUD: the calls the panel's buttons and charts make.
+    me: () => api(`${OPENAPI}/account/me`),
+    rotateWebhookSecret: () => api(`${OPENAPI}/account/webhook-secret/rotate`, { body: {} }),
+    setCampaignStatus: (campaignId: string, status: StatusAction) =>
+      api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
+    campaignSeries: (campaignId: string, range: SeriesRange = {}) =>
+      api(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series as any[]),
+    adBlockSeries: (adBlockId: string, range: SeriesRange = {}) =>
+      api(`${OPENAPI}/ad/block/stats`, { query: { adBlockId, ...range } }).then((data) => data.series as any[]),
+    verificationHealth: (campaignId: string, limit = 20) =>
+      api(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),
+    setExchangeCampaignStatus: (exchangeCampaignId: string, status: StatusAction) =>
+      api(`${OPENAPI}/exchange/campaign/status`, { body: { exchangeCampaignId, status } }),
+    exchangeCampaignSeries: (exchangeCampaignId: string, range: SeriesRange = {}) =>
+      api(`${OPENAPI}/exchange/campaign/stats`, { query: { exchangeCampaignId, ...range } }).then((data) => data.series as any[]),
+    /** Sends a CSV file as is (the API streams it) and answers `{batchIds, total}`: one batch per 5000 rows. */
+    importProfilesCsv: (file: Blob) =>
+      api<{ batchIds: string[]; total: number }>(`${OPENAPI}/user/profile/batch/csv`, { raw: { body: file, contentType: 'text/csv' } }),
+    profileBatchStatus: (batchId: string) => api(`${OPENAPI}/user/profile/batch/status`, { query: { batchId } }),
+    revokeKey: (keyId: string) => api(`${ADMIN}/keys/${encodeURIComponent(keyId)}/revoke`, { body: {} }),
+  };
+  return provider;
+}
+
+export type AdnetDataProvider = ReturnType<typeof createDataProvider> & DataProvider;
+export const dataProvider = createDataProvider() as unknown as AdnetDataProvider;

@@ -1,0 +1,162 @@
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import {
+  DateField,
+  EditButton,
+  Labeled,
+  ListButton,
+  Show,
+  TabbedShowLayout,
+  TextField,
+  TopToolbar,
+  useDataProvider,
+  useRecordContext,
+} from 'react-admin';
+import { RangePicker } from '../campaigns/CampaignCharts';
+import { StatusButtons } from '../campaigns/StatusButtons';
+import { CountField, RateField, StatusChip } from '../common/fields';
+import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
+import type { AdnetDataProvider } from '../dataProvider';
+import { BalanceField } from './BalanceField';
+
+const Actions = () => {
+  const record = useRecordContext();
+  return (
+    <TopToolbar sx={{ alignItems: 'center' }}>
+      <StatusButtons kind="exchange" />
+      <ListButton />
+      {record && record.campaignStatus !== 'ended' ? <EditButton /> : null}
+    </TopToolbar>
+  );
+};
+
+/** The traffic ledger over time: clicks sent and received per bucket, and the running balance. */
+const Ledger = () => {
+  const record = useRecordContext();
+  const dataProvider = useDataProvider<AdnetDataProvider>();
+  const [range, setRange] = useState<RangeName>('7d');
+  const [series, setSeries] = useState<any[] | null>(null);
+  const id = record?.id;
+  const version = record?.updatedAt;
+  useEffect(() => {
+    if (!id) return;
+    dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)).then(setSeries);
+  }, [dataProvider, id, range, version]);
+  if (!series) return null;
+  const granularity = RANGES[range].granularity;
+  let running = 0;
+  const withRunning = series.map((point) => ({ ...point, runningBalance: (running += point.balance) }));
+  const active = withRunning.filter((point) => point.clicksSent || point.clicksReceived || point.impressions || point.impressionsSent);
+  return (
+    <Box sx={{ width: '100%' }}>
+      <RangePicker value={range} onChange={setRange} />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
+        <SeriesChart
+          title="Clicks sent and received"
+          testId="chart-ledger"
+          kind="bar"
+          series={withRunning}
+          granularity={granularity}
+          metrics={[
+            { key: 'clicksSent', label: 'Sent', color: '#2e7d32' },
+            { key: 'clicksReceived', label: 'Received', color: '#1976d2' },
+          ]}
+        />
+        <SeriesChart
+          title="Impressions"
+          testId="chart-exchange-impressions"
+          series={withRunning}
+          granularity={granularity}
+          metrics={[
+            { key: 'impressions', label: 'Shown elsewhere', color: '#9c27b0' },
+            { key: 'impressionsSent', label: 'Entries shown here', color: '#ed6c02' },
+          ]}
+        />
+      </Box>
+      <Typography variant="subtitle1" sx={{ mt: 2 }}>
+        Ledger entries ({RANGES[range].label.toLowerCase()}, buckets with traffic)
+      </Typography>
+      <Table size="small" data-testid="ledger-table">
+        <TableHead>
+          <TableRow>
+            <TableCell>From</TableCell>
+            <TableCell align="right">Shown elsewhere</TableCell>
+            <TableCell align="right">Entries shown here</TableCell>
+            <TableCell align="right">Clicks sent</TableCell>
+            <TableCell align="right">Clicks received</TableCell>
+            <TableCell align="right">Balance</TableCell>
+            <TableCell align="right">Running balance</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {active.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={7}>No exchange traffic in this range.</TableCell>
+            </TableRow>
+          ) : (
+            active.map((point) => (
+              <TableRow key={point.time}>
+                <TableCell>{new Date(point.time).toLocaleString()}</TableCell>
+                <TableCell align="right">{point.impressions}</TableCell>
+                <TableCell align="right">{point.impressionsSent}</TableCell>
+                <TableCell align="right">{point.clicksSent}</TableCell>
+                <TableCell align="right">{point.clicksReceived}</TableCell>
+                <TableCell align="right">{point.balance}</TableCell>
+                <TableCell align="right">{point.runningBalance}</TableCell>
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+};
+
+const Entry = () => {
+  const record = useRecordContext();
+  if (!record) return null;
+  return (
+    <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+      <Box component="img" src={record.icon} alt="Icon" sx={{ width: 64, height: 64, borderRadius: 1 }} />
+      {record.image ? <Box component="img" src={record.image} alt="Image" sx={{ maxWidth: 320, maxHeight: 200, borderRadius: 1 }} /> : null}
+      <Box>
+        <Typography>{record.text}</Typography>
+        <Typography variant="body2">
+          {record.destination.actionType} → <a href={record.destination.url}>{record.destination.url}</a>
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          Regions: {record.targeting.includedRegions.join(', ') || 'any'}
+          {record.targeting.excludedRegions.length ? ` (not ${record.targeting.excludedRegions.join(', ')})` : ''} · Languages:{' '}
+          {record.targeting.includedLanguages.join(', ') || 'any'}
+          {record.targeting.excludedLanguages.length ? ` (not ${record.targeting.excludedLanguages.join(', ')})` : ''}
+        </Typography>
+      </Box>
+    </Box>
+  );
+};
+
+export const ExchangeCampaignShow = () => (
+  <Show actions={<Actions />}>
+    <TabbedShowLayout>
+      <TabbedShowLayout.Tab label="Summary">
+        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
+          <Labeled label="Name"><TextField source="name" /></Labeled>
+          <Labeled label="Exchange campaign id"><TextField source="exchangeCampaignId" /></Labeled>
+          <Labeled label="Status"><StatusChip source="campaignStatus" /></Labeled>
+          <Labeled label="Shown elsewhere"><CountField source="impressions" /></Labeled>
+          <Labeled label="Entries shown here"><CountField source="impressionsSent" /></Labeled>
+          <Labeled label="Clicks sent"><CountField source="clicksSent" /></Labeled>
+          <Labeled label="Clicks received"><CountField source="clicksReceived" /></Labeled>
+          <Labeled label="Balance"><BalanceField source="balance" /></Labeled>
+          <Labeled label="CTR"><RateField source="ctr" /></Labeled>
+          <Labeled label="Owner"><TextField source="userId" /></Labeled>
+          <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
+        </Box>
+        <Entry />
+      </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="Ledger" path="ledger">
+        <Ledger />
+      </TabbedShowLayout.Tab>
+    </TabbedShowLayout>
+  </Show>
+);

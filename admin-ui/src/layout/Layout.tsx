@@ -1,0 +1,30 @@
+import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import QueueIcon from '@mui/icons-material/Queue';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { Layout as RaLayout, Menu as RaMenu, usePermissions, type LayoutProps } from 'react-admin';
+import { hasRole, isAdmin } from '../authProvider';
+
+/** The resources the key's roles allow are registered (see App.tsx); the menu lists those plus the extras. */
+const Menu = () => {
+  const { permissions } = usePermissions();
+  return (
+    <RaMenu>
+      <RaMenu.DashboardItem />
+      <RaMenu.ResourceItems />
+      {hasRole(permissions, 'publisher') ? (
+        <RaMenu.Item to="/profiles/import" primaryText="Profile import" leftIcon={<UploadFileIcon />} />
+      ) : null}
+      <RaMenu.Item to="/me" primaryText="My account" leftIcon={<AccountCircleIcon />} />
+      {isAdmin(permissions) ? (
+        <RaMenu.Item
+          to="/queues"
+          primaryText="Queues"
+          leftIcon={<QueueIcon />}
+          data-testid="queues-link"
+        />
+      ) : null}
+    </RaMenu>
+  );
+};
+
+export const Layout = (props: LayoutProps) => <RaLayout {...props} menu={Menu} />;

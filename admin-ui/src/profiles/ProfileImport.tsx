@@ -1,0 +1,174 @@
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  LinearProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useEffect, useRef, useState } from 'react';
+import { Title, useDataProvider } from 'react-admin';
+import type { FieldError } from '../api';
+import type { AdnetDataProvider } from '../dataProvider';
+
+interface BatchStatus {
+  batchId: string;
+  status: 'queued' | 'processing' | 'done' | 'failed';
+  total: number;
+  processed: number;
+  attempts?: number;
+  error?: string | null;
+}
+
+const FINISHED = new Set(['done', 'failed']);
+const STATUS_COLORS = { queued: 'default', processing: 'info', done: 'success', failed: 'error' } as const;
+const POLL_MS = 500;
+
+/** Share of the import's records applied so far, from the batches' status (a done batch counts whole). */
+export function importProgress(batches: BatchStatus[], total: number): number {
+  if (total === 0) return batches.length > 0 && batches.every((batch) => batch.status === 'done') ? 100 : 0;
+  const applied = batches.reduce((sum, batch) => sum + (batch.status === 'done' ? batch.total : Math.min(batch.processed, batch.total)), 0);
+  return Math.min(100, Math.round((applied / total) * 100));
+}
+
+/**
+ * Profile CSV import (header `messengerUserId,walletAddress,walletClassify`, optional extra columns): the file is sent
+ * as is and the API answers one batch per 5000 rows; the progress bar follows their status until all are finished.
+ */
+export const ProfileImport = () => {
+  const dataProvider = useDataProvider<AdnetDataProvider>();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [sending, setSending] = useState(false);
+  const [total, setTotal] = useState(0);
+  const [batches, setBatches] = useState<BatchStatus[]>([]);
+  const [error, setError] = useState<{ message: string; fieldErrors: FieldError[] } | null>(null);
+
+  const running = batches.some((batch) => !FINISHED.has(batch.status));
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(async () => {
+      try {
+        const next = await Promise.all(batches.map((batch) => (FINISHED.has(batch.status) ? batch : dataProvider.profileBatchStatus(batch.batchId))));
+        setBatches(next);
+      } catch (caught) {
+        setError({ message: (caught as Error).message, fieldErrors: [] });
+      }
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [batches, running, dataProvider]);
+
+  const upload = async () => {
+    if (!file) return;
+    setSending(true);
+    setError(null);
+    setBatches([]);
+    try {
+      const answer = await dataProvider.importProfilesCsv(file);
+      setTotal(answer.total);
+      setBatches(answer.batchIds.map((batchId) => ({ batchId, status: 'queued', total: 0, processed: 0 })));
+    } catch (caught: any) {
+      setError({ message: caught.message, fieldErrors: caught.body?.fieldErrors ?? [] });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const progress = importProgress(batches, total);
+  const finished = batches.length > 0 && !running;
+  const failed = batches.filter((batch) => batch.status === 'failed').length;
+  return (
+    <Card sx={{ mt: 2 }}>
+      <Title title="Profile import" />
+      <CardContent>
+        <Typography gutterBottom>
+          Upload user profiles as CSV: a header row with <code>messengerUserId,walletAddress,walletClassify</code> (optional
+          columns <code>ipAddress</code>, <code>isPremium</code>, <code>isHighValue</code>, <code>walletHasBalance</code>,{' '}
+          <code>language</code>), one user per row. Profiles feed ad targeting as soon as their batch is done.
+        </Typography>
+        <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', my: 2 }}>
+          <input
+            ref={input}
+            type="file"
+            accept=".csv,text/csv"
+            name="csvFile"
+            data-testid="csv-file"
+            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          />
+          <Button variant="contained" startIcon={<UploadFileIcon />} disabled={!file || sending || running} onClick={upload}>
+            Import
+          </Button>
+        </Box>
+        {error ? (
+          <Alert severity="error" data-testid="import-error" sx={{ mb: 2 }}>
+            <Typography variant="body2">{error.message}</Typography>
+            {error.fieldErrors.length > 1 ? (
+              <ul style={{ margin: 0 }}>
+                {error.fieldErrors.slice(0, 20).map((fieldError) => (
+                  <li key={fieldError.field + fieldError.message}>{fieldError.message}</li>
+                ))}
+              </ul>
+            ) : null}
+          </Alert>
+        ) : null}
+        {batches.length > 0 ? (
+          <Box>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+              <LinearProgress
+                variant="determinate"
+                value={progress}
+                sx={{ flex: 1, height: 10, borderRadius: 5 }}
+                color={failed ? 'error' : finished ? 'success' : 'primary'}
+                data-testid="import-progress"
+              />
+              <Typography variant="body2" data-testid="import-progress-label" sx={{ minWidth: 48 }}>
+                {progress} %
+              </Typography>
+            </Box>
+            <Typography variant="body2" sx={{ mt: 1 }} data-testid="import-summary">
+              {finished
+                ? failed
+                  ? `Finished: ${failed} of ${batches.length} batches failed`
+                  : `Done: ${total.toLocaleString('en-US')} profiles in ${batches.length} batches`
+                : `Importing ${total.toLocaleString('en-US')} profiles in ${batches.length} batches…`}
+            </Typography>
+            <Table size="small" sx={{ mt: 1 }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>Batch</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell align="right">Applied</TableCell>
+                  <TableCell>Error</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {batches.map((batch) => (
+                  <TableRow key={batch.batchId} data-testid={`batch-${batch.batchId}`}>
+                    <TableCell>
+                      <code>{batch.batchId}</code>
+                    </TableCell>
+                    <TableCell>
+                      <Chip size="small" label={batch.status} color={STATUS_COLORS[batch.status]} />
+                    </TableCell>
+                    <TableCell align="right">
+                      {batch.processed} / {batch.total || '…'}
+                    </TableCell>
+                    <TableCell>{batch.error ?? ''}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+};
