@@ -10,12 +10,17 @@ import { Clock, ClockModule } from './common/clock';
 import { RequestValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
+import { ConversionsModule } from './conversions/conversions.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { ExchangeModule } from './exchange/exchange.module';
 import { HealthModule } from './health/health.module';
+import { ProfilesModule } from './profiles/profiles.module';
+import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
+import { VerificationModule } from './verification/verification.module';
 
 export interface AppModuleOptions {
   /** Tests only: start from an empty schema, then run the migrations. */
@@ -36,12 +41,17 @@ export class AppModule {
         ClockModule.forRoot(options.clock),
         DatabaseModule.forRoot(config, { dropSchema: options.dropSchema }),
         RedisModule,
+        QueueModule.forRoot(config),
         ChangeBusModule,
         AccountsModule,
         CampaignsModule,
         AdBlocksModule,
         ServingModule,
         EventsModule,
+        ConversionsModule,
+        ProfilesModule,
+        ExchangeModule,
+        VerificationModule,
         StatsModule,
         HealthModule,
       ],

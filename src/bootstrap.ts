@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppModule, AppModuleOptions } from './app.module';
+import { registerCors } from './common/cors';
 import { registerJsonParser } from './common/json-body';
 import { createPinoLogger, PinoNestLogger } from './common/logger';
 import { projectRoot } from './common/project-root';
 import type { AppConfig } from './config/app.config';
 import { API_DESCRIPTION } from './docs/api-description';
+import { mountQueueBoard } from './queue/queue-board';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -24,6 +26,8 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    // No Nest middleware is used; without middie every request skips a hook.
+    skipMiddie: true,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -47,14 +51,9 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     );
   });
 
-  app.enableCors({
-    origin: config.corsOrigins === '*' ? true : config.corsOrigins,
-    methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['x-api-key', 'debug', 'content-type', 'x-request-id', 'accept-language'],
-    exposedHeaders: ['x-request-id', 'retry-after'],
-    maxAge: 86400,
-  });
+  registerCors(fastify, config.corsOrigins);
 
+  await mountQueueBoard(app, config);
   setUpSwagger(app);
   serveAdminPanel(app);
   app.enableShutdownHooks();
@@ -76,12 +75,26 @@ function setUpSwagger(app: NestFastifyApplication): void {
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Ad network API' });
 }
 
+/**
+ * The admin panel: the Vite build in admin-ui/dist (`npm run build`), or a placeholder page when it is not built.
+ * Any other path under /admin/ without a file extension is a client route of the panel and gets its index.html.
+ */
 function serveAdminPanel(app: NestFastifyApplication): void {
   const root = projectRoot();
   const built = join(root, 'admin-ui', 'dist');
   const placeholder = join(root, 'admin-ui', 'public');
   const folder = existsSync(join(built, 'index.html')) ? built : placeholder;
-  if (!existsSync(folder)) return;
-  app.useStaticAssets({ root: folder, prefix: '/admin/', decorateReply: false });
-  app.getHttpAdapter().getInstance().get('/admin', (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/admin/'));
+  if (!existsSync(join(folder, 'index.html'))) return;
+  const fastify = app.getHttpAdapter().getInstance();
+  // One route per file found at start (wildcard: false) leaves /admin/* to the client-route fallback below.
+  app.useStaticAssets({ root: folder, prefix: '/admin/', decorateReply: false, wildcard: false });
+  const indexHtml = readFileSync(join(folder, 'index.html'));
+  fastify.get('/admin/*', (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0];
+    if (/\.[A-Za-z0-9]+$/.test(path)) {
+      return reply.code(404).type('application/json; charset=utf-8').send({ code: 404, message: `no route GET ${path}`, data: {} });
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+  fastify.get('/admin', (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/admin/'));
 }

@@ -2,9 +2,12 @@
 /**
  * `npm test`: unit specs, then the e2e suite on the embedded profile (SQLite), then again on MariaDB/MySQL +
  * Redis when CI=true or TEST_DATABASE_URL / TEST_REDIS_URL are set. In that case an unreachable database or
- * Redis fails the run: it is never skipped quietly.
+ * Redis fails the run: it is never skipped quietly. Between them, the admin panel's Vitest specs and its browser
+ * e2e (Playwright driving Debian's Chromium against the built application); without CI the browser step is
+ * skipped, saying so, when Chromium is missing, and with CI=true a missing Chromium fails the run.
  */
 const { spawnSync } = require('node:child_process');
+const { existsSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
@@ -22,6 +25,39 @@ function runJest(label, args, env = {}) {
     process.stderr.write(`\n${label}: FAILED\n`);
     process.exit(result.status ?? 1);
   }
+}
+
+function runStep(label, command, args, options = {}) {
+  process.stdout.write(`\n=== ${label} ===\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options, env: { ...process.env, ...options.env } });
+  if (result.status !== 0) {
+    process.stderr.write(`\n${label}: FAILED\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function runAdminPanelTests() {
+  const adminUi = path.join(root, 'admin-ui');
+  runStep('admin panel unit tests (Vitest)', process.execPath, [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+    cwd: adminUi,
+  });
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(chromium)) {
+    const message = `admin panel browser e2e needs Chromium at ${chromium} (apt-get install -y chromium)`;
+    if (process.env.CI === 'true') {
+      process.stderr.write(`\n${message}: FAILED\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`\n(${message}: skipped, as CI is not set)\n`);
+    return;
+  }
+  runStep('build (API and admin panel) for the browser e2e', 'npm', ['run', 'build']);
+  runStep('admin panel browser e2e (Playwright + Chromium)', process.execPath, [
+    path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'),
+    'test',
+    '-c',
+    path.join('admin-ui', 'e2e', 'playwright.config.ts'),
+  ]);
 }
 
 async function reachable() {
@@ -54,6 +90,7 @@ async function reachable() {
   runJest('e2e tests, embedded profile (SQLite, in-process state)', ['--selectProjects', 'e2e', '--runInBand'], {
     TEST_PROFILE: 'embedded',
   });
+  runAdminPanelTests();
 
   const wantServices = process.env.CI === 'true' || Boolean(process.env.TEST_DATABASE_URL || process.env.TEST_REDIS_URL);
   if (!wantServices) {

@@ -31,6 +31,18 @@ export class AccountsController {
   async me(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
     return ok(AccountMeDto.fromAccount(await this.accounts.getAccount(principal.accountId)));
   }
+
+  @Post('webhook-secret/rotate')
+  @HttpCode(200)
+  @Roles('advertiser')
+  @ApiOperation({
+    summary: 'Replace your webhook secret (it signs the calls to your verification endpoint); answers the new one',
+  })
+  @ApiEnvelope(AccountMeDto)
+  @ApiErrors(401, 403)
+  async rotateWebhookSecret(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
+    return ok(AccountMeDto.fromAccount(await this.accounts.rotateWebhookSecret(principal.accountId)));
+  }
 }
 
 @ApiTags('admin')

@@ -84,6 +84,14 @@ export class AccountsService implements OnModuleInit {
     return account;
   }
 
+  /** A new secret for the verification calls; calls signed with the old one stop the moment this commits. */
+  async rotateWebhookSecret(accountId: string): Promise<Account> {
+    const account = await this.getAccount(accountId);
+    account.webhookSecret = generateWebhookSecret();
+    await this.accounts.update({ id: accountId }, { webhookSecret: account.webhookSecret });
+    return account;
+  }
+
   async issueKey(accountId: string, label: string): Promise<{ key: ApiKey; apiKey: string }> {
     await this.getAccount(accountId);
     const apiKey = generateApiKey();

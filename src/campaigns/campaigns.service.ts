@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ChangeBus } from '../common/change-bus';
+import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { fromMicros, toMicros } from '../common/money';
@@ -26,11 +27,12 @@ export class CampaignsService {
     @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly changes: ChangeBus,
+    private readonly clock: Clock,
   ) {}
 
   async create(principal: Principal, dto: CampaignCreateDto): Promise<string> {
     checkCampaignNumbers({ ...dto.budget, ...dto.bidding });
-    const now = Date.now();
+    const now = this.clock.now();
     const review = this.config.campaignReview && !isAdmin(principal);
     const campaign = this.campaigns.create({
       id: newId(now),
@@ -54,6 +56,7 @@ export class CampaignsService {
       text: dto.ad.text,
       brandName: dto.ad.brandName,
       buttonText: dto.ad.buttonText,
+      verificationUrl: dto.verificationUrl ?? null,
       impressions: 0,
       clicks: 0,
       conversions: 0,
@@ -73,13 +76,13 @@ export class CampaignsService {
     await this.changeWithVersion(principal, campaignId, (campaign) => {
       const next = applyStatusAction(campaign, action, isAdmin(principal));
       if (next.status === campaign.status && next.approved === campaign.approved) return null;
-      return { ...next, updatedAt: Date.now() };
+      return { ...next, updatedAt: this.clock.now() };
     });
   }
 
   async update(principal: Principal, dto: CampaignUpdateDto): Promise<CampaignResponseDto> {
-    const updated = await this.changeWithVersion(principal, dto.campaignId, (campaign) => mergeUpdate(campaign, dto));
-    return toResponse(updated, Date.now());
+    const updated = await this.changeWithVersion(principal, dto.campaignId, (campaign) => mergeUpdate(campaign, dto, this.clock.now()));
+    return toResponse(updated, this.clock.now());
   }
 
   /**
@@ -114,12 +117,12 @@ export class CampaignsService {
       skip,
       take,
     });
-    const now = Date.now();
+    const now = this.clock.now();
     return [rows.map((row) => toListItem(row, now)), total];
   }
 
   async detail(principal: Principal, campaignId: string): Promise<CampaignResponseDto> {
-    return toResponse(await this.findVisible(principal, campaignId), Date.now());
+    return toResponse(await this.findVisible(principal, campaignId), this.clock.now());
   }
 
   /** An advertiser sees only its own campaigns; another's answers exactly like an unknown id. */
@@ -133,7 +136,7 @@ export class CampaignsService {
 }
 
 /** The campaign after an update: given fields change, nested objects merge, arrays replace; rules re-checked. */
-function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto): Partial<Campaign> {
+function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): Partial<Campaign> {
   if (campaign.status === 'ended') throw new ConflictError('campaignId: an ended campaign cannot be updated');
   const budget = { ...budgetOf(campaign), ...definedOnly(dto.budget) };
   const bidding = { ...biddingOf(campaign), ...definedOnly(dto.bidding) };
@@ -159,7 +162,8 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto): Partial<Campai
     text: ad.text ?? campaign.text,
     brandName: ad.brandName ?? campaign.brandName,
     buttonText: ad.buttonText ?? campaign.buttonText,
-    updatedAt: Date.now(),
+    verificationUrl: dto.verificationUrl === undefined ? campaign.verificationUrl : dto.verificationUrl,
+    updatedAt: now,
   };
   return changes;
 }
@@ -210,6 +214,7 @@ function statsOf(campaign: Campaign) {
     cost: fromMicros(campaign.spentMicros),
     ctr: campaign.impressions > 0 ? campaign.clicks / campaign.impressions : 0,
     cr: campaign.clicks > 0 ? campaign.conversions / campaign.clicks : 0,
+    verifiedClicks: campaign.verifiedClicks,
   };
 }
 
@@ -244,6 +249,7 @@ export function toResponse(campaign: Campaign, now: number): CampaignResponseDto
       brandName: campaign.brandName,
       buttonText: campaign.buttonText,
     },
+    verificationUrl: campaign.verificationUrl,
     campaignStatus: campaign.status,
     deliveryStatus: deliveryStatus(campaign, now),
     ...statsOf(campaign),

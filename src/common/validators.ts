@@ -41,3 +41,11 @@ export function IsText(maxLength: number) {
     MaxLength(maxLength, { message: `$property must be at most ${maxLength} characters` }),
   );
 }
+
+/**
+ * For quick checks (FastAccepting): a non-empty string of at most `max` UTF-16 units. MaxLength counts code
+ * points, which are never more than UTF-16 units, so this accepts a subset of what the decorators accept.
+ */
+export function isIdString(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max;
+}

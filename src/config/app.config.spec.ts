@@ -78,3 +78,18 @@ describe(loadConfig.name, () => {
     expect(problemsOf({ DATABASE_URL: 'mysql://root@127.0.0.1:3306' })[0]).toMatch(/^DATABASE_URL must name a database/);
   });
 });
+
+describe('loadConfig: queues and profile imports', () => {
+  it('should process queue jobs in the API process by default and refuse QUEUE_WORKERS=false without Redis', () => {
+    expect(loadConfig({}).queueWorkers).toBe(true);
+    expect(loadConfig({ QUEUE_WORKERS: 'false', REDIS_URL: 'redis://127.0.0.1:6379' }).queueWorkers).toBe(false);
+    expect(() => loadConfig({ QUEUE_WORKERS: 'false' })).toThrow(/QUEUE_WORKERS=false needs REDIS_URL/);
+  });
+
+  it('should read the profile batch settings within their bounds', () => {
+    const config = loadConfig({});
+    expect([config.profileBatchAttempts, config.profileBatchBackoffMs, config.profileChunkSize]).toEqual([5, 1000, 1000]);
+    expect(() => loadConfig({ PROFILE_CHUNK_SIZE: '5000' })).toThrow(/PROFILE_CHUNK_SIZE must be an integer from 1 to 2500/);
+    expect(() => loadConfig({ PROFILE_BATCH_ATTEMPTS: '0' })).toThrow(/PROFILE_BATCH_ATTEMPTS/);
+  });
+});

@@ -29,6 +29,24 @@ export interface AppConfig {
   statsFlushMs: number;
   corsOrigins: string[] | '*';
   logLevel: string;
+  /** A conversion is credited to the user's latest click on the advertiser's campaigns within this many days. */
+  attributionDays: number;
+  /** Verification calls (DESIGN §7): delay after the click, timeout, tries, first retry delay, private targets. */
+  verifyDelayMs: number;
+  verifyTimeoutMs: number;
+  verifyAttempts: number;
+  verifyBackoffMs: number;
+  verificationAllowPrivate: boolean;
+  /** Exchange partners whose ledger balance is below minus this many clicks are far in debt (shown less). */
+  exchangeDebtLimit: number;
+  /** This process processes queue jobs (false: it only adds them; `npm run start:worker` processes). */
+  queueWorkers: boolean;
+  /** Profile batch jobs (DESIGN §8): tries in all, first retry delay (doubling), records per upsert statement. */
+  profileBatchAttempts: number;
+  profileBatchBackoffMs: number;
+  profileChunkSize: number;
+  /** Largest profile CSV upload, in bytes (it is streamed, never held whole). */
+  profileCsvMaxBytes: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -141,7 +159,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
     statsFlushMs: integer('STATS_FLUSH_MS', 1000, 10, 60_000),
     corsOrigins,
     logLevel,
+    attributionDays: integer('ATTRIBUTION_DAYS', 7, 1, 90),
+    verifyDelayMs: integer('VERIFY_DELAY_MS', 60_000, 0, 86_400_000),
+    verifyTimeoutMs: integer('VERIFY_TIMEOUT_MS', 5000, 100, 60_000),
+    verifyAttempts: integer('VERIFY_ATTEMPTS', 5, 1, 20),
+    verifyBackoffMs: integer('VERIFY_BACKOFF_MS', 10_000, 10, 3_600_000),
+    verificationAllowPrivate: boolean('VERIFICATION_ALLOW_PRIVATE', false),
+    exchangeDebtLimit: integer('EXCHANGE_DEBT_LIMIT', 100, 0, 1_000_000_000),
+    queueWorkers: boolean('QUEUE_WORKERS', true),
+    profileBatchAttempts: integer('PROFILE_BATCH_ATTEMPTS', 5, 1, 50),
+    profileBatchBackoffMs: integer('PROFILE_BATCH_BACKOFF_MS', 1000, 10, 3_600_000),
+    profileChunkSize: integer('PROFILE_CHUNK_SIZE', 1000, 1, 2500),
+    profileCsvMaxBytes: integer('PROFILE_CSV_MAX_BYTES', 256 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
   };
+  if (!config.queueWorkers && !redisUrl) {
+    problems.push('QUEUE_WORKERS=false needs REDIS_URL: without Redis the queues are in process, and no other process could run their jobs');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

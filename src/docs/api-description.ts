@@ -32,6 +32,14 @@ decimals (CPM bids at most 3, so one impression costs whole micro-USDT); URLs ht
 \`iOS\`, \`Android\`, \`Desktop\`; regions ISO 3166-1 alpha-2; languages ISO 639-1; \`actionType\` in
 \`visit.website\`, \`open.miniapp\`. Lists are newest first; \`1 ≤ current\`, \`1 ≤ pageSize ≤ 100\`.
 
+### Exchange
+Partners register exchange campaigns (\`exchange/campaign/create|list|detail|update|status|stats\`). \`matching/exchange\`
+answers other partners' ongoing campaigns as entries (\`outExchangeCampaignId\` = yours, \`inExchangeCampaignId\` = the
+promoted one); a counted click (\`exchange/event/report\`) credits the out campaign and debits the in one. Entries are
+ranked by their partner's ledger balance (clicks sent minus received), creditors first; a partner more than
+\`EXCHANGE_DEBT_LIMIT\` (100) clicks in debt comes last with at most one entry per answer. In production a clicked entry
+is not offered to that user again for 10 minutes.
+
 ### Money
 USDT on the wire, integer micro-USDT (1e-6) in storage. CPM costs \`costPer/1000\` per impression, CPC
 \`costPer\` per counted click. \`ctr = clicks/impressions\`, \`cr = conversions/clicks\`, fractions 0..1 (0 when the

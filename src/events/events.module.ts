@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { ServingModule } from '../serving/serving.module';
 import { StatsModule } from '../stats/stats.module';
+import { VerificationModule } from '../verification/verification.module';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 
 @Module({
-  imports: [AdBlocksModule, ServingModule, StatsModule],
+  imports: [AdBlocksModule, ServingModule, StatsModule, VerificationModule],
   controllers: [EventsController],
   providers: [EventsService],
 })

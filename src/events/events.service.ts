@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
@@ -11,6 +11,7 @@ import { TEST_AD_PREFIX } from '../serving/debug-ads';
 import { budgetFacts } from '../serving/serving.service';
 import { ClickRequest, SERVING_STATE, ServingState } from '../serving/state/serving-state';
 import { StatsWriterService } from '../stats/stats-writer.service';
+import { VerificationScheduler } from '../verification/verification-scheduler.service';
 import { ClickEventDataDto, ClickResultDto } from './dto/click.dto';
 import { Click } from './entities/click.entity';
 
@@ -26,7 +27,10 @@ export class EventsService {
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly verification: VerificationScheduler,
   ) {}
+
+  private readonly logger = new Logger(EventsService.name);
 
   /**
    * Counts a click on a served ad: bound to an impression of that ad for that user on that block within 24 h,
@@ -65,12 +69,20 @@ export class EventsService {
       costMicros: outcome.costMicros,
       earningsMicros: Math.floor(outcome.costMicros * this.config.publisherShare),
       createdAt: now,
+      verificationStatus: campaign.verificationUrl ? 'pending' : 'none',
+      verificationAttempts: 0,
+      verificationError: null,
+      verifiedAt: null,
     });
     try {
       await this.stats.recordClick(click);
     } catch (error) {
       await this.state.undoClick(request, outcome.costMicros);
       throw error;
+    }
+    if (click.verificationStatus === 'pending') {
+      // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again.
+      await this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));
     }
     if (outcome.costMicros > 0 && outcome.costMicros + campaign.spentMicros >= campaign.totalBudgetMicros) {
       this.index.markExhausted([campaign.id]);

@@ -13,6 +13,8 @@ export function createRedis(config: AppConfig): Redis | null {
     enableOfflineQueue: true,
     connectTimeout: 5000,
     lazyConnect: false,
+    // Commands issued in the same tick (many concurrent ad requests) go out in one write.
+    enableAutoPipelining: true,
   });
 }
 

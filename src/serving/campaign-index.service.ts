@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { MoreThan, Repository } from 'typeorm';
+import { In, MoreThan, Repository } from 'typeorm';
 import { spentToday } from '../campaigns/campaign-rules';
 import { Campaign } from '../campaigns/entities/campaign.entity';
 import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
@@ -8,6 +8,9 @@ import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { expectedRevenuePerMille, IndexedCampaign, rankCampaigns, smoothedCtr } from './campaign-matcher';
+
+/** How long change notices are gathered before one reload applies them all. */
+const RELOAD_GATHER_MS = 20;
 
 /** Ads are one per campaign; the ad id is derived from the campaign id so a click names both consistently. */
 export function adIdOf(campaignId: string): string {
@@ -41,6 +44,7 @@ export function toIndexed(campaign: Campaign): IndexedCampaign {
     daySpentMicros: campaign.daySpentMicros,
     spentDay: campaign.spentDay,
     ecpmMicros: expectedRevenuePerMille(campaign.billingType, campaign.costPerMicros, ctr),
+    verificationUrl: campaign.verificationUrl,
     creative: {
       icon: campaign.icon,
       image: campaign.popupImage,
@@ -66,6 +70,15 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private exhausted = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | null = null;
+  /** Campaigns changed while a full refresh was reading: its snapshot may predate the change, so reload them after. */
+  private changedDuringRefresh = new Set<string>();
+  /** Latest reload started per campaign: an older reload finishing late must not overwrite a newer one. */
+  private reloadSeq = new Map<string, number>();
+  private seq = 0;
+  /** The campaign version each indexed entry was built from; a refresh reloads entries whose version moved. */
+  private versions = new Map<string, number>();
+  private pendingChanges = new Set<string>();
+  private pendingTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
@@ -75,7 +88,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.changes.on(CAMPAIGN_CHANGED, (id) => void this.reload(id).catch((error) => this.logger.warn({ err: error }, 'reload failed')));
+    this.changes.on(CAMPAIGN_CHANGED, (id) => this.noteChanged(id));
     await this.refresh();
     this.timer = setInterval(() => void this.refresh().catch((error) => this.logger.warn({ err: error }, 'refresh failed')), this.config.indexRefreshMs);
     this.timer.unref();
@@ -83,6 +96,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   onApplicationShutdown(): void {
     clearInterval(this.timer);
+    clearTimeout(this.pendingTimer);
   }
 
   get ranked(): readonly IndexedCampaign[] {
@@ -101,32 +115,113 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     for (const id of campaignIds) this.exhausted.add(id);
   }
 
+  /**
+   * Re-reads which campaigns are servable. The first load reads them whole; later ones read a few columns of each
+   * (version, spend, clicks, impressions) and load in full only the campaigns whose version changed, so a refresh
+   * of thousands of campaigns costs milliseconds and does not stall the requests being served meanwhile.
+   */
   async refresh(): Promise<void> {
     if (this.refreshing) return this.refreshing;
-    this.refreshing = (async () => {
-      const now = this.clock.now();
-      const rows = await this.campaigns.find({ where: { status: 'onGoing', approved: true, endTime: MoreThan(now) } });
-      const indexed = rows.filter((row) => hasBudgetLeft(row, now)).map(toIndexed);
-      this.byId = new Map(indexed.map((campaign) => [campaign.id, campaign]));
-      this.rankedList = rankCampaigns(indexed);
-      this.exhausted = new Set();
-    })().finally(() => {
+    this.refreshing = (this.byId.size === 0 ? this.loadAll() : this.refreshChanged()).finally(() => {
       this.refreshing = null;
     });
-    return this.refreshing;
+    await this.refreshing;
+    const changed = [...this.changedDuringRefresh];
+    this.changedDuringRefresh.clear();
+    await this.reloadMany(changed);
+  }
+
+  private async loadAll(): Promise<void> {
+    const now = this.clock.now();
+    const rows = await this.campaigns.find({ where: servableWhere(now) });
+    const indexed = rows.filter((row) => hasBudgetLeft(row, now)).map(toIndexed);
+    this.versions = new Map(rows.map((row) => [row.id, row.version]));
+    this.apply(new Map(indexed.map((campaign) => [campaign.id, campaign])));
+  }
+
+  private async refreshChanged(): Promise<void> {
+    const now = this.clock.now();
+    const rows: LightRow[] = await this.campaigns
+      .createQueryBuilder('c')
+      .select('c.id', 'id')
+      .addSelect('c.version', 'version')
+      .addSelect('c.spentMicros', 'spentMicros')
+      .addSelect('c.daySpentMicros', 'daySpentMicros')
+      .addSelect('c.spentDay', 'spentDay')
+      .addSelect('c.clicks', 'clicks')
+      .addSelect('c.impressions', 'impressions')
+      .where(servableWhere(now))
+      .getRawMany();
+    const next = new Map<string, IndexedCampaign>();
+    const stale: string[] = [];
+    for (const row of rows) {
+      const current = this.byId.get(row.id);
+      if (!current || this.versions.get(row.id) !== Number(row.version)) {
+        stale.push(row.id);
+        continue;
+      }
+      const updated = withLatestCounters(current, row);
+      if (hasBudgetLeft(updated, now)) next.set(row.id, updated);
+    }
+    for (let i = 0; i < stale.length; i += 1000) {
+      for (const row of await this.campaigns.findBy({ id: In(stale.slice(i, i + 1000)) })) {
+        this.versions.set(row.id, row.version);
+        if (isServable(row, now)) next.set(row.id, toIndexed(row));
+      }
+    }
+    this.apply(next);
+  }
+
+  private apply(next: Map<string, IndexedCampaign>): void {
+    this.byId = next;
+    this.rankedList = rankCampaigns([...next.values()]);
+    this.exhausted = new Set();
   }
 
   /** Brings one campaign up to date after a change: added, replaced or dropped. */
-  async reload(campaignId: string): Promise<void> {
-    const row = await this.campaigns.findOneBy({ id: campaignId });
+  reload(campaignId: string): Promise<void> {
+    return this.reloadMany([campaignId]);
+  }
+
+  /** Brings changed campaigns up to date with one query and one re-ranking. */
+  async reloadMany(campaignIds: string[]): Promise<void> {
+    if (campaignIds.length === 0) return;
+    const mine = ++this.seq;
+    for (const id of campaignIds) {
+      if (this.refreshing) this.changedDuringRefresh.add(id);
+      this.reloadSeq.set(id, mine);
+    }
+    const rows = await this.campaigns.findBy({ id: In(campaignIds) });
+    const rowsById = new Map(rows.map((row) => [row.id, row]));
     const now = this.clock.now();
-    const servable = row && row.status === 'onGoing' && row.approved && row.endTime > now && hasBudgetLeft(row, now);
     const next = new Map(this.byId);
-    if (servable) next.set(campaignId, toIndexed(row));
-    else next.delete(campaignId);
+    for (const id of campaignIds) {
+      // A newer reload of this campaign started after this one: its answer wins.
+      if (this.reloadSeq.get(id) !== mine) continue;
+      this.reloadSeq.delete(id);
+      const row = rowsById.get(id);
+      if (row) this.versions.set(id, row.version);
+      if (row && isServable(row, now)) {
+        next.set(id, toIndexed(row));
+      } else {
+        next.delete(id);
+      }
+      this.exhausted.delete(id);
+    }
     this.byId = next;
     this.rankedList = rankCampaigns([...next.values()]);
-    this.exhausted.delete(campaignId);
+  }
+
+  /** Change notices arrive in bursts (bulk edits, imports): gather them briefly and reload them together. */
+  private noteChanged(campaignId: string): void {
+    this.pendingChanges.add(campaignId);
+    if (this.pendingTimer) return;
+    this.pendingTimer = setTimeout(() => {
+      this.pendingTimer = undefined;
+      const ids = [...this.pendingChanges];
+      this.pendingChanges.clear();
+      void this.reloadMany(ids).catch((error) => this.logger.warn({ err: error }, 'reload failed'));
+    }, RELOAD_GATHER_MS);
   }
 
   /** The campaign as billing needs it, also when it is no longer servable (a click on an ad served earlier). */
@@ -138,7 +233,48 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   }
 }
 
-function hasBudgetLeft(campaign: Campaign, now: number): boolean {
+interface LightRow {
+  id: string;
+  version: number | string;
+  spentMicros: number | string;
+  daySpentMicros: number | string;
+  spentDay: string;
+  clicks: number | string;
+  impressions: number | string;
+}
+
+function servableWhere(now: number) {
+  return { status: 'onGoing' as const, approved: true, endTime: MoreThan(now) };
+}
+
+function isServable(row: Campaign, now: number): boolean {
+  return row.status === 'onGoing' && row.approved && row.endTime > now && hasBudgetLeft(row, now);
+}
+
+/** The entry with the spend and CTR estimate the database holds now (same object when nothing moved). */
+function withLatestCounters(campaign: IndexedCampaign, row: LightRow): IndexedCampaign {
+  const spentMicros = Number(row.spentMicros);
+  const daySpentMicros = Number(row.daySpentMicros);
+  const ecpmMicros = expectedRevenuePerMille(
+    campaign.billingType,
+    campaign.costPerMicros,
+    smoothedCtr(Number(row.clicks), Number(row.impressions)),
+  );
+  if (
+    spentMicros === campaign.spentMicros &&
+    daySpentMicros === campaign.daySpentMicros &&
+    row.spentDay === campaign.spentDay &&
+    ecpmMicros === campaign.ecpmMicros
+  ) {
+    return campaign;
+  }
+  return { ...campaign, spentMicros, daySpentMicros, spentDay: row.spentDay, ecpmMicros };
+}
+
+function hasBudgetLeft(
+  campaign: Pick<Campaign, 'spentMicros' | 'totalBudgetMicros' | 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'>,
+  now: number,
+): boolean {
   return campaign.spentMicros < campaign.totalBudgetMicros && spentToday(campaign, now) < campaign.dailyBudgetMicros;
 }
 

@@ -30,6 +30,8 @@ export interface IndexedCampaign {
   spentDay: string;
   /** Expected revenue per 1000 impressions in micro-USDT: the ranking key. */
   ecpmMicros: number;
+  /** The advertiser's verification endpoint: counted clicks on this campaign are verified through it. */
+  verificationUrl?: string | null;
   creative: {
     icon: string;
     image: string;

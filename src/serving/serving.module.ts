@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { Campaign } from '../campaigns/entities/campaign.entity';
+import { ProfileStoreModule } from '../profiles/store/profile-store.module';
 import { REDIS } from '../redis/redis.module';
 import { StatsModule } from '../stats/stats.module';
 import { CampaignIndexService } from './campaign-index.service';
@@ -14,7 +15,7 @@ import { RedisServingState } from './state/redis-serving-state';
 import { SERVING_STATE } from './state/serving-state';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Campaign]), AdBlocksModule, StatsModule],
+  imports: [TypeOrmModule.forFeature([Campaign]), AdBlocksModule, StatsModule, ProfileStoreModule],
   controllers: [ServingController],
   providers: [
     GeoService,
@@ -26,6 +27,6 @@ import { SERVING_STATE } from './state/serving-state';
       useFactory: (redis: Redis | null) => (redis ? new RedisServingState(redis) : new MemoryServingState()),
     },
   ],
-  exports: [CampaignIndexService, SERVING_STATE],
+  exports: [CampaignIndexService, SERVING_STATE, GeoService],
 })
 export class ServingModule {}

@@ -5,6 +5,7 @@ import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { CampaignIndexService } from './campaign-index.service';
 import { IndexedCampaign, MatchContext, selectCandidates } from './campaign-matcher';
@@ -16,6 +17,8 @@ import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/servin
 
 /** Candidates offered to the serving state per requested ad: spares for ads it refuses (budget, exclusion). */
 const SPARE_CANDIDATES = 3;
+/** Rounds of offering further candidates when the state refused some; each round doubles the offer. */
+const MAX_SELECTION_ROUNDS = 4;
 
 @Injectable()
 export class ServingService {
@@ -27,6 +30,7 @@ export class ServingService {
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PROFILE_STORE) private readonly profiles: ProfileStore,
   ) {}
 
   async fetchAds(principal: Principal, query: AdFetchQueryDto, request: FastifyRequest): Promise<ServedAdsDto> {
@@ -36,18 +40,9 @@ export class ServingService {
     }
 
     const now = this.clock.now();
-    const context = this.contextOf(request, now);
-    const candidates = selectCandidates(this.index.ranked, context, query.limit + SPARE_CANDIDATES, this.index.skipped);
-    if (candidates.length === 0) return { msg: 'no matching ads', success: true, ads: [] };
-
+    const context = this.contextOf(request, now, await this.profileOf(query.openId));
     const day = utcDay(now);
-    const result = await this.state.reserveImpressions(
-      { userId: query.openId, adBlockId: query.adBlockId, now, day, limit: query.limit },
-      candidates.map((campaign) => toCandidate(campaign, day)),
-    );
-    if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
-
-    const served = result.served.map((i) => candidates[i]);
+    const served = await this.reserveBest(query, context, day);
     this.stats.recordImpressions(
       served.map((campaign) => {
         const costMicros = impressionPrice(campaign);
@@ -64,19 +59,54 @@ export class ServingService {
     return { msg: ads.length > 0 ? `${ads.length} ads` : 'no matching ads', success: true, ads };
   }
 
-  /** What the request tells about the user: region from the IP, language, platform; profile flags come later. */
-  private contextOf(request: FastifyRequest, now: number): MatchContext {
+  /**
+   * Offers the best matching campaigns to the serving state, which serves those with budget left and not
+   * excluded for this user. When it refuses some, the next best are offered, a bounded number of rounds, so a
+   * user who clicked the top ads still gets the ones below them.
+   */
+  private async reserveBest(query: AdFetchQueryDto, context: MatchContext, day: string): Promise<IndexedCampaign[]> {
+    const served: IndexedCampaign[] = [];
+    let offered: Set<string> | undefined;
+    for (let round = 0; round < MAX_SELECTION_ROUNDS && served.length < query.limit; round++) {
+      const wanted = query.limit - served.length;
+      const max = (wanted + SPARE_CANDIDATES) << round;
+      const skip = offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped;
+      const candidates = selectCandidates(this.index.ranked, context, max, skip);
+      if (candidates.length === 0) break;
+      const result = await this.state.reserveImpressions(
+        { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted },
+        candidates.map((campaign) => toCandidate(campaign, day)),
+      );
+      if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
+      for (const i of result.served) served.push(candidates[i]);
+      if (candidates.length < max) break;
+      offered ??= new Set();
+      for (const campaign of candidates) offered.add(campaign.id);
+    }
+    return served;
+  }
+
+  /** The uploaded profile's facts (one store read, no SQL); a store failure serves the user as unknown. */
+  private profileOf(userId: string): Promise<ProfileFacts | null> {
+    return this.profiles.get(userId).catch(() => null);
+  }
+
+  /**
+   * What the request tells about the user: region from the request IP (the profile's IP only when that yields no
+   * country), language from the profile else Accept-Language, platform from the User-Agent, flags from the profile.
+   */
+  private contextOf(request: FastifyRequest, now: number, profile: ProfileFacts | null): MatchContext {
     const acceptLanguage = request.headers['accept-language'];
     return {
       now,
-      country: this.geo.countryOf(request.ip),
-      language: languageFromAcceptLanguage(Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage),
+      country: this.geo.countryOf(request.ip) ?? this.geo.countryOf(profile?.ipAddress ?? undefined),
+      language: profile?.language ?? languageFromAcceptLanguage(Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage),
       platform: platformFromUserAgent(request.headers['user-agent']),
-      premium: false,
-      highValue: false,
-      linkedWallet: false,
-      linkedChainWallet: false,
-      walletHasBalance: false,
+      premium: profile?.premium ?? false,
+      highValue: profile?.highValue ?? false,
+      linkedWallet: profile?.linkedWallet ?? false,
+      linkedChainWallet: profile?.linkedChainWallet ?? false,
+      walletHasBalance: profile?.walletHasBalance ?? false,
     };
   }
 }

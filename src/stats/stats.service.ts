@@ -17,6 +17,7 @@ export interface SeriesPoint {
   impressions: number;
   clicks: number;
   conversions: number;
+  verifiedClicks: number;
   spendMicros: number;
   earningsMicros: number;
 }
@@ -31,7 +32,14 @@ export class StatsService {
 
   async campaignSeries(campaignId: string, request: SeriesRequest, now: number) {
     const points = await this.series({ campaignId }, request, now);
-    return points.map((p) => ({ time: p.time, impressions: p.impressions, clicks: p.clicks, conversions: p.conversions, cost: fromMicros(p.spendMicros) }));
+    return points.map((p) => ({
+      time: p.time,
+      impressions: p.impressions,
+      clicks: p.clicks,
+      verifiedClicks: p.verifiedClicks,
+      conversions: p.conversions,
+      cost: fromMicros(p.spendMicros),
+    }));
   }
 
   async adBlockSeries(adBlockId: string, request: SeriesRequest, now: number) {
@@ -58,6 +66,7 @@ export class StatsService {
       impressions: 0,
       clicks: 0,
       conversions: 0,
+      verifiedClicks: 0,
       spendMicros: 0,
       earningsMicros: 0,
     }));
@@ -66,6 +75,7 @@ export class StatsService {
       point.impressions += row.impressions;
       point.clicks += row.clicks;
       point.conversions += row.conversions;
+      point.verifiedClicks += row.verifiedClicks;
       point.spendMicros += row.spendMicros;
       point.earningsMicros += row.earningsMicros;
     }

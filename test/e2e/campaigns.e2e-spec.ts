@@ -124,6 +124,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
           buttonText: 'Go',
           colour: 'red',
         },
+        verificationUrl: 'https://verify.example.com/adnet?source=exact',
         foo: 'bar',
         userId: 'someone-else',
         campaignStatus: 'ended',
@@ -162,6 +163,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
           brandName: 'Exact Brand',
           buttonText: 'Go',
         },
+        verificationUrl: 'https://verify.example.com/adnet?source=exact',
         campaignStatus: 'onGoing',
         deliveryStatus: 'delivering',
         impressions: 0,
@@ -170,6 +172,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         cost: 0,
         ctr: 0,
         cr: 0,
+        verifiedClicks: 0,
         createdAt: expect.any(Number),
         updatedAt: expect.any(Number),
       });
@@ -297,6 +300,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         cost: 0,
         ctr: 0,
         cr: 0,
+        verifiedClicks: 0,
         createdAt: secondDetail.createdAt,
       });
       expect(all.campaigns[0].billingType).toBe('CPM');
@@ -412,6 +416,9 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
       ['ad.text empty', 'ad.text', (b) => (b.ad.text = '')],
       ['ad.brandName missing', 'ad.brandName', (b) => delete b.ad.brandName],
       ['ad.buttonText of 51 characters', 'ad.buttonText', (b) => (b.ad.buttonText = 'b'.repeat(51))],
+      ['verificationUrl not a URL', 'verificationUrl', (b) => (b.verificationUrl = 'verify me')],
+      ['verificationUrl with javascript:', 'verificationUrl', (b) => (b.verificationUrl = 'javascript:alert(1)')],
+      ['verificationUrl a number', 'verificationUrl', (b) => (b.verificationUrl = 7)],
     ];
 
     it.each(cases)('should refuse %s with 400 naming %s and store nothing', async (_label, field, mutate) => {
@@ -678,6 +685,23 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
       expect(data.updatedAt).toBeGreaterThan(before.updatedAt);
       expect(data.createdAt).toBe(before.createdAt);
       expect(await detail(advertiser.apiKey, id)).toEqual(data);
+    });
+
+    it('should set, keep and remove the verification URL (null removes it; an invalid one is a 400)', async () => {
+      const id = await create(advertiser.apiKey);
+      expect((await detail(advertiser.apiKey, id)).verificationUrl).toBeNull();
+      const set = await updateOk({ campaignId: id, verificationUrl: 'https://verify.example.com/check' });
+      expect(set.verificationUrl).toBe('https://verify.example.com/check');
+      const kept = await updateOk({ campaignId: id, name: 'Still verified' });
+      expect(kept.verificationUrl).toBe('https://verify.example.com/check');
+      for (const bad of ['ftp://verify.example.com/check', 'not a url', 42]) {
+        const response = await update(advertiser.apiKey, { campaignId: id, verificationUrl: bad });
+        expectValidationError(response, 'verificationUrl');
+      }
+      expect((await detail(advertiser.apiKey, id)).verificationUrl).toBe('https://verify.example.com/check');
+      const removed = await updateOk({ campaignId: id, verificationUrl: null });
+      expect(removed.verificationUrl).toBeNull();
+      expect(await detail(advertiser.apiKey, id)).toEqual(removed);
     });
 
     it('should merge nested budget fields and keep the others', async () => {

@@ -133,6 +133,41 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
     expect(response.headers['access-control-allow-headers']).toMatch(/debug/);
   });
 
+  it('should expose the request id to browsers on normal answers, errors included', async () => {
+    const ok = await t.http().get('/health').set('origin', 'https://miniapp.example.com').expect(200);
+    expect(ok.headers['access-control-allow-origin']).toBe('https://miniapp.example.com');
+    expect(ok.headers['access-control-expose-headers']).toMatch(/x-request-id/);
+    const denied = await t.http().get('/api/v2/openapi/account/me').set('origin', 'https://miniapp.example.com').expect(401);
+    expect(denied.headers['access-control-allow-origin']).toBe('https://miniapp.example.com');
+    const noOrigin = await t.http().get('/health').expect(200);
+    expect(noOrigin.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('should allow only the configured origins when CORS_ORIGINS is set', async () => {
+    const restricted = await startTestApp(
+      { CORS_ORIGINS: 'https://app.example.com,https://admin.example.com' },
+      { dropSchema: false },
+    );
+    try {
+      const preflight = (origin: string) =>
+        restricted
+          .http()
+          .options('/api/v2/openapi/matching/ad')
+          .set('origin', origin)
+          .set('access-control-request-method', 'GET')
+          .set('access-control-request-headers', 'x-api-key');
+      const allowed = await preflight('https://admin.example.com').expect(204);
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://admin.example.com');
+      expect(allowed.headers['access-control-allow-methods']).toMatch(/GET/);
+      const refused = await preflight('https://evil.example.com');
+      expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+      const get = await restricted.http().get('/health').set('origin', 'https://evil.example.com').expect(200);
+      expect(get.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await restricted.close();
+    }
+  });
+
   it('should echo a request id and never log the API key', async () => {
     const response = await t
       .http()

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap';
+import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app.config';
 import { TEST_DATABASE_URL, TEST_PROFILE, TEST_REDIS_URL } from './profile';
 
@@ -24,7 +25,10 @@ export interface TestApp {
  * Starts the real application on the profile under test, from an empty schema built by the migrations.
  * `env` overrides the environment the way an operator would set it.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { clock?: Clock; /** false: join the schema another instance built */ dropSchema?: boolean } = {},
+): Promise<TestApp> {
   const id = randomBytes(4).toString('hex');
   const sqliteFile = join(tmpdir(), `adnet-e2e-${process.pid}-${id}.sqlite`);
   const profileEnv: Record<string, string> =
@@ -46,7 +50,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       done();
     },
   });
-  const app = await createApp(config, { dropSchema: true, logDestination });
+  const app = await createApp(config, { dropSchema: options.dropSchema ?? true, logDestination, clock: options.clock });
   return {
     app,
     http: () => request(app.getHttpServer()),

@@ -210,6 +210,16 @@ export class CampaignCreateDto {
   @apply(RequiredObject())
   @Type(() => AdDto)
   ad: AdDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Your verification endpoint (interface 11): after each counted click it is called with `GET ?messenger_id=…`, ' +
+      'signed with your webhook secret (DESIGN §7). Public http(s) addresses only.',
+    example: 'https://api.example.com/adnet/verify',
+  })
+  @IsOptional()
+  @IsHttpUrl()
+  verificationUrl?: string;
 }
 
 export class BudgetUpdateDto extends PartialType(BudgetDto) {}
@@ -259,6 +269,16 @@ export class CampaignUpdateDto extends CampaignIdDto {
   @apply(OptionalObject())
   @Type(() => AdUpdateDto)
   ad?: AdUpdateDto;
+
+  @ApiPropertyOptional({
+    description: 'A new verification URL; `null` removes it (clicks are then no longer verified)',
+    example: 'https://api.example.com/adnet/verify',
+    nullable: true,
+    type: String,
+  })
+  @IsOptional()
+  @IsHttpUrl()
+  verificationUrl?: string | null;
 }
 
 export class CampaignStatusDto extends CampaignIdDto {
@@ -297,6 +317,9 @@ class CampaignStatsDto {
 
   @ApiProperty({ description: 'conversions / clicks, a fraction 0..1 (0 without clicks)', example: 0.111111 })
   cr: number;
+
+  @ApiProperty({ description: 'Clicks your verification endpoint confirmed (answered `true`)', example: 30 })
+  verifiedClicks: number;
 }
 
 export class CampaignListItemDto extends CampaignStatsDto {
@@ -363,6 +386,9 @@ export class CampaignResponseDto extends CampaignStatsDto {
 
   @ApiProperty({ type: AdDto })
   ad: AdDto;
+
+  @ApiProperty({ description: 'Verification endpoint, or null', example: 'https://api.example.com/adnet/verify', nullable: true, type: String })
+  verificationUrl: string | null;
 
   @ApiProperty({ enum: CAMPAIGN_STATUSES, example: 'onGoing' })
   campaignStatus: CampaignStatus;

@@ -111,6 +111,13 @@ export class Campaign {
   @Column({ type: 'int', default: 1 })
   version: number;
 
+  /** Advertiser-hosted endpoint 11, called after each counted click (DESIGN §7); null when not set. */
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  verificationUrl: string | null;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  verifiedClicks: number;
+
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
 

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { isIdString } from '../../common/validators';
 import { IsDefined, IsIn, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 
 const Id = (max: number) => (target: object, key: string | symbol) => {
@@ -37,6 +38,26 @@ export class ClickReportDto {
   @ValidateNested()
   @Type(() => ClickEventDataDto)
   eventData: ClickEventDataDto;
+
+  /** The plainly valid report (see FastAccepting); anything else goes through the decorators above. */
+  static acceptFast(value: unknown): ClickReportDto | null {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+    const { eventType, eventData } = value as Record<string, unknown>;
+    if (eventType !== 'click' || typeof eventData !== 'object' || eventData === null || Array.isArray(eventData)) return null;
+    const { adBlockId, messengerUserId, adId, campaignId } = eventData as Record<string, unknown>;
+    if (!isIdString(adBlockId, 64) || !isIdString(messengerUserId, 128) || !isIdString(adId, 64) || !isIdString(campaignId, 64)) {
+      return null;
+    }
+    const data = new ClickEventDataDto();
+    data.adBlockId = adBlockId;
+    data.messengerUserId = messengerUserId;
+    data.adId = adId;
+    data.campaignId = campaignId;
+    const report = new ClickReportDto();
+    report.eventType = eventType;
+    report.eventData = data;
+    return report;
+  }
 }
 
 export class ClickResultDto {

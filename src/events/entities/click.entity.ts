@@ -33,4 +33,17 @@ export class Click {
 
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
+
+  /** `none` (campaign without verification URL), `pending`, `verified`, `unverified` or `error` (DESIGN §7). */
+  @Column({ type: 'varchar', length: 16, default: 'none' })
+  verificationStatus: string;
+
+  @Column({ type: 'int', default: 0 })
+  verificationAttempts: number;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  verificationError: string | null;
+
+  @Column({ type: 'bigint', nullable: true, transformer: bigintToNumber })
+  verifiedAt: number | null;
 }

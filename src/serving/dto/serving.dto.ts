@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { isIdString } from '../../common/validators';
 import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export class AdFetchQueryDto {
@@ -25,6 +26,20 @@ export class AdFetchQueryDto {
   @Min(1, { message: '$property must be an integer from 1 to 9' })
   @Max(9, { message: '$property must be an integer from 1 to 9' })
   limit: number;
+
+  /** The plainly valid query (see FastAccepting); anything else goes through the decorators above. */
+  static acceptFast(value: unknown): AdFetchQueryDto | null {
+    if (typeof value !== 'object' || value === null) return null;
+    const { adBlockId, openId, type, limit } = value as Record<string, unknown>;
+    if (!isIdString(adBlockId, 64) || !isIdString(openId, 128) || type !== 'messenger') return null;
+    if (typeof limit !== 'string' || limit.length !== 1 || limit < '1' || limit > '9') return null;
+    const query = new AdFetchQueryDto();
+    query.adBlockId = adBlockId;
+    query.openId = openId;
+    query.type = type;
+    query.limit = limit.charCodeAt(0) - 48;
+    return query;
+  }
 }
 
 export class DestinationResponseDto {

@@ -7,7 +7,7 @@ import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
 const MAX_TIMESTAMP = 9_999_999_999_999;
 
 /** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
-function WithSeriesRange<TBase extends new (...args: any[]) => object>(Base: TBase) {
+export function WithSeriesRange<TBase extends new (...args: any[]) => object>(Base: TBase) {
   class SeriesRange extends Base {
     @ApiPropertyOptional({
       description: 'Start, ms since epoch (default: `to` minus 7 days); rounded down to the bucket',
@@ -44,6 +44,7 @@ export class CampaignSeriesPointDto {
   time: number;
   @ApiProperty({ example: 1200 }) impressions: number;
   @ApiProperty({ example: 36 }) clicks: number;
+  @ApiProperty({ description: 'Clicks of the bucket your verification endpoint confirmed', example: 30 }) verifiedClicks: number;
   @ApiProperty({ example: 4 }) conversions: number;
   @ApiProperty({ description: 'Spend in the bucket, USDT', example: 3 }) cost: number;
 }

@@ -28,6 +28,9 @@ export class StatsHourly {
   conversions: number;
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  verifiedClicks: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   spendMicros: number;
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })

@@ -1,0 +1,95 @@
+'use strict';
+/** Shared pieces of the benchmark scripts: child servers, load runs, reporting. Not part of the service. */
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const autocannon = require('autocannon');
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** Starts `node <script>` with `env` and waits until `readyUrl` answers; the child dies with this process. */
+async function startServer(label, script, env, readyUrl, logFile) {
+  const fs = require('node:fs');
+  const out = fs.openSync(logFile, 'w');
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  const stop = () => child.kill('SIGTERM');
+  process.on('exit', stop);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}; see ${logFile}`);
+    try {
+      const response = await fetch(readyUrl);
+      if (response.status < 500) return { child, stop: () => stopChild(child) };
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  stop();
+  throw new Error(`${label} did not start within 60 s; see ${logFile}`);
+}
+
+function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One autocannon run. `requests` follows autocannon's format; `overallRate` fixes the offered load instead of
+ * saturating. Answers req/s (mean), latency percentiles in ms, and how many answers were not 2xx.
+ */
+function load({ url, connections = 50, duration = 10, overallRate, requests, method = 'GET', headers, body }) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections, duration, overallRate, requests, method, headers, body, timeout: 10 },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          total: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        });
+      },
+    );
+  });
+}
+
+/** Runs `tasks` (functions answering promises) `concurrency` at a time. */
+async function inParallel(tasks, concurrency) {
+  const results = new Array(tasks.length);
+  let next = 0;
+  async function worker() {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]();
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  return results;
+}
+
+function table(rows) {
+  const header = ['run', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare'];
+  const lines = rows.map((row) => [
+    row.name,
+    row.rps.toFixed(0),
+    String(row.p50),
+    String(row.p99),
+    String(row.non2xx),
+    String(row.errors),
+    row.ratio === undefined ? '' : `${(row.ratio * 100).toFixed(0)} %`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
+  const format = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [format(header), ...lines.map(format)].join('\n');
+}
+
+module.exports = { ROOT, startServer, load, inParallel, table, sleep };

@@ -1,0 +1,112 @@
+import { ClickRequest, ImpressionCandidate, ServingState } from './serving-state';
+
+/**
+ * The behaviour both serving-state implementations promise; run against memory in the unit specs and against
+ * Redis in the e2e suite of the MySQL + Redis profile.
+ */
+export function describeServingStateContract(name: string, makeState: () => Promise<ServingState> | ServingState) {
+  describe(`${name} serving state`, () => {
+    const now = Date.UTC(2026, 0, 10, 12);
+    const day = '2026-01-10';
+    let state: ServingState;
+    let seq = 0;
+    let campaignId: string;
+
+    beforeEach(async () => {
+      state = await makeState();
+      seq += 1;
+      campaignId = `c${seq}-${Math.random().toString(36).slice(2, 8)}`;
+    });
+
+    const candidate = (overrides: Partial<ImpressionCandidate> = {}): ImpressionCandidate => ({
+      campaignId,
+      adId: `ad_${campaignId}`,
+      priceMicros: 1000,
+      totalBudgetMicros: 5000,
+      dailyBudgetMicros: 3000,
+      knownSpentMicros: 0,
+      knownDaySpentMicros: 0,
+      ...overrides,
+    });
+    const click = (overrides: Partial<ClickRequest> = {}): ClickRequest => ({
+      campaignId,
+      adId: `ad_${campaignId}`,
+      userId: 'u1',
+      adBlockId: 'b1',
+      now,
+      day,
+      priceMicros: 0,
+      totalBudgetMicros: 5000,
+      dailyBudgetMicros: 3000,
+      knownSpentMicros: 0,
+      knownDaySpentMicros: 0,
+      exclusionMs: 600_000,
+      ...overrides,
+    });
+    const reserve = (userId: string, candidates: ImpressionCandidate[], limit = 5, at = now, onDay = day) =>
+      state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: onDay, limit }, candidates);
+
+    it('should stop serving once the daily budget is spent, and go on the next day', async () => {
+      const served: number[] = [];
+      for (let i = 0; i < 5; i++) served.push((await reserve(`u${i}`, [candidate()])).served.length);
+      expect(served).toEqual([1, 1, 1, 0, 0]);
+      expect((await reserve('u9', [candidate()])).exhausted).toEqual([0]);
+      expect((await reserve('u9', [candidate()], 5, now + 86_400_000, '2026-01-11')).served).toEqual([0]);
+    });
+
+    it('should stop at the total budget, seeded from what the database already knew', async () => {
+      const known = candidate({ knownSpentMicros: 4500, dailyBudgetMicros: 100_000 });
+      expect((await reserve('u1', [known])).served).toEqual([0]);
+      expect((await reserve('u2', [known])).served).toEqual([]);
+    });
+
+    it('should serve each candidate once per request, up to the limit, in order', async () => {
+      const others = [1, 2, 3].map((n) => candidate({ campaignId: `${campaignId}-${n}`, adId: `ad_${campaignId}-${n}` }));
+      expect((await reserve('u1', others, 2)).served).toEqual([0, 1]);
+    });
+
+    it('should bind a click to a served impression and count a repeat only once', async () => {
+      expect(await state.registerClick(click())).toEqual({ kind: 'noImpression' });
+      await reserve('u1', [candidate()]);
+      expect(await state.registerClick(click({ userId: 'u2' }))).toEqual({ kind: 'noImpression' });
+      expect(await state.registerClick(click({ adBlockId: 'b2' }))).toEqual({ kind: 'noImpression' });
+      expect(await state.registerClick(click())).toEqual({ kind: 'counted', costMicros: 0 });
+      expect(await state.registerClick(click({ now: now + 599_999 }))).toEqual({ kind: 'duplicate' });
+      expect(await state.registerClick(click({ now: now + 600_000 }))).toEqual({ kind: 'counted', costMicros: 0 });
+      expect(await state.registerClick(click({ now: now + 86_400_000 }))).toEqual({ kind: 'noImpression' });
+    });
+
+    it('should hide a clicked ad from that user for the exclusion time only', async () => {
+      await reserve('u1', [candidate({ priceMicros: 0 })]);
+      await state.registerClick(click());
+      expect((await reserve('u1', [candidate({ priceMicros: 0 })], 5, now + 599_999)).served).toEqual([]);
+      expect((await reserve('u2', [candidate({ priceMicros: 0 })], 5, now + 1)).served).toEqual([0]);
+      expect((await reserve('u1', [candidate({ priceMicros: 0 })], 5, now + 600_000)).served).toEqual([0]);
+    });
+
+    it('should bill CPC clicks while budget is left, then count them free', async () => {
+      const cpc = { priceMicros: 2000, dailyBudgetMicros: 100_000 };
+      const costs: number[] = [];
+      // Impressions served before the budget ran out can still be clicked: those clicks count, for free.
+      for (let i = 0; i < 4; i++) await reserve(`u${i}`, [candidate({ ...cpc, priceMicros: 0 })]);
+      for (let i = 0; i < 4; i++) {
+        const outcome = await state.registerClick(click({ ...cpc, userId: `u${i}` }));
+        costs.push(outcome.kind === 'counted' ? outcome.costMicros : -1);
+      }
+      expect(costs).toEqual([2000, 2000, 2000, 0]);
+    });
+
+    it('should take back a click whose ledger write failed', async () => {
+      await reserve('u1', [candidate({ priceMicros: 0 })]);
+      const request = click({ priceMicros: 4000, dailyBudgetMicros: 100_000 });
+      expect(await state.registerClick(request)).toEqual({ kind: 'counted', costMicros: 4000 });
+      await state.undoClick(request, 4000);
+      expect(await state.registerClick(request)).toEqual({ kind: 'counted', costMicros: 4000 });
+    });
+
+    it('should never let concurrent reservations pass the budget by a unit price', async () => {
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => reserve(`p${i}`, [candidate({ dailyBudgetMicros: 100_000 })])));
+      expect(results.reduce((sum, result) => sum + result.served.length, 0)).toBe(5);
+    });
+  });
+}

@@ -1,0 +1,40 @@
+import { ADMIN_KEY, TestApp } from './test-app';
+import { StatsWriterService } from '../../src/stats/stats-writer.service';
+import { CampaignIndexService } from '../../src/serving/campaign-index.service';
+
+export const FETCH = '/api/v2/openapi/matching/ad';
+export const CLICK = '/api/v2/openapi/ad/event/report';
+
+/** Public addresses whose country the embedded geo database knows. */
+export const IP = { US: '8.8.8.8', GB: '81.2.69.142', DE: '85.214.132.117' };
+export const UA = {
+  iOS: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  Android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
+  Desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+};
+
+export async function createAdBlock(t: TestApp, apiKey: string, name = 'Home banner'): Promise<string> {
+  const response = await t.http().post('/api/v2/openapi/ad/block/create').set('x-api-key', apiKey).send({ name }).expect(200);
+  return response.body.data.adBlockId;
+}
+
+export async function createCampaign(t: TestApp, apiKey: string, body: object): Promise<string> {
+  const response = await t.http().post('/api/v2/openapi/ad/campaign/create').set('x-api-key', apiKey).send(body);
+  if (response.status !== 200) throw new Error(`campaign create failed: ${JSON.stringify(response.body)}`);
+  return response.body.data.campaignId;
+}
+
+/** Writes buffered impression counters now instead of within STATS_FLUSH_MS. */
+export async function flushStats(t: TestApp): Promise<void> {
+  await t.app.get(StatsWriterService).flush();
+}
+
+/** Reloads the serving index of this process from the database. */
+export async function refreshIndex(t: TestApp): Promise<void> {
+  await t.app.get(CampaignIndexService).refresh();
+}
+
+export async function campaignDetail(t: TestApp, campaignId: string, apiKey = ADMIN_KEY) {
+  const response = await t.http().get('/api/v2/openapi/ad/campaign/detail').query({ campaignId }).set('x-api-key', apiKey).expect(200);
+  return response.body.data;
+}
