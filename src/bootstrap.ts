@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppModule, AppModuleOptions } from './app.module';
 import { registerCors } from './common/cors';
+import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
 import { createPinoLogger, PinoNestLogger } from './common/logger';
 import { projectRoot } from './common/project-root';
@@ -26,6 +29,16 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError,
+    requestTimeout: config.requestTimeoutMs,
+    // Node checks request deadlines only this often (30 s by default), so a short timeout needs a shorter period;
+    // and it ignores requestTimeout while the headers deadline (60 s by default) is the longer one.
+    http: {
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+    },
+    handlerTimeout: config.handlerTimeoutMs,
+    clientErrorHandler: answerClientError,
     // No Nest middleware is used; without middie every request skips a hook.
     skipMiddie: true,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
@@ -41,6 +54,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
 
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify, config.bodyLimitBytes);
+  registerRequestLimits(fastify, config);
   fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', request.id);
   });
@@ -60,6 +74,55 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   await app.init();
   await fastify.ready();
   return app;
+}
+
+/**
+ * The handler deadline runs from routing, so it includes receiving the body: routes taking big uploads (a 10 MiB
+ * profile batch, a streamed CSV) or doing long admin work keep only the request timeout.
+ */
+const LONG_ROUTES = [/\/user\/profile\/batch$/, /\/user\/profile\/batch\/csv$/, /\/admin\/profiles\/rebuild-store$/];
+
+function registerRequestLimits(fastify: FastifyInstance, config: AppConfig): void {
+  if (config.handlerTimeoutMs > 0) {
+    fastify.addHook('onRoute', (route) => {
+      if (LONG_ROUTES.some((pattern) => pattern.test(route.url))) route.handlerTimeout = config.requestTimeoutMs;
+    });
+  }
+  const maxQueryBytes = config.maxQueryBytes;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const url = request.url;
+    const query = url.indexOf('?');
+    if (query !== -1 && url.length - query - 1 > maxQueryBytes) {
+      void reply
+        .code(414)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send({ code: 414, message: `query string longer than ${maxQueryBytes} bytes`, data: {} });
+      return;
+    }
+    done();
+  });
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify has a request (slow or malformed requests, oversized headers):
+ * answered in the envelope too, then the connection is closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request not received in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'request headers (URL included) too large']
+        : [400, 'malformed HTTP request'];
+  const body = JSON.stringify({ code: status, message, data: {} });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function setUpSwagger(app: NestFastifyApplication): void {

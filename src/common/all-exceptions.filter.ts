@@ -50,6 +50,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      // Nest rewraps Fastify's FST_ERR_HANDLER_TIMEOUT (HANDLER_TIMEOUT_MS) as a plain 503 HttpException.
+      if (status === 503 && exception.message.startsWith('Request timed out after')) {
+        return { code: 503, message: 'request timed out; retry later', data: {} };
+      }
       if (status === 404 && request) {
         return { code: 404, message: `no route ${request.method} ${request.url.split('?')[0]}`, data: {} };
       }

@@ -92,4 +92,12 @@ describe('loadConfig: queues and profile imports', () => {
     expect(() => loadConfig({ PROFILE_CHUNK_SIZE: '5000' })).toThrow(/PROFILE_CHUNK_SIZE must be an integer from 1 to 2500/);
     expect(() => loadConfig({ PROFILE_BATCH_ATTEMPTS: '0' })).toThrow(/PROFILE_BATCH_ATTEMPTS/);
   });
+
+  it('should read the abuse limits: request and handler deadlines, longest query string', () => {
+    const config = loadConfig({});
+    expect([config.requestTimeoutMs, config.handlerTimeoutMs, config.maxQueryBytes]).toEqual([300_000, 15_000, 4096]);
+    expect(loadConfig({ HANDLER_TIMEOUT_MS: '0' }).handlerTimeoutMs).toBe(0);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '50' })).toThrow(/REQUEST_TIMEOUT_MS must be an integer from 100/);
+    expect(() => loadConfig({ MAX_QUERY_BYTES: 'lots' })).toThrow(/MAX_QUERY_BYTES/);
+  });
 });

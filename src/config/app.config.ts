@@ -22,6 +22,10 @@ export interface AppConfig {
   trustProxy: boolean | number | string[];
   bodyLimitBytes: number;
   rateLimitPerSecond: number;
+  /** Whole-request receive deadline (slow clients get 408), handler deadline (503), longest query string (414). */
+  requestTimeoutMs: number;
+  handlerTimeoutMs: number;
+  maxQueryBytes: number;
   keyCacheTtlMs: number;
   campaignReview: boolean;
   publisherShare: number;
@@ -152,6 +156,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy,
     bodyLimitBytes: integer('BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', 2000, 0, 1_000_000),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000),
+    handlerTimeoutMs: integer('HANDLER_TIMEOUT_MS', 15_000, 0, 3_600_000),
+    maxQueryBytes: integer('MAX_QUERY_BYTES', 4096, 256, 65_536),
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
     campaignReview: boolean('CAMPAIGN_REVIEW', false),
     publisherShare,

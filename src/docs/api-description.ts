@@ -17,8 +17,9 @@ Success: HTTP 200, \`{code: 0, message: "success", data}\` (endpoints 7 and 9 an
 Every failure is \`{code, message, data}\` with \`code\` = the HTTP status and \`message\` naming the field and
 the problem; validation failures list \`data.errors: [{field, message}]\` with dotted paths (\`budget.amount\`).
 400 bad input or malformed JSON · 401 missing/unknown/revoked key · 403 role missing · 404 unknown id
-(another account's id answers the same) · 409 forbidden state change · 413 body too large · 429 rate limited
-(\`Retry-After\`) · 500 internal (never a stack trace). Checks run in the order 401 → 403 → 400 → 404 → 409.
+(another account's id answers the same) · 408 request not received in time · 409 forbidden state change · 413 body
+too large · 414 query string too long · 429 rate limited per key (\`Retry-After\`) · 431 headers too large · 500
+internal (never a stack trace) · 503 not answered in time, retry later. Checks run in the order 401 → 403 → 400 → 404 → 409.
 A failed request stores nothing; unknown extra fields are ignored.
 
 ### Campaigns

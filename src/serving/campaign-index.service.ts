@@ -79,6 +79,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private versions = new Map<string, number>();
   private pendingChanges = new Set<string>();
   private pendingTimer: NodeJS.Timeout | undefined;
+  private pendingReloads: Promise<void> = Promise.resolve();
 
   constructor(
     @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
@@ -218,10 +219,26 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     if (this.pendingTimer) return;
     this.pendingTimer = setTimeout(() => {
       this.pendingTimer = undefined;
-      const ids = [...this.pendingChanges];
-      this.pendingChanges.clear();
-      void this.reloadMany(ids).catch((error) => this.logger.warn({ err: error }, 'reload failed'));
+      void this.reloadPending();
     }, RELOAD_GATHER_MS);
+  }
+
+  /** Applies now the change notices still being gathered, and waits for gathered reloads under way. */
+  async applyPendingChanges(): Promise<void> {
+    if (this.pendingTimer) {
+      clearTimeout(this.pendingTimer);
+      this.pendingTimer = undefined;
+      void this.reloadPending();
+    }
+    await this.pendingReloads;
+  }
+
+  private reloadPending(): Promise<void> {
+    const ids = [...this.pendingChanges];
+    this.pendingChanges.clear();
+    const reload = this.reloadMany(ids).catch((error) => this.logger.warn({ err: error }, 'reload failed'));
+    this.pendingReloads = Promise.all([this.pendingReloads, reload]).then(() => undefined);
+    return reload;
   }
 
   /** The campaign as billing needs it, also when it is no longer servable (a click on an ad served earlier). */

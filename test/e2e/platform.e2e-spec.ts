@@ -1,4 +1,9 @@
-import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { CampaignsService } from '../../src/campaigns/campaigns.service';
+import { ProfilesService } from '../../src/profiles/profiles.service';
+import { postBatch } from '../support/profile-helpers';
+import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { TEST_PROFILE } from '../support/profile';
 import { campaignBody } from '../factories/campaign.factory';
 
@@ -220,5 +225,110 @@ describe('HTTP platform: rate limit and internal errors', () => {
     expect(JSON.stringify(response.body)).not.toMatch(/campaigns|SELECT|at /);
     const logged = t.logs.map((entry) => JSON.parse(entry)).find((entry) => entry.msg === 'request failed');
     expect(logged).toBeDefined();
+  });
+});
+
+describe('HTTP platform: abuse limits (per-key rate, query size, slow requests, stuck handlers)', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_SECOND: '5', REQUEST_TIMEOUT_MS: '400', HANDLER_TIMEOUT_MS: '1000', MAX_QUERY_BYTES: '512' });
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  /** Sends raw bytes and answers everything the server writes until it closes the connection. */
+  const rawExchange = (bytes: string, holdOpenMs = 0) =>
+    new Promise<{ text: string; closedAfterMs: number }>((resolve, reject) => {
+      const started = Date.now();
+      const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ text, closedAfterMs: Date.now() - started }));
+      setTimeout(() => reject(new Error(`connection still open after ${holdOpenMs + 10_000} ms`)), holdOpenMs + 10_000).unref();
+    });
+  const envelopeOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+
+  it("should limit each key on its own: one key's 429 leaves another key's budget whole", async () => {
+    const other = await createAccount(t, ['advertiser'], 'second tenant');
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await t.http().get('/api/v2/openapi/account/me').set('x-api-key', ADMIN_KEY)).status);
+    const limited = await t.http().get('/api/v2/openapi/account/me').set('x-api-key', ADMIN_KEY);
+    const otherKey = await t.http().get('/api/v2/openapi/account/me').set('x-api-key', other.apiKey);
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(otherKey.status).toBe(200);
+  });
+
+  it('should answer a query string over MAX_QUERY_BYTES with 414 in the envelope, before any work', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const response = await t
+      .http()
+      .get(`/api/v2/openapi/ad/campaign/list?current=1&pageSize=10&pad=${'x'.repeat(600)}`)
+      .set('x-api-key', ADMIN_KEY)
+      .expect(414);
+    expect(response.body).toEqual({ code: 414, message: 'query string longer than 512 bytes', data: {} });
+    await t.http().get(`/api/v2/openapi/ad/campaign/list?current=1&pageSize=10&pad=${'x'.repeat(400)}`).set('x-api-key', ADMIN_KEY).expect(200);
+  });
+
+  it('should answer headers over the HTTP limit with 431 in the envelope and close the connection', async () => {
+    const { text } = await rawExchange(`GET /health HTTP/1.1\r\nHost: x\r\nx-pad: ${'y'.repeat(20_000)}\r\n\r\n`);
+    expect(text).toMatch(/^HTTP\/1\.1 431 /);
+    expect(envelopeOf(text)).toEqual({ code: 431, message: 'request headers (URL included) too large', data: {} });
+  });
+
+  it('should answer a body that trickles in slower than REQUEST_TIMEOUT_MS with 408 and store nothing', async () => {
+    const before = await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(200);
+    const body = JSON.stringify(campaignBody());
+    const { text, closedAfterMs } = await rawExchange(
+      `POST ${CREATE} HTTP/1.1\r\nHost: x\r\nx-api-key: ${ADMIN_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(envelopeOf(text)).toEqual({ code: 408, message: 'request not received in time', data: {} });
+    expect(closedAfterMs).toBeGreaterThanOrEqual(350);
+    const after = await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(200);
+    expect(after.body.data.total).toBe(before.body.data.total);
+  });
+
+  it('should answer 503 in the envelope when a handler is stuck past HANDLER_TIMEOUT_MS, and serve the next request', async () => {
+    const campaigns = t.app.get(CampaignsService);
+    const stuck = jest.spyOn(campaigns, 'list').mockImplementationOnce(() => new Promise((resolve) => setTimeout(() => resolve([[], 0]), 3000)));
+    const started = Date.now();
+    const response = await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(503);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(response.body).toEqual({ code: 503, message: 'request timed out; retry later', data: {} });
+    stuck.mockRestore();
+    await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(200);
+  });
+});
+
+describe('HTTP platform: big uploads keep only the request deadline', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ HANDLER_TIMEOUT_MS: '300' });
+  });
+  afterAll(() => t.close());
+
+  it('should let a profile batch take longer than HANDLER_TIMEOUT_MS, while a campaign list may not', async () => {
+    const publisher = await createAccount(t, ['publisher']);
+    const profiles = t.app.get(ProfilesService);
+    const slowAccept = profiles.accept.bind(profiles);
+    jest.spyOn(profiles, 'accept').mockImplementationOnce(async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      return slowAccept(...args);
+    });
+    const response = await postBatch(t, publisher.apiKey, [
+      { messengerUserId: 'slow-1', ipAddress: '8.8.8.8', walletAddress: 'EQD4FPq', walletClassify: 'primary' },
+    ]).expect(200);
+    expect(response.body.data.batchId).toEqual(expect.any(String));
+    const campaigns = t.app.get(CampaignsService);
+    jest.spyOn(campaigns, 'list').mockImplementationOnce(() => new Promise((resolve) => setTimeout(() => resolve([[], 0]), 800)));
+    await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(503);
   });
 });

@@ -29,9 +29,11 @@ export async function flushStats(t: TestApp): Promise<void> {
   await t.app.get(StatsWriterService).flush();
 }
 
-/** Reloads the serving index of this process from the database. */
+/** Reloads the serving index of this process from the database, change notices still gathering included. */
 export async function refreshIndex(t: TestApp): Promise<void> {
-  await t.app.get(CampaignIndexService).refresh();
+  const index = t.app.get(CampaignIndexService);
+  await index.applyPendingChanges();
+  await index.refresh();
 }
 
 export async function campaignDetail(t: TestApp, campaignId: string, apiKey = ADMIN_KEY) {
