@@ -55,6 +55,10 @@ export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
 }
 
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly status = 415;
+}
+
 export class RateLimitedError extends DomainError {
   readonly status = 429;
   constructor(readonly retryAfterSeconds: number) {

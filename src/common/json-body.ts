@@ -1,5 +1,7 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
+import { ValidationError } from './errors';
 
 /**
  * A body that was not valid JSON. The parser hands it on instead of failing, so the key and role
@@ -21,4 +23,18 @@ export function registerJsonParser(fastify: FastifyInstance, bodyLimit: number):
       done(null, new MalformedJsonBody(error instanceof Error ? error.message : 'invalid JSON'));
     }
   });
+}
+
+/**
+ * Routes without a body DTO never meet the validation pipe, so without this a malformed body would be ignored and the
+ * request would act (rotate a secret, revoke a key). Registered after the key, role and rate guards.
+ */
+@Injectable()
+export class MalformedJsonGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.switchToHttp().getRequest<{ body?: unknown }>().body instanceof MalformedJsonBody) {
+      throw ValidationError.of('body', 'is not valid JSON');
+    }
+    return true;
+  }
 }

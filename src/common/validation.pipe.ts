@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError as ClassValidatorError, validateSync } from 'class-validator';
-import { FieldError, ValidationError } from './errors';
+import { FieldError, UnsupportedMediaTypeError, ValidationError } from './errors';
 import { MalformedJsonBody } from './json-body';
 
 const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
@@ -31,6 +32,8 @@ export class RequestValidationPipe implements PipeTransform {
     if (!metatype || PRIMITIVES.includes(metatype) || (type !== 'body' && type !== 'query')) return value;
 
     if (value instanceof MalformedJsonBody) throw ValidationError.of('body', 'is not valid JSON');
+    // A text/csv body arrives as the raw request stream; walking it as a DTO would reach native handles and abort the process.
+    if (type === 'body' && value instanceof Readable) throw new UnsupportedMediaTypeError('unsupported content type: send application/json');
     if (type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw ValidationError.of('body', 'must be a JSON object');
     }
@@ -44,13 +47,21 @@ export class RequestValidationPipe implements PipeTransform {
 
 /** The authoritative check: class-transformer builds the DTO, class-validator checks every decorator. */
 export function validateWithDecorators(metatype: new () => unknown, value: unknown): unknown {
-  const instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false });
-  const errors = validateSync(instance as object, {
-    whitelist: true,
-    forbidNonWhitelisted: false,
-    forbidUnknownValues: false,
-    validationError: { target: false, value: true },
-  });
+  let instance: unknown;
+  let errors: ClassValidatorError[];
+  try {
+    instance = plainToInstance(metatype, value ?? {}, { enableImplicitConversion: false });
+    errors = validateSync(instance as object, {
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      forbidUnknownValues: false,
+      validationError: { target: false, value: true },
+    });
+  } catch (error) {
+    // class-transformer recurses once per nesting level: a body nested thousands deep overflows the stack.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) throw ValidationError.of('body', 'is nested too deeply');
+    throw error;
+  }
   if (errors.length > 0) throw new ValidationError(flattenErrors(errors));
   return instance;
 }
