@@ -12,8 +12,8 @@ import type { JobQueue, QueueJob } from '../queue/queue.types';
 import type { ProfileBatchStatusDto } from './dto/profile.dto';
 import { ProfileBatch } from './entities/profile-batch.entity';
 import { Profile } from './entities/profile.entity';
-import { ProfileRow, upsertStatement } from './profile-upsert';
-import { factsOf, PROFILE_STORE, ProfileStore, StoredProfileColumns } from './store/profile-store';
+import { PROFILE_COLUMNS, ProfileRow, upsertStatement } from './profile-upsert';
+import { factsOf, PROFILE_STORE, ProfileFacts, ProfileStore, StoredProfileColumns } from './store/profile-store';
 
 export interface ProfileBatchJob {
   batchId: string;
@@ -122,7 +122,7 @@ export class ProfilesService implements OnModuleInit {
       for (let from = 0; from < rows.length; from += chunkSize) {
         const chunk = rows.slice(from, from + chunkSize);
         await this.upsertChunk(chunk);
-        await this.publishFacts(chunk.map((row) => row.messengerUserId));
+        await this.publishFacts(chunk);
         const processed = Math.min(from + chunkSize, rows.length);
         if (processed < rows.length) await this.batches.update({ id: batchId }, { processed, updatedAt: this.clock.now() });
       }
@@ -146,15 +146,29 @@ export class ProfilesService implements OnModuleInit {
     await this.dataSource.query(sql, params);
   }
 
-  /** Reads the merged profiles back (one query) and writes their targeting facts to the serving store. */
-  private async publishFacts(userIds: string[]): Promise<void> {
-    const unique = [...new Set(userIds)];
-    const placeholders = unique.map(() => '?').join(', ');
-    const profiles: (StoredProfileColumns & { messengerUserId: string })[] = await this.dataSource.query(
-      `SELECT ${SELECT_COLUMNS} FROM profiles WHERE messengerUserId IN (${placeholders})`,
-      unique,
-    );
-    await this.store.putMany(profiles.map((profile) => [profile.messengerUserId, factsOf(profile)]));
+  /**
+   * Writes the chunk's targeting facts to the serving store. A record that carries every column and is its user's
+   * only one in the chunk is the merged profile itself; the others are read back merged (one query).
+   */
+  private async publishFacts(chunk: ProfileRow[]): Promise<void> {
+    const occurrences = new Map<string, number>();
+    for (const row of chunk) occurrences.set(row.messengerUserId, (occurrences.get(row.messengerUserId) ?? 0) + 1);
+    const facts: [string, ProfileFacts][] = [];
+    const readBack = new Set<string>();
+    for (const row of chunk) {
+      const complete = occurrences.get(row.messengerUserId) === 1 && PROFILE_COLUMNS.every((column) => row[column] !== undefined);
+      if (complete) facts.push([row.messengerUserId, factsOf(row as StoredProfileColumns)]);
+      else readBack.add(row.messengerUserId);
+    }
+    if (readBack.size > 0) {
+      const ids = [...readBack];
+      const profiles: (StoredProfileColumns & { messengerUserId: string })[] = await this.dataSource.query(
+        `SELECT ${SELECT_COLUMNS} FROM profiles WHERE messengerUserId IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      );
+      for (const profile of profiles) facts.push([profile.messengerUserId, factsOf(profile)]);
+    }
+    await this.store.putMany(facts);
   }
 
   /** Writes every stored profile to the serving store (after Redis lost it, or at an embedded start). */

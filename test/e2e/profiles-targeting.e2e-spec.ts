@@ -121,6 +121,19 @@ describe(`Profiles feed serving's targeting (matching/ad) [${TEST_PROFILE}]`, ()
     expect(await fetchAs(t, user)).toEqual([]);
   });
 
+  it('should serve the merged profile when one batch carries a full record and later a partial one for the same user', async () => {
+    const repeated = newUser('repeat');
+    const single = newUser('single');
+    const full = { ipAddress: '8.8.8.8', walletAddress: 'EQx', walletClassify: 'primary', isPremium: true, isHighValue: false, walletHasBalance: false, language: 'de' };
+    await uploadAndApply(t, publisher.apiKey, [
+      { messengerUserId: repeated, ...full },
+      { messengerUserId: single, ...full, isHighValue: true },
+      { messengerUserId: repeated, isPremium: false },
+    ]);
+    expect(await fetchAs(t, repeated)).toEqual(names('wallet', 'chainWallet', 'german'));
+    expect(await fetchAs(t, single)).toEqual(names('premium', 'highValue', 'wallet', 'chainWallet', 'german'));
+  });
+
   it('should rebuild the serving store from the database: at the start of a process whose store is empty, and on demand', async () => {
     const user = newUser('rebuild');
     await uploadAndApply(t, publisher.apiKey, [{ messengerUserId: user, isHighValue: true, language: 'de' }]);
