@@ -5,6 +5,7 @@ import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
+import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CampaignIndexService } from '../serving/campaign-index.service';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
@@ -67,7 +68,7 @@ export class EventsService {
       adId: event.adId,
       messengerUserId: event.messengerUserId,
       costMicros: outcome.costMicros,
-      earningsMicros: Math.floor(outcome.costMicros * this.config.publisherShare),
+      earningsMicros: shareOfMicros(outcome.costMicros, this.config.publisherShare),
       createdAt: now,
       verificationStatus: campaign.verificationUrl ? 'pending' : 'none',
       verificationAttempts: 0,

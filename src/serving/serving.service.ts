@@ -4,6 +4,7 @@ import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
+import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
@@ -50,7 +51,7 @@ export class ServingService {
           campaignId: campaign.id,
           adBlockId: query.adBlockId,
           costMicros,
-          earningsMicros: Math.floor(costMicros * this.config.publisherShare),
+          earningsMicros: shareOfMicros(costMicros, this.config.publisherShare),
         };
       }),
       now,
