@@ -55,8 +55,15 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify, config.bodyLimitBytes);
   registerRequestLimits(fastify, config);
+  // Graceful shutdown (SIGTERM): once the server is closing, answers carry `Connection: close`, so the keep-alive
+  // connection of a request in flight ends with its answer instead of holding the process open for keepAliveTimeout.
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
   fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     request.log.info(

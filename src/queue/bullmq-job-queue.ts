@@ -93,6 +93,11 @@ export class BullMqJobQueue<T = unknown> implements JobQueue<T> {
     };
   }
 
+  /** Takes no more jobs and waits for the running ones (BullMQ's Worker.close); jobs can still be added. */
+  async stopWorking(): Promise<void> {
+    await this.worker?.close();
+  }
+
   async close(): Promise<void> {
     await this.worker?.close();
     await this.queue.close();

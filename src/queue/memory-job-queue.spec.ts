@@ -102,4 +102,28 @@ describe(MemoryJobQueue.name, () => {
     await waitFor(async () => (await queue.counts()).completed === 6);
     expect(most).toBe(2);
   });
+
+  it('should finish the running job on stopWorking, start no other, and still accept jobs until close', async () => {
+    queue = new MemoryJobQueue('test');
+    const seen: number[] = [];
+    let release: () => void = () => undefined;
+    queue.work({
+      process: async (job) => {
+        if (job.data.n === 1) await new Promise<void>((resolve) => (release = resolve));
+        seen.push(job.data.n);
+      },
+    });
+    await queue.add('job', { n: 1 }, { jobId: 'running' });
+    await queue.add('job', { n: 2 }, { jobId: 'waiting' });
+    const stopped = queue.stopWorking();
+    await queue.add('job', { n: 3 }, { jobId: 'added-while-stopping' });
+    release();
+    await stopped;
+    expect(seen).toEqual([1]);
+    expect((await queue.getJob('running'))?.state).toBe('completed');
+    expect((await queue.getJob('added-while-stopping'))?.state).toBe('waiting');
+    expect(await queue.counts()).toEqual({ waiting: 2, delayed: 0, active: 0, completed: 1, failed: 0 });
+    await queue.close();
+    await expect(queue.add('job', { n: 4 })).rejects.toThrow('closed');
+  });
 });

@@ -30,6 +30,8 @@ export class MemoryJobQueue<T = unknown> implements JobQueue<T> {
   private processor: JobProcessor<T> | null = null;
   private concurrency = 1;
   private closed = false;
+  /** no more jobs start (stopWorking or close); jobs can still be added until close */
+  private stopped = false;
   private nextId = 1;
 
   constructor(readonly name: string) {
@@ -79,9 +81,16 @@ export class MemoryJobQueue<T = unknown> implements JobQueue<T> {
     return counts;
   }
 
+  /** Starts no more jobs and waits for the running ones; jobs can still be added (they wait). */
+  async stopWorking(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.running]);
+  }
+
   /** Stops taking jobs and waits for the running ones. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await Promise.allSettled([...this.running]);
@@ -104,7 +113,7 @@ export class MemoryJobQueue<T = unknown> implements JobQueue<T> {
   }
 
   private pump(): void {
-    while (!this.closed && this.processor && this.running.size < this.concurrency && this.waiting.length > 0) {
+    while (!this.stopped && this.processor && this.running.size < this.concurrency && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
       const run = this.run(job, this.processor).finally(() => {
         this.running.delete(run);

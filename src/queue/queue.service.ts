@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryService, ModuleRef, Reflector } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
@@ -16,7 +16,7 @@ type AnyQueue = MemoryJobQueue | BullMqJobQueue;
  * @JobProcessorFor gets the jobs of its queue.
  */
 @Injectable()
-export class QueueService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class QueueService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(QueueService.name);
   private readonly queues = new Map<string, AnyQueue>();
   private readonly processed = new Set<string>();
@@ -64,8 +64,16 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  /** Workers stop before the database and Redis connections close (onApplicationShutdown). */
+  /** Workers stop (their running jobs finish) before the database and Redis connections close (onApplicationShutdown). */
   async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()].map((queue) => queue.stopWorking()));
+  }
+
+  /**
+   * The queues close only after the HTTP server has closed (Nest closes it between the two hooks): a request in
+   * flight at SIGTERM (a profile batch being accepted) can still add its job.
+   */
+  async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
   }
 
