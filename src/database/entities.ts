@@ -6,10 +6,11 @@ import { Click } from '../events/entities/click.entity';
 import { Conversion } from '../conversions/entities/conversion.entity';
 import { VerificationCall } from '../verification/entities/verification-call.entity';
 import { StatsHourly } from '../stats/entities/stats-hourly.entity';
+import { StatsWrite } from '../stats/entities/stats-write.entity';
 import { Profile } from '../profiles/entities/profile.entity';
 import { ProfileBatch } from '../profiles/entities/profile-batch.entity';
 import { ExchangeCampaign } from '../exchange/entities/exchange-campaign.entity';
 import { ExchangeClick } from '../exchange/entities/exchange-click.entity';
 import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.entity';
 
-export const ENTITIES = [Account, ApiKey, Campaign, AdBlock, Click, StatsHourly, Conversion, VerificationCall, ExchangeCampaign, ExchangeClick, ExchangeStatsHourly, Profile, ProfileBatch];
+export const ENTITIES = [Account, ApiKey, Campaign, AdBlock, Click, StatsHourly, StatsWrite, Conversion, VerificationCall, ExchangeCampaign, ExchangeClick, ExchangeStatsHourly, Profile, ProfileBatch];

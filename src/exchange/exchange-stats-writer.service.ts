@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { WriteLedger } from '../stats/write-ledger';
 import { ExchangeClick } from './entities/exchange-click.entity';
 
 interface Delta {
@@ -44,12 +45,14 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly mysql: boolean;
+  private readonly ledger: WriteLedger<Map<string, Delta>>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.mysql = config.database.type === 'mysql';
+    this.ledger = new WriteLedger(dataSource, this.logger);
   }
 
   onModuleInit(): void {
@@ -85,17 +88,21 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
       return this.writing;
     }
     this.writing = (async () => {
-      do {
-        this.again = false;
-        await this.writeBatch();
-      } while (this.again || this.pendingClicks.length > 0);
-    })().finally(() => {
-      this.writing = null;
-    });
+      try {
+        do {
+          this.again = false;
+          await this.writeBatch();
+        } while (this.again || this.pendingClicks.length > 0);
+      } finally {
+        // cleared in the same step as the last check: a later flush() starts a new write (see StatsWriterService)
+        this.writing = null;
+      }
+    })();
     return this.writing;
   }
 
   private async writeBatch(): Promise<void> {
+    for (const uncommitted of await this.ledger.settle()) this.putBack(uncommitted);
     const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
     const impressions = this.deltas;
     this.deltas = new Map();
@@ -109,22 +116,30 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
       deltaFor(rows, click.inExchangeCampaignId, hour).clicksReceived += 1;
     }
 
+    const writeId = this.ledger.newWriteId();
     try {
       await this.withRetry(() =>
         this.dataSource.transaction(async (manager) => {
+          await this.ledger.mark(manager, writeId);
           if (clicks.length > 0) await manager.insert(ExchangeClick, clicks.map(({ click }) => click));
           await this.applyDeltas(manager, [...rows.values()]);
         }),
       );
       for (const pending of clicks) pending.resolve();
+      this.ledger.cleanUp();
     } catch (error) {
       this.logger.error({ err: error }, 'exchange stats write failed; impressions kept for the next try, clicks refused');
-      for (const delta of impressions.values()) {
-        const current = deltaFor(this.deltas, delta.exchangeCampaignId, delta.hour);
-        current.impressions += delta.impressions;
-        current.impressionsSent += delta.impressionsSent;
-      }
+      // It may still have committed (a lost COMMIT answer): the next write asks before writing these again.
+      if (impressions.size > 0) this.ledger.doubt(writeId, impressions);
       for (const pending of clicks) pending.reject(error);
+    }
+  }
+
+  private putBack(impressions: Map<string, Delta>): void {
+    for (const delta of impressions.values()) {
+      const current = deltaFor(this.deltas, delta.exchangeCampaignId, delta.hour);
+      current.impressions += delta.impressions;
+      current.impressionsSent += delta.impressionsSent;
     }
   }
 

@@ -5,6 +5,7 @@ import { utcDay } from '../campaigns/campaign-rules';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { Click } from '../events/entities/click.entity';
+import { WriteLedger } from './write-ledger';
 
 export interface ImpressionRecord {
   campaignId: string;
@@ -48,12 +49,14 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly mysql: boolean;
+  private readonly ledger: WriteLedger<Map<string, Delta>>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.mysql = config.database.type === 'mysql';
+    this.ledger = new WriteLedger(dataSource, this.logger);
   }
 
   onModuleInit(): void {
@@ -91,23 +94,31 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       return this.writing;
     }
     this.writing = (async () => {
-      do {
-        this.again = false;
-        await this.writeBatch();
-      } while (this.again || this.pendingClicks.length > 0);
-    })().finally(() => {
-      this.writing = null;
-    });
+      try {
+        do {
+          this.again = false;
+          await this.writeBatch();
+        } while (this.again || this.pendingClicks.length > 0);
+      } finally {
+        // cleared in the same step as the last check: a flush() arriving later starts a new write instead of
+        // joining one that will not look at `again` any more
+        this.writing = null;
+      }
+    })();
     return this.writing;
   }
 
   private async writeBatch(): Promise<void> {
+    for (const uncommitted of await this.ledger.settle()) {
+      for (const [key, delta] of uncommitted) this.mergeBack(key, delta);
+    }
     const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
     const deltas = this.deltas;
     this.deltas = new Map();
     if (clicks.length === 0 && deltas.size === 0) return;
 
-    const rows = new Map(deltas);
+    // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
+    const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
     for (const { click } of clicks) {
       const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt));
       const delta = rows.get(key) ?? {
@@ -125,17 +136,21 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       rows.set(key, delta);
     }
 
+    const writeId = this.ledger.newWriteId();
     try {
       await this.withRetry(() =>
         this.dataSource.transaction(async (manager) => {
+          await this.ledger.mark(manager, writeId);
           if (clicks.length > 0) await insertClicks(manager, clicks.map(({ click }) => click));
           await this.applyDeltas(manager, [...rows.values()]);
         }),
       );
       for (const pending of clicks) pending.resolve();
+      this.ledger.cleanUp();
     } catch (error) {
       this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
-      for (const [key, delta] of deltas) this.mergeBack(key, delta);
+      // It may still have committed (a lost COMMIT answer): the next write asks before writing these again.
+      if (deltas.size > 0) this.ledger.doubt(writeId, deltas);
       for (const pending of clicks) pending.reject(error);
     }
   }

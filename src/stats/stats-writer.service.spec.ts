@@ -1,0 +1,91 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '../config/app.config';
+import { Click } from '../events/entities/click.entity';
+import { StatsWriterService } from './stats-writer.service';
+
+/**
+ * A data source whose transactions record their statements, failing while `down` is set; with `loseCommitAnswer`
+ * a transaction commits and then fails, as when the connection drops during COMMIT.
+ */
+function fakeDataSource() {
+  const committed: { sql: string; params: unknown[] }[][] = [];
+  const state = { down: false, loseCommitAnswer: false };
+  const markers = () => committed.flatMap((statements) => statements.filter((s) => s.sql.startsWith('INSERT INTO stats_writes')).map((s) => s.params[0]));
+  const dataSource = {
+    transaction: async (work: (manager: EntityManager) => Promise<void>) => {
+      if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      const statements: { sql: string; params: unknown[] }[] = [];
+      await work({ query: async (sql: string, params: unknown[]) => void statements.push({ sql, params }) } as unknown as EntityManager);
+      committed.push(statements);
+      if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+    },
+    query: async (sql: string, params: unknown[]) => {
+      if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      if (sql.startsWith('SELECT id FROM stats_writes')) return params.filter((id) => markers().includes(id)).map((id) => ({ id }));
+      return [];
+    },
+  } as unknown as DataSource;
+  return { dataSource, committed, state };
+}
+
+const impressionsWritten = (committed: { sql: string; params: unknown[] }[][]) =>
+  committed
+    .flatMap((statements) => statements.filter((statement) => statement.sql.startsWith('UPDATE campaigns SET impressions')))
+    .reduce((sum, statement) => sum + (statement.params[0] as number), 0);
+
+const HOUR = 3_600_000;
+
+describe(StatsWriterService.name, () => {
+  it('should keep only the impressions of a failed write for the next one, never the refused clicks', async () => {
+    const { dataSource, committed, state } = fakeDataSource();
+    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const now = 10 * HOUR;
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], now);
+    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: now });
+
+    state.down = true;
+    await expect(writer.recordClick(click)).rejects.toThrow('ECONNREFUSED');
+    state.down = false;
+    // asked for while the failed write is still finishing (as a shutdown's last flush can be): must write, not join it
+    await writer.flush();
+
+    expect(committed).toHaveLength(1);
+    const hourly = committed[0].find((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'))!;
+    // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros): the impression only
+    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490]);
+    const campaign = committed[0].find((statement) => statement.sql.startsWith('UPDATE campaigns SET impressions'))!;
+    expect(campaign.params).toEqual([1, 0, 700, 'c1']);
+  });
+
+  it('should not write impressions twice when a write committed but its answer was lost', async () => {
+    const { dataSource, committed, state } = fakeDataSource();
+    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+
+    state.loseCommitAnswer = true;
+    await writer.flush();
+    state.loseCommitAnswer = false;
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    await writer.flush();
+    await writer.flush();
+
+    expect(impressionsWritten(committed)).toBe(2);
+  });
+
+  it('should write again the impressions of a failed write once the database answers, and only once', async () => {
+    const { dataSource, committed, state } = fakeDataSource();
+    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+
+    state.down = true;
+    await writer.flush();
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    await writer.flush();
+    expect(committed).toHaveLength(0);
+    state.down = false;
+    await writer.flush();
+    await writer.flush();
+
+    expect(impressionsWritten(committed)).toBe(2);
+  });
+});
