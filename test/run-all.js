@@ -4,7 +4,8 @@
  * Redis when CI=true or TEST_DATABASE_URL / TEST_REDIS_URL are set. In that case an unreachable database or
  * Redis fails the run: it is never skipped quietly. Between them, the admin panel's Vitest specs and its browser
  * e2e (Playwright driving Debian's Chromium against the built application); without CI the browser step is
- * skipped, saying so, when Chromium is missing, and with CI=true a missing Chromium fails the run.
+ * skipped, saying so, when Chromium is missing, and with CI=true a missing Chromium fails the run. Last, with
+ * CI=true (or TEST_RELIABILITY=true), the reliability suite: several processes and faults on a private MariaDB + Redis.
  */
 const { spawnSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
@@ -103,6 +104,16 @@ async function reachable() {
     process.exit(1);
   }
   runJest('e2e tests, MySQL + Redis profile', ['--selectProjects', 'e2e', '--runInBand'], { TEST_PROFILE: 'mysql' });
+  // Two API processes and a worker on their own MariaDB and Redis, under load and faults (test/reliability/).
+  if (process.env.CI === 'true' || process.env.TEST_RELIABILITY === 'true') {
+    runStep('reliability: 2 APIs + 1 worker under load, faults (private MariaDB + Redis)', process.execPath, [
+      jest,
+      '--config',
+      path.join('test', 'reliability', 'jest.config.js'),
+    ]);
+  } else {
+    process.stdout.write('\n(reliability suite not run: set CI=true or TEST_RELIABILITY=true)\n');
+  }
 })().catch((error) => {
   process.stderr.write(`${error.stack}\n`);
   process.exit(1);

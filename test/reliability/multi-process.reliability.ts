@@ -1,0 +1,525 @@
+import http from 'node:http';
+import { campaignBody } from '../factories/campaign.factory';
+import { audit, Audit } from './support/audit';
+import { ADMIN_KEY, Cluster, healthOf, sleep, waitUntil } from './support/cluster';
+import { Answer, call, FETCH, Json, Ledger, newUser, PROFILE_BATCH, runLoad, Tally, waitForBatches, World } from './support/load';
+
+/**
+ * Reliability with several processes and faults, on a private MariaDB and a private Redis (never the shared
+ * servers): two API processes and one queue worker process, all started from source, under concurrent load
+ * (serving, clicks, conversions, profile batches) spread over both APIs; then, each under load, Redis stopped and
+ * restarted, MariaDB stopped and restarted, the worker killed mid-job, the worker and an API stopped with SIGTERM
+ * mid-work. After each phase the database is compared with what the clients were answered (support/audit.ts):
+ * nothing answered 200 is lost or counted twice, and money (integer micro-USDT) adds up exactly.
+ *
+ * Redis runs with an append-only file fsynced at every write, as Redis behind BullMQ and the budget counters must
+ * be run in production: a restart keeps its data. (A Redis that loses its data loses the queued jobs until a process
+ * restarts and the exactness of budgets; that is a deployment requirement, not something a test can make pass.)
+ * The SIGKILLed worker's job comes back through BullMQ's stalled-job check: 35 to 75 s, half of this suite's time.
+ *
+ * Needs mariadbd, mariadb-install-db and redis-server on the PATH; about 2.5 minutes on 2 cores.
+ * Run: node node_modules/jest/bin/jest.js --config test/reliability/jest.config.js  (RELIABILITY_KEEP=1 keeps the logs)
+ */
+const DAY = 24 * 60 * 60 * 1000;
+const cluster = new Cluster();
+const ledger = new Ledger();
+const world: World = { ports: [], publishers: [], advertisers: [], campaignOwner: new Map() };
+const small: { cpm: string; cpc: string } = { cpm: '', cpc: '' };
+const suiteStarted = Date.now();
+
+function print(title: string, lines: string[]): void {
+  process.stdout.write(`\n[reliability] ${title}\n${lines.map((line) => `    ${line}`).join('\n')}\n`);
+}
+
+/** Waits until the buffered impression counters of the APIs reached the database, then audits. */
+async function settledAudit(): Promise<Audit> {
+  const want = ledger.impressionsAnswered;
+  let last = -1;
+  let stableSince = Date.now();
+  await waitUntil('impression counters written', async () => {
+    const [row] = await cluster.sql<{ n: string | null }>('SELECT SUM(impressions) AS n FROM stats_hourly');
+    const stored = Number(row?.n ?? 0);
+    if (stored !== last) {
+      last = stored;
+      stableSince = Date.now();
+    }
+    return stored === want || Date.now() - stableSince > 3000;
+  }, 20_000, 100);
+  return audit(cluster, ledger);
+}
+
+function auditLines(result: Audit): string[] {
+  return [
+    `impressions answered ${result.impressionsAnswered}, counted ${result.impressionsStored} (lost ${result.impressionsLost}, extra ${result.impressionsDoubled})`,
+    `clicks answered "counted" ${result.clicksCounted}, rows ${result.clickRows}, duplicates answered "not counted again" ${result.duplicateClicksAnswered}; ` +
+      `lost ${result.clicksLost}, double counts ${result.clicksDoubled}, stored after an error answer ${result.clicksStoredUnacknowledged}`,
+    `conversions answered ${result.conversionsAnswered}, rows ${result.conversionRows} (attributed ${result.attributedConversions}); lost ${result.conversionsLost}`,
+    `money: campaign/block/series mismatches ${result.moneyMismatches.length}; max overspend ${result.maxOverspendMicros} micro-USDT ` +
+      `(${result.overspend.filter((c) => c.spentMicros >= c.totalMicros).map((c) => `spent ${c.spentMicros} of ${c.totalMicros}, unit ${c.unitMicros}`).join('; ')})`,
+    `profile batches accepted ${result.batchesAccepted}, done ${result.batchesDone}; profiles ${result.profilesStored} of ${result.profilesExpected}`,
+    `=> events lost ${result.clicksLost + result.conversionsLost + result.impressionsLost}, double counts ${result.clicksDoubled + result.impressionsDoubled}, ` +
+      `max overspend ${result.maxOverspendMicros} micro-USDT (all phases so far)`,
+  ];
+}
+
+function expectClean(result: Audit): void {
+  expect(result.problems).toEqual([]);
+  expect(result.clicksLost).toBe(0);
+  expect(result.clicksDoubled).toBe(0);
+  expect(result.conversionsLost).toBe(0);
+  expect(result.impressionsLost).toBe(0);
+  expect(result.impressionsDoubled).toBe(0);
+  expect(result.moneyMismatches).toEqual([]);
+  expect(result.batchesDone).toBe(result.batchesAccepted);
+  expect(result.impressionsStored).toBe(result.impressionsAnswered);
+  expect(result.clickRows).toBe(result.clicksCounted + result.clicksStoredUnacknowledged);
+}
+
+/** Polls /health of the APIs every 100 ms until stopped; `seen` holds every observation. */
+function watchHealth(ports: number[]) {
+  const seen: { at: number; port: number; status: number; data: Json | undefined }[] = [];
+  let on = true;
+  const loop = (async () => {
+    while (on) {
+      const at = Date.now();
+      const results = await Promise.all(ports.map((port) => healthOf(port)));
+      results.forEach((result, i) => seen.push({ at, port: ports[i], status: result.status, data: result.body?.data }));
+      await sleep(100);
+    }
+  })();
+  return {
+    seen,
+    stop: async () => {
+      on = false;
+      await loop;
+    },
+  };
+}
+
+/** A tally that keeps every answer, with its timing. */
+class RecordingTally extends Tally {
+  readonly answers: { kind: string; answer: Answer }[] = [];
+  override add(kind: string, answer: Answer): void {
+    super.add(kind, answer);
+    this.answers.push({ kind, answer });
+  }
+}
+
+/** GET /health on a new connection (no keep-alive): refused once the server stopped listening. */
+function callFresh(port: number): Promise<Answer> {
+  const sentAt = Date.now();
+  return new Promise((resolve) => {
+    const request = http.get({ host: '127.0.0.1', port, path: '/health', agent: false, timeout: 5000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: null, error: null, sentAt, doneAt: Date.now() }));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: 0, body: null, error: error.code ?? error.message, sentAt, doneAt: Date.now() }));
+  });
+}
+
+/**
+ * A profile batch upload sent in two halves: the headers and first half now, the rest when `finish()` is called
+ * (after SIGTERM), so the request is certainly in flight while the server closes.
+ */
+function startTrickledBatch(port: number, key: string, size: number) {
+  const tag = `rpt${Date.now().toString(36)}`;
+  const list = Array.from({ length: size }, (_, i) => ({ messengerUserId: `${tag}.${i}`, isPremium: i % 2 === 0, language: 'en' }));
+  const body = Buffer.from(JSON.stringify({ list }));
+  const half = Math.floor(body.length / 2);
+  const sentAt = Date.now();
+  let finish: () => void = () => undefined;
+  const answer = new Promise<Answer>((resolve) => {
+    const headers = { 'content-type': 'application/json', 'content-length': String(body.length), 'x-api-key': key };
+    const request = http.request({ host: '127.0.0.1', port, path: PROFILE_BATCH, method: 'POST', agent: false, headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => {
+        let parsed: Json | null = null;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = null;
+        }
+        resolve({ status: response.statusCode ?? 0, body: parsed, error: null, sentAt, doneAt: Date.now() });
+      });
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: 0, body: null, error: error.code ?? error.message, sentAt, doneAt: Date.now() }));
+    request.write(body.subarray(0, half));
+    finish = () => request.end(body.subarray(half));
+  });
+  return { tag, size, premium: list.filter((record) => record.isPremium).length, answer, finish: () => finish() };
+}
+
+/** A tally that also counts into whichever window tally is current. */
+class WindowedTally extends Tally {
+  window: Tally = new Tally();
+  override add(kind: string, answer: Answer): void {
+    super.add(kind, answer);
+    this.window.add(kind, answer);
+  }
+}
+
+async function createCampaign(advertiser: number, name: string, budget: { amount: number; total: number }, bidding: { billingType: string; costPer: number }) {
+  const now = Date.now();
+  const body = campaignBody({
+    name,
+    targeting: { includedRegions: [], includedLanguages: [], platform: 'All' },
+    budget: { ...budget, startTime: now - DAY, endTime: now + 30 * DAY },
+    bidding,
+  });
+  const answer = await call(world.ports[0], 'POST', '/api/v2/openapi/ad/campaign/create', { key: world.advertisers[advertiser].key, body });
+  if (answer.status !== 200) throw new Error(`campaign create: ${answer.status} ${JSON.stringify(answer.body)}`);
+  const campaignId = answer.body!.data.campaignId as string;
+  world.campaignOwner.set(campaignId, advertiser);
+  return campaignId;
+}
+
+async function adminPost(path: string, body: unknown): Promise<Json> {
+  const answer = await call(world.ports[0], 'POST', path, { key: ADMIN_KEY, body });
+  if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body!.data;
+}
+
+/** A fault phase: load on both APIs, `fault` in the middle, health watched throughout. */
+async function underLoad(options: { before: number; after: number; fault: () => Promise<void> }) {
+  const tally = new WindowedTally();
+  const windows: Record<string, Tally> = { before: tally.window };
+  let stop = false;
+  const health = watchHealth(world.ports);
+  const load = runLoad(world, ledger, tally, { durationMs: 10 * 60_000, concurrency: 12, tag: 'f', batchEveryMs: 300, batchSize: 300, stop: () => stop });
+  await sleep(options.before);
+  tally.window = windows.during = new Tally();
+  const faultStarted = Date.now();
+  await options.fault();
+  // requests are judged "after" from one second past recovery: answers to requests sent during the outage land here
+  await sleep(1000);
+  tally.window = windows.after = new Tally();
+  await sleep(options.after);
+  stop = true;
+  await load;
+  await health.stop();
+  return { tally, windows, health: health.seen, faultStarted };
+}
+
+function healthLine(seen: { at: number; port: number; status: number; data: Json | undefined }[], from: number): string {
+  const compact: string[] = [];
+  for (const port of world.ports) {
+    let previous = '';
+    for (const entry of seen.filter((s) => s.port === port)) {
+      const state = `${entry.status} ${entry.data?.status ?? '-'} (db ${entry.data?.database ?? '-'}, redis ${entry.data?.redis ?? '-'})`;
+      if (state !== previous) compact.push(`:${port} ${entry.at - from >= 0 ? '+' : ''}${entry.at - from} ms ${state}`);
+      previous = state;
+    }
+  }
+  return compact.join('; ');
+}
+
+beforeAll(async () => {
+  await cluster.init(2);
+  const [, redisMs] = await Promise.all([Promise.resolve(cluster.installMariaDb()), cluster.startRedis()]);
+  const mariaMs = await cluster.startMariaDb();
+  const connection = await (await import('mysql2/promise')).createConnection({ host: '127.0.0.1', port: cluster.mysqlPort, user: 'root' });
+  await connection.query('CREATE DATABASE adnet CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci');
+  await connection.end();
+  const api0Ms = await cluster.startApi(0);
+  const [api1Ms, workerMs] = await Promise.all([cluster.startApi(1, { DB_MIGRATE: 'false' }), cluster.startWorker({ PROFILE_CHUNK_SIZE: '100' })]);
+  world.ports = [...cluster.apiPorts];
+
+  for (let i = 0; i < 2; i++) {
+    const publisher = await adminPost('/api/v2/admin/accounts', { name: `Reliability publisher ${i}`, roles: ['publisher'] });
+    const block = await call(world.ports[i], 'POST', '/api/v2/openapi/ad/block/create', { key: publisher.apiKey, body: { name: `Block ${i}` } });
+    world.publishers.push({ key: publisher.apiKey, adBlockId: block.body!.data.adBlockId });
+    const advertiser = await adminPost('/api/v2/admin/accounts', { name: `Reliability advertiser ${i}`, roles: ['advertiser'] });
+    world.advertisers.push({ key: advertiser.apiKey, accountId: advertiser.accountId });
+  }
+  // Prices whose 70 % publisher share float multiplication gets wrong (700 × 0.7 = 489.99…, 90000 × 0.7 = 62999.99…):
+  // earnings are checked to the micro-USDT.
+  await createCampaign(0, 'Big CPM', { amount: 1000, total: 1000 }, { billingType: 'CPM', costPer: 0.7 });
+  small.cpm = await createCampaign(0, 'Small CPM', { amount: 0.1, total: 0.1 }, { billingType: 'CPM', costPer: 3.7 });
+  await createCampaign(1, 'Big CPC', { amount: 1000, total: 1000 }, { billingType: 'CPC', costPer: 0.09 });
+  small.cpc = await createCampaign(1, 'Small CPC', { amount: 0.1, total: 0.1 }, { billingType: 'CPC', costPer: 0.03 });
+  // Both APIs serve all four campaigns (change notices through Redis) before the load starts.
+  for (const port of world.ports) {
+    await waitUntil(`API :${port} serving the campaigns`, async () => {
+      const user = newUser('warm');
+      const publisher = world.publishers[0];
+      const answer = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key });
+      for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
+      return answer.body?.data?.ads?.length === 4;
+    }, 10_000, 100);
+  }
+  print('set-up', [
+    `private MariaDB :${cluster.mysqlPort} up in ${mariaMs} ms, private Redis :${cluster.redisPort} (AOF, fsync always) up in ${redisMs} ms`,
+    `api0 :${world.ports[0]} (migrations) ${api0Ms} ms, api1 :${world.ports[1]} ${api1Ms} ms, worker ${workerMs} ms; APIs QUEUE_WORKERS=false`,
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  await cluster.destroy();
+  print('done', [`suite ran ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`]);
+}, 60_000);
+
+describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', () => {
+  it('A. keeps every event exactly once and budgets exact under concurrent load over two APIs', async () => {
+    const tally = new Tally();
+    const started = Date.now();
+    await runLoad(world, ledger, tally, { durationMs: 15_000, concurrency: 16, tag: 'a', batchEveryMs: 300, batchSize: 400 });
+    const loadMs = Date.now() - started;
+    const statuses = await waitForBatches(world, ledger, 60_000);
+    const result = await settledAudit();
+    const smallCampaigns = result.overspend.filter((c) => c.campaignId === small.cpm || c.campaignId === small.cpc);
+    print('A. two APIs + one worker, concurrent load', [
+      `${tally.summary()} in ${loadMs} ms`,
+      `requests tried ${tally.tried}, 5xx ${tally.serverErrors}, network errors ${tally.networkErrors}`,
+      ...auditLines(result),
+      `small budgets: ${smallCampaigns.map((c) => `${c.spentMicros} spent of ${c.totalMicros} (overspend ${c.spentMicros - c.totalMicros}, unit ${c.unitMicros})`).join('; ')}`,
+    ]);
+    expect({ serverErrors: tally.serverErrors, networkErrors: tally.networkErrors, samples: tally.samples }).toEqual({ serverErrors: 0, networkErrors: 0, samples: [] });
+    expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
+    expectClean(result);
+    expect(result.clicksStoredUnacknowledged).toBe(0);
+    // the load really exercised what it claims: cross-process duplicate clicks, attributions, exhausted budgets
+    expect(result.clicksCounted).toBeGreaterThan(100);
+    expect(result.duplicateClicksAnswered).toBeGreaterThan(5);
+    expect(result.attributedConversions).toBeGreaterThan(20);
+    expect(result.batchesAccepted).toBeGreaterThan(10);
+    for (const campaign of smallCampaigns) {
+      expect(campaign.spentMicros).toBeGreaterThanOrEqual(campaign.totalMicros);
+      expect(campaign.spentMicros).toBeLessThanOrEqual(campaign.totalMicros + campaign.unitMicros);
+    }
+  }, 120_000);
+
+  it('B1. Redis stopped and restarted under load: every 200 kept, /health 503 while down, recovers unaided', async () => {
+    const pids = cluster.apis.map((api) => api!.pid);
+    let downMs = 0;
+    let restartMs = 0;
+    let healthyMs = 0;
+    let stopInfo = '';
+    const run = await underLoad({
+      before: 2000,
+      after: 3000,
+      fault: async () => {
+        const stopped = await cluster.redis!.stop('SIGTERM');
+        stopInfo = `redis-server stopped (SIGTERM) in ${stopped.ms} ms`;
+        const downAt = Date.now();
+        await sleep(3000);
+        downMs = Date.now() - downAt;
+        restartMs = await cluster.startRedis();
+        healthyMs = await waitUntil('both APIs healthy again', async () => (await Promise.all(world.ports.map(healthOf))).every((h) => h.status === 200), 30_000, 100);
+      },
+    });
+    const statuses = await waitForBatches(world, ledger, 60_000);
+    const result = await settledAudit();
+    const unhealthy = run.health.filter((h) => h.status === 503 && h.data?.redis === 'down');
+    print('B1. Redis stopped and restarted under load', [
+      `${stopInfo}; down ${downMs} ms; restarted in ${restartMs} ms; both APIs healthy again ${healthyMs} ms after Redis answered (no API restarted)`,
+      `health: ${healthLine(run.health, run.faultStarted)}`,
+      `requests tried ${run.tally.tried}: before ${run.windows.before.summary()}`,
+      `during the outage: ${run.windows.during.summary()}; 5xx ${run.windows.during.serverErrors}, network errors ${run.windows.during.networkErrors}`,
+      `after recovery: ${run.windows.after.summary()}; 5xx ${run.windows.after.serverErrors}`,
+      ...auditLines(result),
+    ]);
+    expect(unhealthy.filter((h) => h.port === world.ports[0]).length).toBeGreaterThan(0);
+    expect(unhealthy.filter((h) => h.port === world.ports[1]).length).toBeGreaterThan(0);
+    expect(cluster.apis.map((api) => api!.running && api!.pid)).toEqual(pids);
+    expect({ afterServerErrors: run.windows.after.serverErrors, afterNetworkErrors: run.windows.after.networkErrors, samples: run.windows.after.samples }).toEqual({
+      afterServerErrors: 0,
+      afterNetworkErrors: 0,
+      samples: [],
+    });
+    expect(run.windows.after.ok).toBeGreaterThan(50);
+    expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
+    expectClean(result);
+  }, 150_000);
+
+  it('B2. MariaDB stopped and restarted under load: every 200 kept, /health 503 while down, recovers unaided', async () => {
+    const pids = cluster.apis.map((api) => api!.pid);
+    let downMs = 0;
+    let restartMs = 0;
+    let healthyMs = 0;
+    let stopInfo = '';
+    const run = await underLoad({
+      before: 2000,
+      after: 3000,
+      fault: async () => {
+        const stopped = await cluster.mariadb!.stop('SIGTERM');
+        stopInfo = `mariadbd stopped (SIGTERM) in ${stopped.ms} ms`;
+        const downAt = Date.now();
+        await sleep(3000);
+        downMs = Date.now() - downAt;
+        restartMs = await cluster.startMariaDb();
+        healthyMs = await waitUntil('both APIs healthy again', async () => (await Promise.all(world.ports.map(healthOf))).every((h) => h.status === 200), 30_000, 100);
+      },
+    });
+    const statuses = await waitForBatches(world, ledger, 90_000);
+    const result = await settledAudit();
+    const unhealthy = run.health.filter((h) => h.status === 503 && h.data?.database === 'down');
+    print('B2. MariaDB stopped and restarted under load', [
+      `${stopInfo}; down ${downMs} ms; restarted in ${restartMs} ms; both APIs healthy again ${healthyMs} ms after MariaDB answered (no API restarted)`,
+      `health: ${healthLine(run.health, run.faultStarted)}`,
+      `requests tried ${run.tally.tried}: before ${run.windows.before.summary()}`,
+      `during the outage: ${run.windows.during.summary()}; 5xx ${run.windows.during.serverErrors}, network errors ${run.windows.during.networkErrors}`,
+      `after recovery: ${run.windows.after.summary()}; 5xx ${run.windows.after.serverErrors}`,
+      ...auditLines(result),
+    ]);
+    expect(unhealthy.filter((h) => h.port === world.ports[0]).length).toBeGreaterThan(0);
+    expect(unhealthy.filter((h) => h.port === world.ports[1]).length).toBeGreaterThan(0);
+    expect(cluster.apis.map((api) => api!.running && api!.pid)).toEqual(pids);
+    expect({ afterServerErrors: run.windows.after.serverErrors, afterNetworkErrors: run.windows.after.networkErrors, samples: run.windows.after.samples }).toEqual({
+      afterServerErrors: 0,
+      afterNetworkErrors: 0,
+      samples: [],
+    });
+    expect(run.windows.after.ok).toBeGreaterThan(50);
+    expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
+    expectClean(result);
+  }, 150_000);
+
+  it('B3. the worker killed (SIGKILL) mid-job, then restarted: the job and the ones queued meanwhile finish', async () => {
+    const tally = new Tally();
+    let stop = false;
+    const load = runLoad(world, ledger, tally, { durationMs: 10 * 60_000, concurrency: 6, tag: 'k', batchEveryMs: 250, batchSize: 1500, stop: () => stop });
+    // a batch part-applied: the job is under way (1500 records, 100 per chunk)
+    let victim = '';
+    await waitUntil('a batch part-applied', async () => {
+      const rows = await cluster.sql<{ id: string }>("SELECT id FROM profile_batches WHERE status = 'processing' AND processed > 0 AND processed < total LIMIT 1");
+      victim = rows[0]?.id ?? '';
+      return victim !== '';
+    }, 30_000, 20);
+    await cluster.worker!.stop('SIGKILL');
+    const killedAt = Date.now();
+    const [atKill] = await cluster.sql<{ status: string; processed: number; total: number }>('SELECT status, processed, total FROM profile_batches WHERE id = ?', [victim]);
+    const acceptedBefore = ledger.batches.length;
+    await sleep(1500);
+    const restartMs = await cluster.startWorker({ PROFILE_CHUNK_SIZE: '100' });
+    const acceptedWhileDown = ledger.batches.length - acceptedBefore;
+    await sleep(2000);
+    stop = true;
+    await load;
+    await waitUntil('the killed job finished by the new worker', async () => {
+      const [row] = await cluster.sql<{ status: string }>('SELECT status FROM profile_batches WHERE id = ?', [victim]);
+      return row.status === 'done';
+    }, 90_000, 200);
+    const victimDoneMs = Date.now() - killedAt;
+    const statuses = await waitForBatches(world, ledger, 60_000);
+    const allDoneMs = Date.now() - killedAt;
+    const result = await settledAudit();
+    print('B3. worker killed (SIGKILL) mid-job, restarted', [
+      `killed while batch ${victim} was ${atKill.status} (${atKill.processed} of ${atKill.total} records applied)`,
+      `worker restarted in ${restartMs} ms; batches accepted while no worker ran: ${acceptedWhileDown}`,
+      `the killed job finished ${(victimDoneMs / 1000).toFixed(1)} s after the kill (BullMQ hands a dead worker's job back once its ` +
+        `30 s lock has expired and a stalled-job check, every 30 s, has seen it twice)`,
+      `every batch done ${(allDoneMs / 1000).toFixed(1)} s after the kill; requests ${tally.summary()}; 5xx ${tally.serverErrors}`,
+      ...auditLines(result),
+    ]);
+    expect(atKill.status).toBe('processing');
+    expect({ serverErrors: tally.serverErrors, networkErrors: tally.networkErrors }).toEqual({ serverErrors: 0, networkErrors: 0 });
+    expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
+    expectClean(result);
+  }, 200_000);
+
+  it('B4a. SIGTERM to the worker mid-job: the job is finished (or handed back), never lost', async () => {
+    const tally = new Tally();
+    let stop = false;
+    const load = runLoad(world, ledger, tally, { durationMs: 10 * 60_000, concurrency: 6, tag: 't', batchEveryMs: 250, batchSize: 1500, stop: () => stop });
+    let victim = '';
+    await waitUntil('a batch part-applied', async () => {
+      const rows = await cluster.sql<{ id: string }>("SELECT id FROM profile_batches WHERE status = 'processing' AND processed > 0 AND processed < total LIMIT 1");
+      victim = rows[0]?.id ?? '';
+      return victim !== '';
+    }, 30_000, 20);
+    const stopped = await cluster.worker!.stop('SIGTERM');
+    const [atExit] = await cluster.sql<{ status: string; processed: number; total: number }>('SELECT status, processed, total FROM profile_batches WHERE id = ?', [victim]);
+    const stuck = await cluster.sql<{ id: string }>("SELECT id FROM profile_batches WHERE status = 'processing'");
+    const restartMs = await cluster.startWorker({ PROFILE_CHUNK_SIZE: '100' });
+    await sleep(1000);
+    stop = true;
+    await load;
+    const statuses = await waitForBatches(world, ledger, 60_000);
+    const result = await settledAudit();
+    print('B4a. SIGTERM to the worker mid-job', [
+      `worker exited ${stopped.signal ?? `code ${stopped.code}`} ${stopped.ms} ms after SIGTERM; the batch under way (${victim}) was then ${atExit.status}, ` +
+        `${atExit.processed} of ${atExit.total} records; batches left 'processing': ${stuck.length}`,
+      `worker restarted in ${restartMs} ms; requests ${tally.summary()}; 5xx ${tally.serverErrors}`,
+      ...auditLines(result),
+    ]);
+    expect(['done', 'queued']).toContain(atExit.status);
+    expect(stuck).toEqual([]);
+    expect({ serverErrors: tally.serverErrors, networkErrors: tally.networkErrors }).toEqual({ serverErrors: 0, networkErrors: 0 });
+    expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
+    expectClean(result);
+  }, 120_000);
+
+  it('B4b. SIGTERM to an API with requests in flight: they complete with 200 and are kept', async () => {
+    const port = world.ports[0];
+    const api = cluster.apis[0]!;
+    const before = await settledAudit();
+    const tally = new RecordingTally();
+    let stop = false;
+    // steady load on api0 alone: 16 user flows (ads, clicks, conversions) and 3 uploaders of 2000-record batches
+    const only0: World = { ...world, ports: [port] };
+    const options = { durationMs: 60_000, tag: 's', batchSize: 2000, stop: () => stop };
+    const load = Promise.all([
+      runLoad(only0, ledger, tally, { ...options, concurrency: 16 }),
+      ...[1, 2, 3].map(() => runLoad(only0, ledger, tally, { ...options, concurrency: 0, batchEveryMs: 1 })),
+    ]);
+    await sleep(1300);
+    const trickled = startTrickledBatch(port, world.publishers[0].key, 500);
+    await sleep(200);
+    const sigtermAt = Date.now();
+    api.child.kill('SIGTERM');
+    // the moment the HTTP server closes: a fresh connection is refused
+    let closedAt = 0;
+    while (closedAt === 0 && Date.now() - sigtermAt < 20_000) {
+      const probe = await callFresh(port);
+      if (probe.status === 0) closedAt = probe.sentAt;
+      else await sleep(2);
+    }
+    trickled.finish();
+    const trickledAnswer = await trickled.answer;
+    if (trickledAnswer.status === 200) {
+      ledger.batches.push({ batchId: trickledAnswer.body?.data?.batchId, key: world.publishers[0].key, tag: trickled.tag, size: trickled.size, premium: trickled.premium, wallets: 0 });
+    }
+    stop = true;
+    await load;
+    const exit = await api.exited;
+    const exitMs = (api.exitedAt ?? Date.now()) - sigtermAt;
+    const answers = tally.answers;
+    const inFlightAtClose = answers.filter(({ answer }) => answer.sentAt < closedAt && answer.doneAt > closedAt && answer.status === 200);
+    const afterClose = answers.filter(({ answer }) => answer.sentAt >= closedAt);
+    const refusedOrReset = answers.filter(({ answer }) => answer.status === 0);
+    const closing503 = answers.filter(({ answer }) => answer.status === 503 && answer.body?.message === 'Service Unavailable');
+    const bad = answers.filter(({ answer }) => answer.status !== 200 && answer.status !== 0 && !closing503.some((c) => c.answer === answer));
+
+    world.ports = [world.ports[1]];
+    const statuses = await waitForBatches(world, ledger, 60_000);
+    const result = await settledAudit();
+    print('B4b. SIGTERM to an API with requests in flight', [
+      `steady load on api0 (16 user flows: ads, clicks, conversions; 3 uploaders of 2000-record batches), SIGTERM after 1.5 s; its listener closed ${closedAt - sigtermAt} ms later`,
+      `requests ${tally.summary()}`,
+      `in flight when the server closed, answered 200: ${inFlightAtClose.length} (${[...new Set(inFlightAtClose.map((a) => a.kind))].join(', ')}); ` +
+        `sent after it closed: ${afterClose.length}; refused/reset ${refusedOrReset.length}, 503 closing ${closing503.length}, other errors ${bad.length}`,
+      `a batch upload whose second half was sent after the listener closed: ${trickledAnswer.status} ${trickledAnswer.body?.data?.batchId ?? trickledAnswer.error ?? ''}`,
+      `api0 exited ${exit.signal ?? `code ${exit.code}`} ${exitMs} ms after SIGTERM`,
+      `stored without a 200 answer: clicks ${result.clicksStoredUnacknowledged - before.clicksStoredUnacknowledged}, ` +
+        `impressions ${result.impressionsDoubled}, conversions ${result.conversionsUnexplained}, batches ${result.batchesStoredUnanswered - before.batchesStoredUnanswered}`,
+      ...auditLines(result),
+      `error log lines of the processes: ${cluster.errorLines().length}`,
+    ]);
+    expect(bad.map(({ kind, answer }) => `${kind} ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 120)}`)).toEqual([]);
+    expect(closedAt).toBeGreaterThan(0);
+    // a request under way at SIGTERM is finished and answered: the upload completed after the listener had closed
+    expect(trickledAnswer.status).toBe(200);
+    expect(trickledAnswer.body?.data?.batchId).toEqual(expect.any(String));
+    // idle keep-alive connections do not hold the process open
+    expect(exitMs).toBeLessThan(10_000);
+    expect(exit.signal === 'SIGTERM' || exit.code === 0).toBe(true);
+    // nothing was done without its answer reaching the client (a request cut off mid-way)
+    expect(result.clicksStoredUnacknowledged).toBe(before.clicksStoredUnacknowledged);
+    expect(result.batchesStoredUnanswered).toBe(before.batchesStoredUnanswered);
+    expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
+    expect((await healthOf(world.ports[0])).status).toBe(200);
+    expectClean(result);
+  }, 120_000);
+});

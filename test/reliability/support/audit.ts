@@ -1,0 +1,280 @@
+import type { Cluster } from './cluster';
+import type { Ledger } from './load';
+
+/** PUBLISHER_SHARE of the processes under test, as a fraction: 7/10. Earnings are floor(cost × 7 / 10), exactly. */
+const SHARE_NUMERATOR = 7;
+const SHARE_DENOMINATOR = 10;
+export const earningsOf = (costMicros: number) => Math.floor((costMicros * SHARE_NUMERATOR) / SHARE_DENOMINATOR);
+
+export interface Audit {
+  impressionsAnswered: number;
+  impressionsStored: number;
+  clicksCounted: number;
+  clickRows: number;
+  duplicateClicksAnswered: number;
+  /** clicks answered "click counted" whose row is missing */
+  clicksLost: number;
+  /** clicks answered "click counted" more than once, or stored more than once */
+  clicksDoubled: number;
+  /** stored clicks whose every answer was an error (the client cannot know; allowed, reported) */
+  clicksStoredUnacknowledged: number;
+  /** stored clicks nobody reported, or reported and refused (a bug) */
+  clicksStoredUnexplained: number;
+  conversionsAnswered: number;
+  conversionRows: number;
+  conversionsLost: number;
+  conversionsUnexplained: number;
+  attributedConversions: number;
+  impressionsLost: number;
+  impressionsDoubled: number;
+  /** per campaign: spend, impressions, clicks, conversions and per block earnings that differ from the events */
+  moneyMismatches: string[];
+  /** the largest spend beyond the total budget, any campaign, micro-USDT */
+  maxOverspendMicros: number;
+  overspend: { campaignId: string; totalMicros: number; spentMicros: number; unitMicros: number }[];
+  batchesAccepted: number;
+  /** batches stored whose upload was not answered 200 (the client cannot know; reported) */
+  batchesStoredUnanswered: number;
+  batchesDone: number;
+  profilesExpected: number;
+  profilesStored: number;
+  problems: string[];
+}
+
+type Num = number | string | null;
+const n = (value: Num) => Number(value ?? 0);
+
+/**
+ * Compares the database with what the clients were answered: every counted click stored once, every answered
+ * impression in the counters once, spend and publisher earnings equal to the events' prices (integer micro-USDT,
+ * exactly), campaign and block totals equal to the hourly series, conversions stored once and attributed once,
+ * profile batches applied.
+ */
+export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
+  const problems: string[] = [];
+  const campaigns = await cluster.sql<{
+    id: string;
+    billingType: string;
+    costPerMicros: Num;
+    totalBudgetMicros: Num;
+    impressions: Num;
+    clicks: Num;
+    conversions: Num;
+    spentMicros: Num;
+  }>('SELECT id, billingType, costPerMicros, totalBudgetMicros, impressions, clicks, conversions, spentMicros FROM campaigns');
+  const blocks = await cluster.sql<{ id: string; impressions: Num; clicks: Num; earningsMicros: Num }>(
+    'SELECT id, impressions, clicks, earningsMicros FROM ad_blocks',
+  );
+  const series = await cluster.sql<{ campaignId: string; adBlockId: string; i: Num; c: Num; v: Num; s: Num; e: Num }>(
+    `SELECT campaignId, adBlockId, SUM(impressions) AS i, SUM(clicks) AS c, SUM(conversions) AS v, SUM(spendMicros) AS s,
+            SUM(earningsMicros) AS e FROM stats_hourly GROUP BY campaignId, adBlockId`,
+  );
+  const clickRows = await cluster.sql<{ id: string; u: string; b: string; a: string; c: string; cost: Num; earn: Num }>(
+    'SELECT id, messengerUserId AS u, adBlockId AS b, adId AS a, campaignId AS c, costMicros AS cost, earningsMicros AS earn FROM clicks',
+  );
+  const conversionRows = await cluster.sql<{ adv: string; u: string; clickId: string | null; campaignId: string | null }>(
+    'SELECT advertiserId AS adv, messengerUserId AS u, clickId, campaignId FROM conversions',
+  );
+
+  // ---- clicks ----
+  const rowsByKey = new Map<string, typeof clickRows>();
+  for (const row of clickRows) {
+    const key = `${row.u}|${row.b}|${row.a}`;
+    rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row]);
+    if (n(row.earn) !== earningsOf(n(row.cost))) problems.push(`click ${row.id}: earnings ${row.earn} for cost ${row.cost}, want ${earningsOf(n(row.cost))}`);
+  }
+  let clicksCounted = 0;
+  let duplicateClicksAnswered = 0;
+  let clicksLost = 0;
+  let clicksDoubled = 0;
+  let clicksStoredUnacknowledged = 0;
+  let clicksStoredUnexplained = 0;
+  for (const [key, record] of ledger.clicks) {
+    const stored = rowsByKey.get(key)?.length ?? 0;
+    clicksCounted += record.counted;
+    duplicateClicksAnswered += record.duplicates;
+    if (record.counted > 1 || stored > 1) clicksDoubled += 1;
+    if (record.counted >= 1 && stored === 0) clicksLost += 1;
+    if (record.counted === 0 && stored === 1) {
+      if (record.failed > 0) clicksStoredUnacknowledged += 1;
+      else clicksStoredUnexplained += 1;
+    }
+  }
+  for (const key of rowsByKey.keys()) if (!ledger.clicks.has(key)) clicksStoredUnexplained += 1;
+
+  // ---- conversions ----
+  const conversionsByKey = new Map<string, typeof conversionRows>();
+  for (const row of conversionRows) {
+    const key = `${row.adv}|${row.u}`;
+    conversionsByKey.set(key, [...(conversionsByKey.get(key) ?? []), row]);
+  }
+  let conversionsAnswered = 0;
+  let conversionsLost = 0;
+  let conversionsUnexplained = 0;
+  const clickById = new Map(clickRows.map((row) => [row.id, row]));
+  for (const [key, record] of ledger.conversions) {
+    const rows = conversionsByKey.get(key) ?? [];
+    conversionsAnswered += record.ok;
+    if (rows.length < record.ok) conversionsLost += record.ok - rows.length;
+    if (rows.length > record.ok + record.failed) conversionsUnexplained += rows.length - record.ok - record.failed;
+    const attributed = rows.filter((row) => row.clickId !== null);
+    if (attributed.length > 1) problems.push(`conversions of ${key}: ${attributed.length} attributed, at most one expected (one click each)`);
+    if (record.afterCountedClick && record.ok > 0 && attributed.length !== 1) {
+      problems.push(`conversions of ${key}: the user's counted click was not credited (${attributed.length} attributed)`);
+    }
+    if (!record.afterCountedClick && attributed.length > 0) problems.push(`conversions of ${key}: attributed without a counted click`);
+  }
+  for (const key of conversionsByKey.keys()) if (!ledger.conversions.has(key)) conversionsUnexplained += conversionsByKey.get(key)!.length;
+  const creditedClicks = conversionRows.filter((row) => row.clickId !== null);
+  if (new Set(creditedClicks.map((row) => row.clickId)).size !== creditedClicks.length) problems.push('a click was credited with two conversions');
+  for (const row of creditedClicks) {
+    const click = clickById.get(row.clickId!);
+    if (!click || click.c !== row.campaignId) problems.push(`conversion credited to click ${row.clickId} which is not a click of campaign ${row.campaignId}`);
+  }
+
+  // ---- counters and money, per campaign and block ----
+  const moneyMismatches: string[] = [];
+  const price = new Map(campaigns.map((c) => [c.id, { cpm: c.billingType === 'CPM', costPer: n(c.costPerMicros) }]));
+  const impressionPrice = (campaignId: string) => {
+    const p = price.get(campaignId);
+    return p && p.cpm ? p.costPer / 1000 : 0;
+  };
+  const expected = new Map<string, { i: number; c: number; s: number; e: number }>();
+  const slot = (key: string) => {
+    let value = expected.get(key);
+    if (!value) expected.set(key, (value = { i: 0, c: 0, s: 0, e: 0 }));
+    return value;
+  };
+  for (const [key, count] of ledger.served) {
+    const [campaignId] = key.split('|');
+    const unit = impressionPrice(campaignId);
+    const value = slot(key);
+    value.i += count;
+    value.s += count * unit;
+    value.e += count * earningsOf(unit);
+  }
+  for (const row of clickRows) {
+    const value = slot(`${row.c}|${row.b}`);
+    value.c += 1;
+    value.s += n(row.cost);
+    value.e += n(row.earn);
+  }
+  let impressionsStored = 0;
+  let impressionsLost = 0;
+  let impressionsDoubled = 0;
+  const seriesByKey = new Map(series.filter((row) => row.adBlockId !== '').map((row) => [`${row.campaignId}|${row.adBlockId}`, row]));
+  for (const key of new Set([...expected.keys(), ...seriesByKey.keys()])) {
+    const want = expected.get(key) ?? { i: 0, c: 0, s: 0, e: 0 };
+    const got = seriesByKey.get(key);
+    const have = { i: n(got?.i ?? 0), c: n(got?.c ?? 0), s: n(got?.s ?? 0), e: n(got?.e ?? 0) };
+    impressionsStored += have.i;
+    if (have.i < want.i) impressionsLost += want.i - have.i;
+    if (have.i > want.i) impressionsDoubled += have.i - want.i;
+    for (const field of ['i', 'c', 's', 'e'] as const) {
+      if (have[field] !== want[field]) moneyMismatches.push(`series ${key} ${field}: stored ${have[field]}, events say ${want[field]}`);
+    }
+  }
+  const conversionsByCampaign = new Map<string, number>();
+  for (const row of creditedClicks) conversionsByCampaign.set(row.campaignId!, (conversionsByCampaign.get(row.campaignId!) ?? 0) + 1);
+  let maxOverspendMicros = 0;
+  const overspend: Audit['overspend'] = [];
+  for (const campaign of campaigns) {
+    const rows = series.filter((row) => row.campaignId === campaign.id);
+    const sum = (field: 'i' | 'c' | 'v' | 's') => rows.reduce((total, row) => total + n(row[field]), 0);
+    const checks: [string, number, number][] = [
+      ['impressions', n(campaign.impressions), sum('i')],
+      ['clicks', n(campaign.clicks), sum('c')],
+      ['clicks (rows)', n(campaign.clicks), clickRows.filter((row) => row.c === campaign.id).length],
+      ['spentMicros', n(campaign.spentMicros), sum('s')],
+      ['conversions', n(campaign.conversions), sum('v')],
+      ['conversions (rows)', n(campaign.conversions), conversionsByCampaign.get(campaign.id) ?? 0],
+    ];
+    for (const [field, stored, fromEvents] of checks) {
+      if (stored !== fromEvents) moneyMismatches.push(`campaign ${campaign.id} ${field}: ${stored}, events say ${fromEvents}`);
+    }
+    const unit = campaign.billingType === 'CPM' ? n(campaign.costPerMicros) / 1000 : n(campaign.costPerMicros);
+    const over = n(campaign.spentMicros) - n(campaign.totalBudgetMicros);
+    maxOverspendMicros = Math.max(maxOverspendMicros, over);
+    overspend.push({ campaignId: campaign.id, totalMicros: n(campaign.totalBudgetMicros), spentMicros: n(campaign.spentMicros), unitMicros: unit });
+    if (over > unit) problems.push(`campaign ${campaign.id} spent ${campaign.spentMicros} of ${campaign.totalBudgetMicros}: more than one unit (${unit}) over`);
+  }
+  for (const block of blocks) {
+    const rows = series.filter((row) => row.adBlockId === block.id);
+    const sum = (field: 'i' | 'c' | 'e') => rows.reduce((total, row) => total + n(row[field]), 0);
+    for (const [field, stored, fromSeries] of [
+      ['impressions', n(block.impressions), sum('i')],
+      ['clicks', n(block.clicks), sum('c')],
+      ['earningsMicros', n(block.earningsMicros), sum('e')],
+    ] as [string, number, number][]) {
+      if (stored !== fromSeries) moneyMismatches.push(`block ${block.id} ${field}: ${stored}, series say ${fromSeries}`);
+    }
+  }
+
+  // ---- profile batches ----
+  let batchesDone = 0;
+  const [storedBatches] = await cluster.sql<{ n: Num }>("SELECT COUNT(*) AS n FROM profile_batches WHERE status <> 'staged'");
+  const batchesStoredUnanswered = n(storedBatches.n) - ledger.batches.length;
+  let profilesExpected = 0;
+  let profilesStored = 0;
+  if (ledger.batches.length > 0) {
+    const statuses = await cluster.sql<{ id: string; status: string; total: Num; processed: Num }>(
+      `SELECT id, status, total, processed FROM profile_batches WHERE id IN (${ledger.batches.map(() => '?').join(', ')})`,
+      ledger.batches.map((batch) => batch.batchId),
+    );
+    const byId = new Map(statuses.map((row) => [row.id, row]));
+    const stored = await cluster.sql<{ tag: string; total: Num; premium: Num; wallets: Num; english: Num }>(
+      `SELECT SUBSTRING_INDEX(messengerUserId, '.', 1) AS tag, COUNT(*) AS total, SUM(isPremium) AS premium,
+              SUM(walletAddress IS NOT NULL AND walletClassify = 'evm') AS wallets, SUM(language = 'en') AS english
+       FROM profiles WHERE messengerUserId LIKE 'rp%' GROUP BY tag`,
+    );
+    const profiles = new Map(stored.map((row) => [row.tag, row]));
+    for (const batch of ledger.batches) {
+      const status = byId.get(batch.batchId);
+      if (status?.status === 'done' && n(status.processed) === batch.size && n(status.total) === batch.size) batchesDone += 1;
+      else problems.push(`batch ${batch.batchId}: ${JSON.stringify(status ?? 'missing')}`);
+      profilesExpected += batch.size;
+      const row = profiles.get(batch.tag);
+      profilesStored += n(row?.total ?? 0);
+      if (!row || n(row.total) !== batch.size || n(row.premium) !== batch.premium || n(row.wallets) !== batch.wallets || n(row.english) !== batch.size) {
+        problems.push(`profiles of batch ${batch.batchId}: ${JSON.stringify(row ?? null)}, want ${batch.size} (${batch.premium} premium, ${batch.wallets} wallets)`);
+      }
+    }
+  }
+
+  if (clicksLost) problems.push(`${clicksLost} counted clicks lost`);
+  if (clicksDoubled) problems.push(`${clicksDoubled} clicks counted twice`);
+  if (clicksStoredUnexplained) problems.push(`${clicksStoredUnexplained} stored clicks nobody was told were counted, without an error answer`);
+  if (conversionsLost) problems.push(`${conversionsLost} conversions lost`);
+  if (conversionsUnexplained) problems.push(`${conversionsUnexplained} stored conversions without a report`);
+  if (impressionsLost) problems.push(`${impressionsLost} impressions answered but not counted`);
+  if (impressionsDoubled) problems.push(`${impressionsDoubled} impressions counted twice or never answered`);
+  problems.push(...moneyMismatches.slice(0, 20));
+
+  return {
+    impressionsAnswered: ledger.impressionsAnswered,
+    impressionsStored,
+    clicksCounted,
+    clickRows: clickRows.length,
+    duplicateClicksAnswered,
+    clicksLost,
+    clicksDoubled,
+    clicksStoredUnacknowledged,
+    clicksStoredUnexplained,
+    conversionsAnswered,
+    conversionRows: conversionRows.length,
+    conversionsLost,
+    conversionsUnexplained,
+    attributedConversions: creditedClicks.length,
+    impressionsLost,
+    impressionsDoubled,
+    moneyMismatches,
+    maxOverspendMicros,
+    overspend,
+    batchesAccepted: ledger.batches.length,
+    batchesStoredUnanswered,
+    batchesDone,
+    profilesExpected,
+    profilesStored,
+    problems,
+  };
+}

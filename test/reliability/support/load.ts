@@ -1,0 +1,330 @@
+import http from 'node:http';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
+export const FETCH = '/api/v2/openapi/matching/ad';
+export const CLICK = '/api/v2/openapi/ad/event/report';
+export const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
+export const PROFILE_BATCH = '/api/v2/openapi/user/profile/batch';
+export const PROFILE_STATUS = '/api/v2/openapi/user/profile/batch/status';
+const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36';
+
+/** One HTTP exchange as the client saw it: a status, or `status: 0` with the network error. */
+export interface Answer {
+  status: number;
+  body: Json | null;
+  error: string | null;
+  sentAt: number;
+  doneAt: number;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+export function call(
+  port: number,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Answer> {
+  const sentAt = Date.now();
+  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+  const headers: Record<string, string | number> = { 'user-agent': ANDROID, ...options.headers };
+  if (options.key) headers['x-api-key'] = options.key;
+  if (payload) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = payload.length;
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (answer: Omit<Answer, 'sentAt' | 'doneAt'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...answer, sentAt, doneAt: Date.now() });
+    };
+    const request = http.request({ host: '127.0.0.1', port, method, path, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', (error: NodeJS.ErrnoException) => finish({ status: 0, body: null, error: error.code ?? error.message }));
+      response.on('end', () => {
+        let body: Json | null = null;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+        } catch {
+          body = null;
+        }
+        finish({ status: response.statusCode ?? 0, body, error: null });
+      });
+    });
+    request.setTimeout(options.timeoutMs ?? 30_000, () => request.destroy(Object.assign(new Error('client timeout'), { code: 'TIMEOUT' })));
+    request.on('error', (error: NodeJS.ErrnoException) => finish({ status: 0, body: null, error: error.code ?? error.message }));
+    request.end(payload);
+  });
+}
+
+/** Request figures of one phase. */
+export class Tally {
+  tried = 0;
+  ok = 0;
+  serverErrors = 0;
+  networkErrors = 0;
+  readonly byKind = new Map<string, Map<string, number>>();
+  readonly samples: string[] = [];
+
+  add(kind: string, answer: Answer): void {
+    this.tried += 1;
+    const status = answer.status === 0 ? `net:${answer.error}` : String(answer.status);
+    const counts = this.byKind.get(kind) ?? new Map<string, number>();
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+    this.byKind.set(kind, counts);
+    if (answer.status === 200) this.ok += 1;
+    else if (answer.status >= 500) this.serverErrors += 1;
+    else if (answer.status === 0) this.networkErrors += 1;
+    if ((answer.status >= 500 || answer.status === 0) && this.samples.length < 8) {
+      this.samples.push(`${kind} ${status} ${JSON.stringify(answer.body)?.slice(0, 160)}`);
+    }
+  }
+
+  count(kind: string, status: string): number {
+    return this.byKind.get(kind)?.get(status) ?? 0;
+  }
+
+  summary(): string {
+    const kinds = [...this.byKind].map(([kind, counts]) => `${kind} ${[...counts].map(([status, n]) => `${status}×${n}`).join(' ')}`);
+    return `${this.tried} requests (${kinds.join('; ')})`;
+  }
+}
+
+export interface ClickRecord {
+  campaignId: string;
+  adBlockId: string;
+  counted: number;
+  duplicates: number;
+  rejected: number;
+  failed: number;
+}
+
+export interface ConversionRecord {
+  ok: number;
+  failed: number;
+  /** the user had a click counted (answered 200) on this advertiser's campaigns before the first conversion was sent */
+  afterCountedClick: boolean;
+}
+
+export interface BatchRecord {
+  batchId: string;
+  /** the uploader's key: the status endpoint answers only it (or an admin) */
+  key: string;
+  tag: string;
+  size: number;
+  premium: number;
+  wallets: number;
+}
+
+/** What the clients were told, accumulated over every phase: what the database must hold in the end. */
+export class Ledger {
+  /** ads answered, by `campaignId|adBlockId` */
+  readonly served = new Map<string, number>();
+  /** click reports by `messengerUserId|adBlockId|adId` */
+  readonly clicks = new Map<string, ClickRecord>();
+  /** conversion reports by `advertiserId|messengerUserId` */
+  readonly conversions = new Map<string, ConversionRecord>();
+  readonly batches: BatchRecord[] = [];
+
+  serve(campaignId: string, adBlockId: string): void {
+    const key = `${campaignId}|${adBlockId}`;
+    this.served.set(key, (this.served.get(key) ?? 0) + 1);
+  }
+
+  /** Records a click answer; true when it was counted. */
+  click(user: string, ad: Json, answer: Answer): boolean {
+    const key = `${user}|${ad.adBlockId}|${ad.adId}`;
+    const record = this.clicks.get(key) ?? { campaignId: ad.campaignId, adBlockId: ad.adBlockId, counted: 0, duplicates: 0, rejected: 0, failed: 0 };
+    this.clicks.set(key, record);
+    if (answer.status === 200 && answer.body?.data?.msg === 'click counted') {
+      record.counted += 1;
+      return true;
+    }
+    if (answer.status === 200 && answer.body?.data?.msg === 'duplicate click: not counted again') record.duplicates += 1;
+    else if (answer.status >= 400 && answer.status < 500) record.rejected += 1;
+    else record.failed += 1;
+    return false;
+  }
+
+  conversion(advertiserId: string, user: string, afterCountedClick: boolean, answer: Answer): void {
+    const key = `${advertiserId}|${user}`;
+    const record = this.conversions.get(key) ?? { ok: 0, failed: 0, afterCountedClick };
+    this.conversions.set(key, record);
+    if (answer.status === 200 && answer.body?.status === 'success') record.ok += 1;
+    else record.failed += 1;
+  }
+
+  get impressionsAnswered(): number {
+    return [...this.served.values()].reduce((sum, n) => sum + n, 0);
+  }
+}
+
+export interface Publisher {
+  key: string;
+  adBlockId: string;
+}
+
+export interface Advertiser {
+  key: string;
+  accountId: string;
+}
+
+/** The accounts, blocks and campaigns the load runs against, and the API ports it spreads over. */
+export interface World {
+  ports: number[];
+  publishers: Publisher[];
+  advertisers: Advertiser[];
+  /** campaignId -> advertiser index */
+  campaignOwner: Map<string, number>;
+}
+
+let users = 0;
+const runTag = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+export function newUser(tag: string): string {
+  users += 1;
+  return `rel-${tag}-${runTag}-${users}`;
+}
+
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)];
+const chance = (p: number) => Math.random() < p;
+
+/**
+ * One end user: an ad fetch on one API; clicks on about half the ads, a quarter of them sent twice at once
+ * over both APIs (a double tap, a retry); then conversions for the advertisers clicked, some sent twice at once;
+ * a few conversions of users who never clicked (unattributed).
+ */
+export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: string): Promise<void> {
+  const user = newUser(tag);
+  const publisher = pick(world.publishers);
+  const port = pick(world.ports);
+  const fetched = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key });
+  tally.add('ad', fetched);
+  if (fetched.status !== 200) return;
+  const ads = (fetched.body?.data?.ads ?? []) as Json[];
+  for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId);
+
+  const clicked = new Set<number>();
+  await Promise.all(
+    ads
+      .filter(() => chance(0.5))
+      .map(async (ad) => {
+        const copies = chance(0.25) ? 2 : 1;
+        const answers = await Promise.all(
+          Array.from({ length: copies }, (_, k) =>
+            call(k === 0 ? pick(world.ports) : otherPort(world, port), 'POST', CLICK, {
+              key: publisher.key,
+              body: { eventType: 'click', eventData: { adBlockId: ad.adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } },
+            }),
+          ),
+        );
+        for (const answer of answers) {
+          tally.add('click', answer);
+          if (ledger.click(user, ad, answer)) clicked.add(world.campaignOwner.get(ad.campaignId)!);
+        }
+      }),
+  );
+
+  const converting = [...clicked].filter(() => chance(0.6));
+  if (clicked.size === 0 && chance(0.05)) converting.push(Math.floor(Math.random() * world.advertisers.length));
+  await Promise.all(
+    converting.map(async (index) => {
+      const advertiser = world.advertisers[index];
+      const copies = chance(0.2) ? 2 : 1;
+      const answers = await Promise.all(
+        Array.from({ length: copies }, () =>
+          call(pick(world.ports), 'POST', CONVERSION, { key: advertiser.key, body: { eventType: 'conversion', eventData: { messengerUserId: user } } }),
+        ),
+      );
+      for (const answer of answers) {
+        tally.add('conversion', answer);
+        ledger.conversion(advertiser.accountId, user, clicked.has(index), answer);
+      }
+    }),
+  );
+}
+
+function otherPort(world: World, port: number): number {
+  return world.ports.find((candidate) => candidate !== port) ?? port;
+}
+
+let batches = 0;
+
+/** Uploads one profile batch of `size` new users (every other premium, every third with a wallet). */
+export async function uploadBatch(world: World, ledger: Ledger, tally: Tally, size: number): Promise<Answer> {
+  batches += 1;
+  const tag = `rp${runTag}x${batches}`;
+  const list = Array.from({ length: size }, (_, i) => ({
+    messengerUserId: `${tag}.${i}`,
+    isPremium: i % 2 === 0,
+    language: 'en',
+    ...(i % 3 === 0 ? { walletAddress: `0x${tag}${i}`, walletClassify: 'evm' } : {}),
+  }));
+  const publisher = pick(world.publishers);
+  const answer = await call(pick(world.ports), 'POST', PROFILE_BATCH, { key: publisher.key, body: { list } });
+  tally.add('batch', answer);
+  if (answer.status === 200 && answer.body?.data?.batchId) {
+    ledger.batches.push({
+      batchId: answer.body.data.batchId,
+      key: publisher.key,
+      tag,
+      size,
+      premium: list.filter((record) => record.isPremium).length,
+      wallets: list.filter((record) => 'walletAddress' in record).length,
+    });
+  }
+  return answer;
+}
+
+/**
+ * Runs `concurrency` user flows back to back until `durationMs` passes (or `stop()` says so), plus a profile
+ * batch every `batchEveryMs`. Answers when every started request has its answer.
+ */
+export async function runLoad(
+  world: World,
+  ledger: Ledger,
+  tally: Tally,
+  options: { durationMs: number; concurrency: number; tag: string; batchEveryMs?: number; batchSize?: number; stop?: () => boolean },
+): Promise<void> {
+  const until = Date.now() + options.durationMs;
+  const going = () => Date.now() < until && !(options.stop?.() ?? false);
+  const loops = Array.from({ length: options.concurrency }, async () => {
+    while (going()) await userFlow(world, ledger, tally, options.tag);
+  });
+  if (options.batchEveryMs) {
+    loops.push(
+      (async () => {
+        while (going()) {
+          const started = Date.now();
+          await uploadBatch(world, ledger, tally, options.batchSize ?? 300);
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, options.batchEveryMs! - (Date.now() - started))));
+        }
+      })(),
+    );
+  }
+  await Promise.all(loops);
+}
+
+/** Polls batch/status (spread over the APIs) until every batch of the ledger is done or failed. */
+export async function waitForBatches(world: World, ledger: Ledger, timeoutMs: number): Promise<Map<string, Json>> {
+  const deadline = Date.now() + timeoutMs;
+  const last = new Map<string, Json>();
+  let pending = ledger.batches.filter((batch) => !['done', 'failed'].includes(last.get(batch.batchId)?.status));
+  while (pending.length > 0) {
+    await Promise.all(
+      pending.map(async (batch) => {
+        const answer = await call(pick(world.ports), 'GET', `${PROFILE_STATUS}?batchId=${batch.batchId}`, { key: batch.key });
+        if (answer.status === 200) last.set(batch.batchId, answer.body!.data);
+      }),
+    );
+    pending = ledger.batches.filter((batch) => !['done', 'failed'].includes(last.get(batch.batchId)?.status));
+    if (pending.length === 0) break;
+    if (Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return last;
+}
