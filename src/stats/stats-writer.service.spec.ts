@@ -9,11 +9,12 @@ import { StatsWriterService } from './stats-writer.service';
  */
 function fakeDataSource() {
   const committed: { sql: string; params: unknown[] }[][] = [];
-  const state = { down: false, loseCommitAnswer: false };
+  const state = { down: false, loseCommitAnswer: false, connectionLostBeforeCommit: false };
   const markers = () => committed.flatMap((statements) => statements.filter((s) => s.sql.startsWith('INSERT INTO stats_writes')).map((s) => s.params[0]));
   const dataSource = {
     transaction: async (work: (manager: EntityManager) => Promise<void>) => {
       if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
       const statements: { sql: string; params: unknown[] }[] = [];
       await work({ query: async (sql: string, params: unknown[]) => void statements.push({ sql, params }) } as unknown as EntityManager);
       committed.push(statements);
@@ -87,5 +88,32 @@ describe(StatsWriterService.name, () => {
     await writer.flush();
 
     expect(impressionsWritten(committed)).toBe(2);
+  });
+
+  it('should answer a click as counted when its write committed though the COMMIT answer was lost', async () => {
+    const { dataSource, committed, state } = fakeDataSource();
+    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
+
+    state.loseCommitAnswer = true;
+    await expect(writer.recordClick(click)).resolves.toBeUndefined();
+    expect(committed).toHaveLength(1);
+  });
+
+  it('should refuse a click and keep its impressions once the database says a write in doubt did not commit', async () => {
+    const { dataSource, committed, state } = fakeDataSource();
+    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
+
+    state.connectionLostBeforeCommit = true;
+    await expect(writer.recordClick(click)).rejects.toThrow('Connection lost');
+    state.connectionLostBeforeCommit = false;
+    await writer.flush();
+
+    expect(committed).toHaveLength(1);
+    expect(impressionsWritten(committed)).toBe(1);
+    const campaign = committed[0].find((statement) => statement.sql.startsWith('UPDATE campaigns SET impressions'))!;
+    expect(campaign.params).toEqual([1, 0, 700, 'c1']);
   });
 });

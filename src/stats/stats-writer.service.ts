@@ -5,7 +5,7 @@ import { utcDay } from '../campaigns/campaign-rules';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { Click } from '../events/entities/click.entity';
-import { WriteLedger } from './write-ledger';
+import { isCommitInDoubt, WriteLedger } from './write-ledger';
 
 export interface ImpressionRecord {
   campaignId: string;
@@ -31,6 +31,8 @@ interface PendingClick {
 }
 
 const MAX_CLICKS_PER_FLUSH = 500;
+/** How long clicks wait to learn whether a write whose COMMIT answer was lost committed, before they are refused. */
+const IN_DOUBT_WAIT_MS = 3000;
 const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
 
 /**
@@ -148,9 +150,22 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       for (const pending of clicks) pending.resolve();
       this.ledger.cleanUp();
     } catch (error) {
+      // A lost COMMIT answer: ask whether it committed, so that clicks stored are answered as counted, not refused
+      // (a refused click undoes its reservation, and a retry of it would be counted a second time).
+      const committed = isCommitInDoubt(error) ? await this.ledger.outcome(writeId, IN_DOUBT_WAIT_MS) : false;
+      if (committed === true) {
+        this.logger.warn({ err: error }, 'stats write answer lost, but it committed');
+        for (const pending of clicks) pending.resolve();
+        this.ledger.cleanUp();
+        return;
+      }
       this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
-      // It may still have committed (a lost COMMIT answer): the next write asks before writing these again.
-      if (deltas.size > 0) this.ledger.doubt(writeId, deltas);
+      if (committed === false) {
+        for (const [key, delta] of deltas) this.mergeBack(key, delta);
+      } else if (deltas.size > 0) {
+        // Still unknown: the next write asks before writing these again.
+        this.ledger.doubt(writeId, deltas);
+      }
       for (const pending of clicks) pending.reject(error);
     }
   }

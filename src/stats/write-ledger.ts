@@ -2,6 +2,17 @@ import { Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../common/ids';
 
+/**
+ * Connection-level failures that can strike during COMMIT, when the transaction may have committed. Statement
+ * errors, refused connections and deadlocks are certain failures: nothing was committed.
+ */
+const IN_DOUBT_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'PROTOCOL_SEQUENCE_TIMEOUT']);
+
+export function isCommitInDoubt(error: unknown): boolean {
+  const code = (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
+  return code !== undefined && IN_DOUBT_CODES.has(code);
+}
+
 /** Markers are kept this long: far longer than any database outage a writer waits out with writes in doubt. */
 const KEEP_MS = 24 * 3600_000;
 const CLEANUP_EVERY_MS = 3600_000;
@@ -29,6 +40,23 @@ export class WriteLedger<T> {
   /** Inside the write's transaction. */
   async mark(manager: EntityManager, writeId: string): Promise<void> {
     await manager.query('INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)', [writeId, Date.now()]);
+  }
+
+  /**
+   * Asks, until `waitMs` passes, whether one write committed: true or false once the database answers, null if it
+   * did not answer in time.
+   */
+  async outcome(writeId: string, waitMs: number): Promise<boolean | null> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      try {
+        const found: unknown[] = await this.dataSource.query('SELECT id FROM stats_writes WHERE id = ?', [writeId]);
+        return found.length > 0;
+      } catch {
+        if (Date.now() + 250 > deadline) return null;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   }
 
   doubt(writeId: string, carried: T): void {
