@@ -37,7 +37,6 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
       connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),
     },
-    handlerTimeout: config.handlerTimeoutMs,
     clientErrorHandler: answerClientError,
     // No Nest middleware is used; without middie every request skips a hook.
     skipMiddie: true,
@@ -88,11 +87,18 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
  * profile batch, a streamed CSV) or doing long admin work keep only the request timeout.
  */
 const LONG_ROUTES = [/\/user\/profile\/batch$/, /\/user\/profile\/batch\/csv$/, /\/admin\/profiles\/rebuild-store$/];
+/**
+ * The hot paths answer from memory and Redis, whose client gives up after two reconnect tries; a deadline timer
+ * per request (an AbortController and a timeout) would cost them more than it could catch.
+ */
+const HOT_ROUTES = [/\/openapi\/matching\/ad$/, /\/openapi\/matching\/exchange$/];
 
 function registerRequestLimits(fastify: FastifyInstance, config: AppConfig): void {
   if (config.handlerTimeoutMs > 0) {
+    // Set per route, not server-wide: a server-wide deadline cannot be lifted from the hot paths.
     fastify.addHook('onRoute', (route) => {
-      if (LONG_ROUTES.some((pattern) => pattern.test(route.url))) route.handlerTimeout = config.requestTimeoutMs;
+      if (HOT_ROUTES.some((pattern) => pattern.test(route.url))) return;
+      route.handlerTimeout = LONG_ROUTES.some((pattern) => pattern.test(route.url)) ? config.requestTimeoutMs : config.handlerTimeoutMs;
     });
   }
   const maxQueryBytes = config.maxQueryBytes;

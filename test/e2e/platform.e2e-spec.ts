@@ -2,6 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { CampaignsService } from '../../src/campaigns/campaigns.service';
 import { ProfilesService } from '../../src/profiles/profiles.service';
+import { ServingService } from '../../src/serving/serving.service';
+import { createAdBlock } from '../support/serving-helpers';
+import { fetchAds } from '../support/serving-fixtures';
 import { postBatch } from '../support/profile-helpers';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { TEST_PROFILE } from '../support/profile';
@@ -330,5 +333,17 @@ describe('HTTP platform: big uploads keep only the request deadline', () => {
     const campaigns = t.app.get(CampaignsService);
     jest.spyOn(campaigns, 'list').mockImplementationOnce(() => new Promise((resolve) => setTimeout(() => resolve([[], 0]), 800)));
     await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(503);
+  });
+
+  it('should keep the ad path free of the handler deadline (it is bounded by Redis retries instead)', async () => {
+    const publisher = await createAccount(t, ['publisher']);
+    const block = await createAdBlock(t, publisher.apiKey);
+    const serving = t.app.get(ServingService);
+    const fetch = serving.fetchAds.bind(serving);
+    jest.spyOn(serving, 'fetchAds').mockImplementationOnce(async (...args) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      return fetch(...args);
+    });
+    expect(await fetchAds(t, publisher.apiKey, block, 'deadline-user')).toEqual([]);
   });
 });
