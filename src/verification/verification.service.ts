@@ -112,15 +112,16 @@ export class VerificationService {
     if (!campaign[0] || (campaign[0].accountId !== principal.accountId && !isAdmin(principal))) {
       throw new NotFoundError('campaignId', 'campaign');
     }
+    // Statuses first: a call is stored before its click is settled, so every settled click's calls are in the list.
+    const statuses: { verificationStatus: string; count: number | string }[] = await this.dataSource.query(
+      'SELECT verificationStatus, COUNT(*) AS count FROM clicks WHERE campaignId = ? GROUP BY verificationStatus',
+      [campaignId],
+    );
     const calls = await this.dataSource.getRepository(VerificationCall).find({
       where: { campaignId },
       order: { calledAt: 'DESC', id: 'DESC' },
       take: limit,
     });
-    const statuses: { verificationStatus: string; count: number | string }[] = await this.dataSource.query(
-      'SELECT verificationStatus, COUNT(*) AS count FROM clicks WHERE campaignId = ? GROUP BY verificationStatus',
-      [campaignId],
-    );
     const clicks = { pending: 0, verified: 0, unverified: 0, error: 0 };
     for (const row of statuses) {
       if (row.verificationStatus in clicks) clicks[row.verificationStatus as keyof typeof clicks] = Number(row.count);
