@@ -5,6 +5,8 @@ import { bigintToNumber } from '../../database/column-types';
 @Entity('clicks')
 @Index('idx_clicks_campaign_time', ['campaignId', 'createdAt'])
 @Index('idx_clicks_user_time', ['messengerUserId', 'createdAt'])
+// The workers' sweep for verifications whose job was lost reads pending clicks by age.
+@Index('idx_clicks_verification_time', ['verificationStatus', 'createdAt'])
 export class Click {
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;
