@@ -6,11 +6,15 @@ const autocannon = require('autocannon');
 
 const ROOT = path.resolve(__dirname, '..');
 
-/** Starts `node <script>` with `env` and waits until `readyUrl` answers; the child dies with this process. */
+/**
+ * Starts `node <script>` with `env` and waits until `readyUrl` answers; the child dies with this process.
+ * BENCH_SERVICE_NODE_ARGS adds node options to the service (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
 async function startServer(label, script, env, readyUrl, logFile) {
   const fs = require('node:fs');
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  const nodeArgs = label === 'service' && process.env.BENCH_SERVICE_NODE_ARGS ? process.env.BENCH_SERVICE_NODE_ARGS.split(/\s+/) : [];
+  const child = spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
   const stop = () => child.kill('SIGTERM');
   process.on('exit', stop);
   const deadline = Date.now() + 60_000;
