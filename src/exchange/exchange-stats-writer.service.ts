@@ -28,7 +28,6 @@ export interface ExchangeImpression {
 }
 
 const MAX_CLICKS_PER_FLUSH = 500;
-const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
 
 /**
  * The one writer of the exchange ledger and its counters. Impressions are summed in memory and written every
@@ -52,7 +51,7 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.mysql = config.database.type === 'mysql';
-    this.ledger = new WriteLedger(dataSource, this.logger);
+    this.ledger = new WriteLedger(dataSource, this.logger, (impressions) => this.putBack(impressions));
   }
 
   onModuleInit(): void {
@@ -102,7 +101,7 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
   }
 
   private async writeBatch(): Promise<void> {
-    for (const uncommitted of await this.ledger.settle()) this.putBack(uncommitted);
+    await this.ledger.settle();
     const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
     const impressions = this.deltas;
     this.deltas = new Map();
@@ -116,21 +115,14 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
       deltaFor(rows, click.inExchangeCampaignId, hour).clicksReceived += 1;
     }
 
-    const writeId = this.ledger.newWriteId();
     try {
-      await this.withRetry(() =>
-        this.dataSource.transaction(async (manager) => {
-          await this.ledger.mark(manager, writeId);
-          if (clicks.length > 0) await manager.insert(ExchangeClick, clicks.map(({ click }) => click));
-          await this.applyDeltas(manager, [...rows.values()]);
-        }),
-      );
+      await this.ledger.write(impressions, async (manager) => {
+        if (clicks.length > 0) await manager.insert(ExchangeClick, clicks.map(({ click }) => click));
+        await this.applyDeltas(manager, [...rows.values()]);
+      });
       for (const pending of clicks) pending.resolve();
-      this.ledger.cleanUp();
     } catch (error) {
       this.logger.error({ err: error }, 'exchange stats write failed; impressions kept for the next try, clicks refused');
-      // It may still have committed (a lost COMMIT answer): the next write asks before writing these again.
-      if (impressions.size > 0) this.ledger.doubt(writeId, impressions);
       for (const pending of clicks) pending.reject(error);
     }
   }
@@ -177,18 +169,6 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
          impressionsSent = impressionsSent + excluded.impressionsSent, clicksSent = clicksSent + excluded.clicksSent,
          clicksReceived = clicksReceived + excluded.clicksReceived`;
     await manager.query(`INSERT INTO exchange_stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
-  }
-
-  private async withRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
-        if (attempt >= 3 || !code || !DEADLOCK_CODES.has(code)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-      }
-    }
   }
 }
 

@@ -5,7 +5,7 @@ import { utcDay } from '../campaigns/campaign-rules';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { Click } from '../events/entities/click.entity';
-import { isCommitInDoubt, WriteLedger } from './write-ledger';
+import { WriteLedger } from './write-ledger';
 
 export interface ImpressionRecord {
   campaignId: string;
@@ -31,9 +31,6 @@ interface PendingClick {
 }
 
 const MAX_CLICKS_PER_FLUSH = 500;
-/** How long clicks wait to learn whether a write whose COMMIT answer was lost committed, before they are refused. */
-const IN_DOUBT_WAIT_MS = 3000;
-const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
 
 /**
  * The one writer of counters. Impressions are summed in memory and written every STATS_FLUSH_MS (a crash can
@@ -58,7 +55,9 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.mysql = config.database.type === 'mysql';
-    this.ledger = new WriteLedger(dataSource, this.logger);
+    this.ledger = new WriteLedger(dataSource, this.logger, (deltas) => {
+      for (const [key, delta] of deltas) this.mergeBack(key, delta);
+    });
   }
 
   onModuleInit(): void {
@@ -111,9 +110,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async writeBatch(): Promise<void> {
-    for (const uncommitted of await this.ledger.settle()) {
-      for (const [key, delta] of uncommitted) this.mergeBack(key, delta);
-    }
+    await this.ledger.settle();
     const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
     const deltas = this.deltas;
     this.deltas = new Map();
@@ -138,34 +135,14 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       rows.set(key, delta);
     }
 
-    const writeId = this.ledger.newWriteId();
     try {
-      await this.withRetry(() =>
-        this.dataSource.transaction(async (manager) => {
-          await this.ledger.mark(manager, writeId);
-          if (clicks.length > 0) await insertClicks(manager, clicks.map(({ click }) => click));
-          await this.applyDeltas(manager, [...rows.values()]);
-        }),
-      );
+      await this.ledger.write(deltas, async (manager) => {
+        if (clicks.length > 0) await insertClicks(manager, clicks.map(({ click }) => click));
+        await this.applyDeltas(manager, [...rows.values()]);
+      });
       for (const pending of clicks) pending.resolve();
-      this.ledger.cleanUp();
     } catch (error) {
-      // A lost COMMIT answer: ask whether it committed, so that clicks stored are answered as counted, not refused
-      // (a refused click undoes its reservation, and a retry of it would be counted a second time).
-      const committed = isCommitInDoubt(error) ? await this.ledger.outcome(writeId, IN_DOUBT_WAIT_MS) : false;
-      if (committed === true) {
-        this.logger.warn({ err: error }, 'stats write answer lost, but it committed');
-        for (const pending of clicks) pending.resolve();
-        this.ledger.cleanUp();
-        return;
-      }
       this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
-      if (committed === false) {
-        for (const [key, delta] of deltas) this.mergeBack(key, delta);
-      } else if (deltas.size > 0) {
-        // Still unknown: the next write asks before writing these again.
-        this.ledger.doubt(writeId, deltas);
-      }
       for (const pending of clicks) pending.reject(error);
     }
   }
@@ -228,18 +205,6 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
          clicks = clicks + excluded.clicks, spendMicros = spendMicros + excluded.spendMicros,
          earningsMicros = earningsMicros + excluded.earningsMicros`;
     await manager.query(`INSERT INTO stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
-  }
-
-  private async withRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
-        if (attempt >= 3 || !code || !DEADLOCK_CODES.has(code)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-      }
-    }
   }
 
   private deltaFor(campaignId: string, adBlockId: string, hour: number): Delta {

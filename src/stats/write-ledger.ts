@@ -7,22 +7,24 @@ import { newId } from '../common/ids';
  * errors, refused connections and deadlocks are certain failures: nothing was committed.
  */
 const IN_DOUBT_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'PROTOCOL_SEQUENCE_TIMEOUT']);
-
-export function isCommitInDoubt(error: unknown): boolean {
-  const code = (error as { code?: string; driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
-  return code !== undefined && IN_DOUBT_CODES.has(code);
-}
-
+/** Lost to another writer: the transaction was rolled back and may simply be tried again. */
+const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
+/** How long a write in doubt waits to learn whether it committed, before its callers are told it failed. */
+const IN_DOUBT_WAIT_MS = 3000;
 /** Markers are kept this long: far longer than any database outage a writer waits out with writes in doubt. */
 const KEEP_MS = 24 * 3600_000;
 const CLEANUP_EVERY_MS = 3600_000;
 
+const codeOf = (error: unknown) =>
+  (error as { driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
+
 /**
- * Exactly-once counter writes across lost COMMIT answers. When the database goes away during a COMMIT, the writer
- * cannot tell whether its transaction committed; putting the impression counts back would then write them twice.
- * So each write inserts its id into `stats_writes` inside its transaction, a failed write is held "in doubt" with
- * what it carried, and before the next write the ids in doubt are looked up: the ones not found did not commit and
- * their counts are written again; the ones found are dropped.
+ * The counter writers' one way to the database, exactly once across lost COMMIT answers. When the database goes
+ * away during a COMMIT, a writer cannot tell whether its transaction committed: putting its impression counts back
+ * would write them twice, refusing its clicks would undo clicks that were stored. So each write inserts its id into
+ * `stats_writes` inside its transaction; after such a failure it asks for that id for a few seconds (found: the
+ * write stands); if the database does not answer, what the write carried is held "in doubt" and looked up again
+ * before the next write: ids not found did not commit and their counts are put back to be written again.
  */
 export class WriteLedger<T> {
   private inDoubt: { id: string; carried: T }[] = [];
@@ -31,23 +33,55 @@ export class WriteLedger<T> {
   constructor(
     private readonly dataSource: DataSource,
     private readonly logger: Logger,
+    /** Returns what a write that did not commit carried (its impression counts) to the writer's buffer. */
+    private readonly putBack: (carried: T) => void,
   ) {}
 
-  newWriteId(): string {
-    return newId();
-  }
-
-  /** Inside the write's transaction. */
-  async mark(manager: EntityManager, writeId: string): Promise<void> {
-    await manager.query('INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)', [writeId, Date.now()]);
-  }
-
   /**
-   * Asks, until `waitMs` passes, whether one write committed: true or false once the database answers, null if it
-   * did not answer in time.
+   * Runs `work` in one transaction with its marker, trying deadlocks again. Resolves once the write committed;
+   * otherwise puts `carried` back (or holds it in doubt) and throws.
    */
-  async outcome(writeId: string, waitMs: number): Promise<boolean | null> {
-    const deadline = Date.now() + waitMs;
+  async write(carried: T, work: (manager: EntityManager) => Promise<void>): Promise<void> {
+    const writeId = newId();
+    try {
+      await this.retryDeadlocks(() =>
+        this.dataSource.transaction(async (manager) => {
+          await manager.query('INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)', [writeId, Date.now()]);
+          await work(manager);
+        }),
+      );
+    } catch (error) {
+      const inDoubt = codeOf(error) !== undefined && IN_DOUBT_CODES.has(codeOf(error)!);
+      const committed = inDoubt ? await this.outcome(writeId) : false;
+      if (committed !== true) {
+        if (committed === false) this.putBack(carried);
+        else this.inDoubt.push({ id: writeId, carried });
+        throw error;
+      }
+      this.logger.warn({ err: error }, 'counter write lost its COMMIT answer, but it committed');
+    }
+    this.cleanUp();
+  }
+
+  /** Puts back what the writes in doubt carried if they did not commit; keeps them in doubt while the database cannot be asked. */
+  async settle(): Promise<void> {
+    if (this.inDoubt.length === 0) return;
+    const doubts = this.inDoubt;
+    let found: { id: string }[];
+    try {
+      found = await this.dataSource.query(`SELECT id FROM stats_writes WHERE id IN (${doubts.map(() => '?').join(', ')})`, doubts.map((doubt) => doubt.id));
+    } catch {
+      return;
+    }
+    const committed = new Set(found.map((row) => row.id));
+    this.inDoubt = this.inDoubt.filter((doubt) => !doubts.includes(doubt));
+    if (committed.size > 0) this.logger.warn(`${committed.size} write(s) whose answer was lost had committed; not written again`);
+    for (const doubt of doubts) if (!committed.has(doubt.id)) this.putBack(doubt.carried);
+  }
+
+  /** Whether one write committed: true or false once the database answers, null if it did not in time. */
+  private async outcome(writeId: string): Promise<boolean | null> {
+    const deadline = Date.now() + IN_DOUBT_WAIT_MS;
     for (;;) {
       try {
         const found: unknown[] = await this.dataSource.query('SELECT id FROM stats_writes WHERE id = ?', [writeId]);
@@ -59,32 +93,20 @@ export class WriteLedger<T> {
     }
   }
 
-  doubt(writeId: string, carried: T): void {
-    this.inDoubt.push({ id: writeId, carried });
-  }
-
-  /**
-   * What the writes in doubt carried that did not commit, to be written again; empty while the database cannot be
-   * asked (they stay in doubt until it can).
-   */
-  async settle(): Promise<T[]> {
-    if (this.inDoubt.length === 0) return [];
-    const doubts = this.inDoubt;
-    let found: { id: string }[];
-    try {
-      found = await this.dataSource.query(`SELECT id FROM stats_writes WHERE id IN (${doubts.map(() => '?').join(', ')})`, doubts.map((doubt) => doubt.id));
-    } catch {
-      return [];
+  private async retryDeadlocks(work: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        const code = codeOf(error);
+        if (attempt >= 3 || !code || !DEADLOCK_CODES.has(code)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
     }
-    const committed = new Set(found.map((row) => row.id));
-    this.inDoubt = this.inDoubt.filter((doubt) => !doubts.includes(doubt));
-    const lost = doubts.filter((doubt) => !committed.has(doubt.id));
-    if (committed.size > 0) this.logger.warn(`${committed.size} write(s) whose answer was lost had committed; not written again`);
-    return lost.map((doubt) => doubt.carried);
   }
 
   /** Drops old markers now and then, outside any write's transaction. */
-  cleanUp(): void {
+  private cleanUp(): void {
     const now = Date.now();
     if (now - this.lastCleanup < CLEANUP_EVERY_MS) return;
     this.lastCleanup = now;
