@@ -9,6 +9,9 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppModule, AppModuleOptions } from './app.module';
 import { registerCors } from './common/cors';
+import { installFastLanes } from './common/fast-lane';
+import { EventsFastLane } from './events/events.fast-lane';
+import { ServingFastLane } from './serving/serving.fast-lane';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
 import { createPinoLogger, PinoNestLogger } from './common/logger';
@@ -72,6 +75,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   });
 
   registerCors(fastify, config.corsOrigins);
+  installFastLanes(fastify, () => [app.get(ServingFastLane), app.get(EventsFastLane)]);
 
   await mountQueueBoard(app, config);
   setUpSwagger(app);
@@ -89,9 +93,10 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
 const LONG_ROUTES = [/\/user\/profile\/batch$/, /\/user\/profile\/batch\/csv$/, /\/admin\/profiles\/rebuild-store$/];
 /**
  * The hot paths answer from memory and Redis, whose client gives up after two reconnect tries; a deadline timer
- * per request (an AbortController and a timeout) would cost them more than it could catch.
+ * per request (an AbortController and a timeout) would cost them more than it could catch. The click report keeps a
+ * deadline, set by its fast lane with a plain timer (see withDeadline).
  */
-const HOT_ROUTES = [/\/openapi\/matching\/ad$/, /\/openapi\/matching\/exchange$/];
+const HOT_ROUTES = [/\/openapi\/matching\/ad$/, /\/openapi\/matching\/exchange$/, /\/openapi\/ad\/event\/report$/];
 
 function registerRequestLimits(fastify: FastifyInstance, config: AppConfig): void {
   if (config.handlerTimeoutMs > 0) {

@@ -59,6 +59,17 @@ export class AccountsService implements OnModuleInit {
     return this.usable(principal);
   }
 
+  /**
+   * The principal of a key already checked and still cached, without any I/O (the hot routes' fast lanes);
+   * undefined when the key must go through authenticate() (never seen, expired, missing or malformed).
+   */
+  cachedPrincipal(rawKey: string | string[] | undefined): Principal | null | undefined {
+    if (typeof rawKey !== 'string' || rawKey.length === 0 || rawKey.length > 200) return undefined;
+    const cached = this.principalCache.get(hashApiKey(rawKey));
+    if (!cached || cached.expiresAt <= Date.now()) return undefined;
+    return this.usable(cached.principal);
+  }
+
   /** The sandbox key is accepted only in the test environment. */
   private usable(principal: Principal | null): Principal | null {
     if (principal?.sandbox && this.config.appEnv !== 'test') return null;

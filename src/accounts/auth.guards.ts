@@ -1,12 +1,12 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../common/errors';
 import { AccountsService } from './accounts.service';
 import { PUBLIC_ROUTE, REQUIRED_ROLES } from './auth.decorators';
 import type { Role } from './entities/account.entity';
 import { hasRole, Principal } from './principal';
+import { RateLimiter } from './rate-limiter';
 
 type AuthedRequest = FastifyRequest & { principal?: Principal };
 
@@ -51,30 +51,14 @@ export class RolesGuard implements CanActivate {
   }
 }
 
-/**
- * Per-key request budget in fixed one-second windows, in process memory.
- * Every process enforces it on its own, so N processes admit up to N times RATE_LIMIT_PER_SECOND.
- */
+/** 429 once a key has used its RATE_LIMIT_PER_SECOND (see RateLimiter). */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  private windowStart = 0;
-  private counts = new Map<string, number>();
-
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(private readonly limiter: RateLimiter) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const limit = this.config.rateLimitPerSecond;
     const principal = context.switchToHttp().getRequest<AuthedRequest>().principal;
-    if (limit === 0 || !principal) return true;
-    const now = Date.now();
-    const window = now - (now % 1000);
-    if (window !== this.windowStart) {
-      this.windowStart = window;
-      this.counts = new Map();
-    }
-    const used = (this.counts.get(principal.keyId) ?? 0) + 1;
-    this.counts.set(principal.keyId, used);
-    if (used > limit) throw new RateLimitedError(1);
+    if (principal && !this.limiter.admit(principal.keyId)) throw new RateLimitedError(1);
     return true;
   }
 }

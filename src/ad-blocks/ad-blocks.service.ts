@@ -46,6 +46,12 @@ export class AdBlocksService {
     return toResponse(block);
   }
 
+  /** Whether this principal may use the block, when its owner is already known (no I/O); undefined otherwise. */
+  usableIfKnown(principal: Principal, adBlockId: string): boolean | undefined {
+    const owner = this.owners.get(adBlockId);
+    return owner === undefined ? undefined : canUse(principal, owner);
+  }
+
   /**
    * Throws the same 404 for an unknown block and for another publisher's: the hot path calls this on every
    * ad fetch and click, so owners are remembered after the first lookup.

@@ -33,36 +33,38 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const reply = http.getResponse<FastifyReply>();
-    const request = http.getRequest<FastifyRequest>();
-    const body = this.toBody(exception, request);
-
-    if (exception instanceof RateLimitedError) reply.header('Retry-After', String(exception.retryAfterSeconds));
-    if (body.code >= 500) {
-      this.logger.error({ err: exception, reqId: request?.id, url: request?.url }, 'request failed');
-    }
-    reply.status(body.code).header('content-type', 'application/json; charset=utf-8').send(body);
+    answerError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.logger);
   }
+}
 
-  private toBody(exception: unknown, request: FastifyRequest | undefined): ErrorBody {
-    if (exception instanceof DomainError) {
-      return { code: exception.status, message: exception.message, data: exception.data };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      // Nest rewraps Fastify's FST_ERR_HANDLER_TIMEOUT (HANDLER_TIMEOUT_MS) as a plain 503 HttpException.
-      if (status === 503 && exception.message.startsWith('Request timed out after')) {
-        return { code: 503, message: 'request timed out; retry later', data: {} };
-      }
-      if (status === 404 && request) {
-        return { code: 404, message: `no route ${request.method} ${request.url.split('?')[0]}`, data: {} };
-      }
-      return { code: status, message: status < 500 ? (STATUS_MESSAGES[status] ?? exception.message) : 'internal error', data: {} };
-    }
-    const status = (exception as { statusCode?: unknown })?.statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      return { code: status, message: STATUS_MESSAGES[status] ?? 'bad request', data: {} };
-    }
-    return { code: 500, message: 'internal error', data: {} };
+/** Sends the envelope of a failure; the global filter and the hot routes' fast lanes both answer through it. */
+export function answerError(exception: unknown, request: FastifyRequest | undefined, reply: FastifyReply, logger: Pick<Logger, 'error'>): void {
+  const body = toBody(exception, request);
+  if (exception instanceof RateLimitedError) reply.header('Retry-After', String(exception.retryAfterSeconds));
+  if (body.code >= 500) {
+    logger.error({ err: exception, reqId: request?.id, url: request?.url }, 'request failed');
   }
+  reply.status(body.code).header('content-type', 'application/json; charset=utf-8').send(body);
+}
+
+function toBody(exception: unknown, request: FastifyRequest | undefined): ErrorBody {
+  if (exception instanceof DomainError) {
+    return { code: exception.status, message: exception.message, data: exception.data };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    // Nest rewraps Fastify's FST_ERR_HANDLER_TIMEOUT (HANDLER_TIMEOUT_MS) as a plain 503 HttpException.
+    if (status === 503 && exception.message.startsWith('Request timed out after')) {
+      return { code: 503, message: 'request timed out; retry later', data: {} };
+    }
+    if (status === 404 && request) {
+      return { code: 404, message: `no route ${request.method} ${request.url.split('?')[0]}`, data: {} };
+    }
+    return { code: status, message: status < 500 ? (STATUS_MESSAGES[status] ?? exception.message) : 'internal error', data: {} };
+  }
+  const status = (exception as { statusCode?: unknown })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { code: status, message: STATUS_MESSAGES[status] ?? 'bad request', data: {} };
+  }
+  return { code: 500, message: 'internal error', data: {} };
 }

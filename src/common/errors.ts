@@ -65,3 +65,11 @@ export class RateLimitedError extends DomainError {
     super(`rate limit exceeded, retry after ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
   }
 }
+
+/** A handler that did not finish within HANDLER_TIMEOUT_MS (the fast lanes' own deadline; see fast-lane.ts). */
+export class HandlerTimeoutError extends DomainError {
+  readonly status = 503;
+  constructor() {
+    super('request timed out; retry later');
+  }
+}

@@ -20,7 +20,28 @@ export function createPinoLogger(level: string, destination?: DestinationStream)
       censor: '[redacted]',
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? bufferedStdout());
+}
+
+/** How long a log line may wait in the buffer on a quiet server. */
+const LOG_FLUSH_MS = 200;
+
+/**
+ * Standard output through a buffer: one write per 4 KiB of lines (or LOG_FLUSH_MS) instead of a system call per
+ * request line, which cost the hot routes a tenth of their throughput. pino flushes the buffer synchronously when
+ * the process exits; a process killed with SIGKILL can lose the last LOG_FLUSH_MS of lines.
+ */
+function bufferedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => {
+    // flush() throws while the file descriptor is still opening; the next tick will do.
+    try {
+      stream.flush();
+    } catch {
+      /* not ready yet */
+    }
+  }, LOG_FLUSH_MS).unref();
+  return stream;
 }
 
 /** Routes Nest's own log calls into the same pino logger. */

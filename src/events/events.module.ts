@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { ServingModule } from '../serving/serving.module';
 import { StatsModule } from '../stats/stats.module';
 import { VerificationModule } from '../verification/verification.module';
 import { EventsController } from './events.controller';
+import { EventsFastLane } from './events.fast-lane';
 import { EventsService } from './events.service';
 
 @Module({
-  imports: [AdBlocksModule, ServingModule, StatsModule, VerificationModule],
+  imports: [AccountsModule, AdBlocksModule, ServingModule, StatsModule, VerificationModule],
   controllers: [EventsController],
-  providers: [EventsService],
+  providers: [EventsService, EventsFastLane],
 })
 export class EventsModule {}

@@ -39,6 +39,11 @@ export class EventsService {
    */
   async reportClick(principal: Principal, event: ClickEventDataDto): Promise<ClickResultDto> {
     await this.adBlocks.assertUsable(principal, event.adBlockId);
+    return this.countClick(event);
+  }
+
+  /** reportClick once the caller is known to may use the block. */
+  async countClick(event: ClickEventDataDto): Promise<ClickResultDto> {
     if (event.adId.startsWith(TEST_AD_PREFIX)) return { status: 'success', msg: 'test ad: not counted' };
 
     const campaign = await this.index.lookup(event.campaignId);
@@ -85,9 +90,8 @@ export class EventsService {
       // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again.
       await this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));
     }
-    if (outcome.costMicros > 0 && outcome.costMicros + campaign.spentMicros >= campaign.totalBudgetMicros) {
-      this.index.markExhausted([campaign.id]);
-    }
+    // This process stops serving it at once; the others within a lease's permission (a second) or their next refresh.
+    if (outcome.budgetSpent) this.index.markExhausted([campaign.id]);
     return { status: 'success', msg: 'click counted' };
   }
 }

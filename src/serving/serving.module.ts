@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
+import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { Campaign } from '../campaigns/entities/campaign.entity';
 import { ProfileStoreModule } from '../profiles/store/profile-store.module';
@@ -9,18 +10,20 @@ import { StatsModule } from '../stats/stats.module';
 import { CampaignIndexService } from './campaign-index.service';
 import { GeoService } from './geo.service';
 import { ServingController } from './serving.controller';
+import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
 import { MemoryServingState } from './state/memory-serving-state';
 import { RedisServingState } from './state/redis-serving-state';
 import { SERVING_STATE } from './state/serving-state';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Campaign]), AdBlocksModule, StatsModule, ProfileStoreModule],
+  imports: [TypeOrmModule.forFeature([Campaign]), AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule],
   controllers: [ServingController],
   providers: [
     GeoService,
     CampaignIndexService,
     ServingService,
+    ServingFastLane,
     {
       provide: SERVING_STATE,
       inject: [REDIS],

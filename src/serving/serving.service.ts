@@ -37,9 +37,18 @@ export class ServingService {
   async fetchAds(principal: Principal, query: AdFetchQueryDto, request: FastifyRequest): Promise<ServedAdsDto> {
     await this.adBlocks.assertUsable(principal, query.adBlockId);
     if (isDebug(request.headers.debug)) {
-      return { msg: 'test ads (debug): not counted or billed', success: true, ads: testAds(query.adBlockId, query.limit) };
+      return { msg: DEBUG_ADS_MESSAGE, success: true, ads: testAds(query.adBlockId, query.limit) };
     }
+    const served = await this.serve(query, request);
+    const ads = served.map((campaign) => toServedAd(campaign, query.adBlockId));
+    return { msg: servedMessage(ads.length), success: true, ads };
+  }
 
+  /**
+   * Selects, reserves and counts the ads of one request whose block the caller may use: the campaigns served, best
+   * first (each one impression, billed for CPM).
+   */
+  async serve(query: AdFetchQueryDto, request: FastifyRequest): Promise<IndexedCampaign[]> {
     const now = this.clock.now();
     const context = this.contextOf(request, now, await this.profileOf(query.openId));
     const day = utcDay(now);
@@ -56,8 +65,7 @@ export class ServingService {
       }),
       now,
     );
-    const ads = served.map((campaign) => toServedAd(campaign, query.adBlockId));
-    return { msg: ads.length > 0 ? `${ads.length} ads` : 'no matching ads', success: true, ads };
+    return served;
   }
 
   /**
@@ -112,6 +120,12 @@ export class ServingService {
   }
 }
 
+export const DEBUG_ADS_MESSAGE = 'test ads (debug): not counted or billed';
+
+export function servedMessage(count: number): string {
+  return count > 0 ? `${count} ads` : 'no matching ads';
+}
+
 /** One CPM impression costs costPer/1000 (whole micro-USDT: CPM bids have at most 3 decimals); CPC ones nothing. */
 export function impressionPrice(campaign: Pick<IndexedCampaign, 'billingType' | 'costPerMicros'>): number {
   return campaign.billingType === 'CPM' ? campaign.costPerMicros / 1000 : 0;
@@ -132,7 +146,7 @@ export function budgetFacts(campaign: IndexedCampaign, day: string) {
   };
 }
 
-function toServedAd(campaign: IndexedCampaign, adBlockId: string): ServedAdDto {
+export function toServedAd(campaign: IndexedCampaign, adBlockId: string): ServedAdDto {
   return {
     adBlockId,
     adId: campaign.adId,

@@ -29,10 +29,12 @@ function fakeDataSource() {
   return { dataSource, committed, state };
 }
 
+/** The campaign counter statements: one multi-row UPDATE whose rows are (id, impressions, clicks, spend, day, daySpend). */
+const isCampaignCounters = (statement: { sql: string }) => statement.sql.startsWith('UPDATE campaigns') && statement.sql.includes('impressions =');
 const impressionsWritten = (committed: { sql: string; params: unknown[] }[][]) =>
   committed
-    .flatMap((statements) => statements.filter((statement) => statement.sql.startsWith('UPDATE campaigns SET impressions')))
-    .reduce((sum, statement) => sum + (statement.params[0] as number), 0);
+    .flatMap((statements) => statements.filter(isCampaignCounters))
+    .reduce((sum, statement) => sum + statement.params.filter((_, i) => i % 6 === 1).reduce((a: number, b) => a + (b as number), 0), 0);
 
 const HOUR = 3_600_000;
 
@@ -54,8 +56,8 @@ describe(StatsWriterService.name, () => {
     const hourly = committed[0].find((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'))!;
     // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros): the impression only
     expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490]);
-    const campaign = committed[0].find((statement) => statement.sql.startsWith('UPDATE campaigns SET impressions'))!;
-    expect(campaign.params).toEqual([1, 0, 700, 'c1']);
+    const campaign = committed[0].find(isCampaignCounters)!;
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
   });
 
   it('should not write impressions twice when a write committed but its answer was lost', async () => {
@@ -113,7 +115,7 @@ describe(StatsWriterService.name, () => {
 
     expect(committed).toHaveLength(1);
     expect(impressionsWritten(committed)).toBe(1);
-    const campaign = committed[0].find((statement) => statement.sql.startsWith('UPDATE campaigns SET impressions'))!;
-    expect(campaign.params).toEqual([1, 0, 700, 'c1']);
+    const campaign = committed[0].find(isCampaignCounters)!;
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
   });
 });

@@ -31,6 +31,25 @@ interface PendingClick {
 }
 
 const MAX_CLICKS_PER_FLUSH = 500;
+/** Rows per multi-row UPDATE. */
+const UPDATE_CHUNK = 200;
+
+interface CampaignChange {
+  id: string;
+  impressions: number;
+  clicks: number;
+  spend: number;
+  /** The newest UTC day among the changes, and the spend of that day. */
+  day: string;
+  daySpend: number;
+}
+
+interface BlockChange {
+  id: string;
+  impressions: number;
+  clicks: number;
+  earnings: number;
+}
 
 /**
  * The one writer of counters. Impressions are summed in memory and written every STATS_FLUSH_MS (a crash can
@@ -152,46 +171,73 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     deltas.sort((a, b) => compare(a.campaignId, b.campaignId) || compare(a.adBlockId, b.adBlockId) || a.hour - b.hour);
     for (let i = 0; i < deltas.length; i += 200) await this.upsertHourly(manager, deltas.slice(i, i + 200));
 
-    const campaigns = new Map<string, { impressions: number; clicks: number; spend: number; days: Map<string, number> }>();
-    const blocks = new Map<string, { impressions: number; clicks: number; earnings: number }>();
+    const campaigns = new Map<string, CampaignChange>();
+    const blocks = new Map<string, BlockChange>();
     for (const delta of deltas) {
-      const campaign = campaigns.get(delta.campaignId) ?? { impressions: 0, clicks: 0, spend: 0, days: new Map() };
+      const day = utcDay(delta.hour);
+      let campaign = campaigns.get(delta.campaignId);
+      if (!campaign) {
+        campaign = { id: delta.campaignId, impressions: 0, clicks: 0, spend: 0, day, daySpend: 0 };
+        campaigns.set(delta.campaignId, campaign);
+      }
       campaign.impressions += delta.impressions;
       campaign.clicks += delta.clicks;
       campaign.spend += delta.spendMicros;
-      const day = utcDay(delta.hour);
-      campaign.days.set(day, (campaign.days.get(day) ?? 0) + delta.spendMicros);
-      campaigns.set(delta.campaignId, campaign);
+      // Only the newest day is kept per campaign; an older day's spend counts in the total only.
+      if (day > campaign.day) {
+        campaign.day = day;
+        campaign.daySpend = 0;
+      }
+      if (day === campaign.day) campaign.daySpend += delta.spendMicros;
       if (delta.adBlockId) {
-        const block = blocks.get(delta.adBlockId) ?? { impressions: 0, clicks: 0, earnings: 0 };
+        const block = blocks.get(delta.adBlockId) ?? { id: delta.adBlockId, impressions: 0, clicks: 0, earnings: 0 };
         block.impressions += delta.impressions;
         block.clicks += delta.clicks;
         block.earnings += delta.earningsMicros;
         blocks.set(delta.adBlockId, block);
       }
     }
-    for (const [id, change] of campaigns) {
+    // One statement per table and chunk (not one per row): a group commit of clicks across many campaigns used
+    // to spend most of its time in round trips. Rows are in id order, so concurrent writers lock them in one order.
+    const campaignRows = [...campaigns.values()].sort((a, b) => compare(a.id, b.id));
+    for (let i = 0; i < campaignRows.length; i += UPDATE_CHUNK) await this.updateCampaigns(manager, campaignRows.slice(i, i + UPDATE_CHUNK));
+    const blockRows = [...blocks.values()].sort((a, b) => compare(a.id, b.id));
+    for (let i = 0; i < blockRows.length; i += UPDATE_CHUNK) await this.updateBlocks(manager, blockRows.slice(i, i + UPDATE_CHUNK));
+  }
+
+  private async updateCampaigns(manager: EntityManager, rows: CampaignChange[]): Promise<void> {
+    const derived = rows.map((_, i) => (i === 0 ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend' : 'SELECT ?, ?, ?, ?, ?, ?')).join(' UNION ALL ');
+    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend]);
+    // Two statements: a multi-table UPDATE on MySQL sets columns in no promised order, and the day's spend must be
+    // computed from the old spentDay.
+    // t: how the updated columns are named (MySQL needs the alias beside the derived table's columns); c: how read.
+    const t = this.mysql ? 'c.' : '';
+    const c = this.mysql ? 'c.' : 'campaigns.';
+    const counters = `${t}impressions = ${c}impressions + d.impressions, ${t}clicks = ${c}clicks + d.clicks,
+       ${t}spentMicros = ${c}spentMicros + d.spend,
+       ${t}daySpentMicros = CASE WHEN ${c}spentDay = d.day THEN ${c}daySpentMicros + d.daySpend WHEN ${c}spentDay < d.day THEN d.daySpend ELSE ${c}daySpentMicros END`;
+    const day = `${t}spentDay = CASE WHEN ${c}spentDay < d.day THEN d.day ELSE ${c}spentDay END`;
+    for (const assignments of [counters, day]) {
       await manager.query(
-        'UPDATE campaigns SET impressions = impressions + ?, clicks = clicks + ?, spentMicros = spentMicros + ? WHERE id = ?',
-        [change.impressions, change.clicks, change.spend, id],
-      );
-      for (const [day, spend] of [...change.days].sort(([a], [b]) => compare(a, b))) {
-        // Only the newest day is kept; a late delta of an older day changes the total spend only.
-        await manager.query(
-          `UPDATE campaigns SET
-             daySpentMicros = CASE WHEN spentDay = ? THEN daySpentMicros + ? WHEN spentDay < ? THEN ? ELSE daySpentMicros END,
-             spentDay = CASE WHEN spentDay < ? THEN ? ELSE spentDay END
-           WHERE id = ?`,
-          [day, spend, day, spend, day, day, id],
-        );
-      }
-    }
-    for (const [id, change] of [...blocks].sort(([a], [b]) => compare(a, b))) {
-      await manager.query(
-        'UPDATE ad_blocks SET impressions = impressions + ?, clicks = clicks + ?, earningsMicros = earningsMicros + ? WHERE id = ?',
-        [change.impressions, change.clicks, change.earnings, id],
+        this.mysql
+          ? `UPDATE campaigns c JOIN (${derived}) d ON c.id = d.id SET ${assignments}`
+          : `UPDATE campaigns SET ${assignments} FROM (${derived}) AS d WHERE campaigns.id = d.id`,
+        values,
       );
     }
+  }
+
+  private async updateBlocks(manager: EntityManager, rows: BlockChange[]): Promise<void> {
+    const derived = rows.map((_, i) => (i === 0 ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings' : 'SELECT ?, ?, ?, ?')).join(' UNION ALL ');
+    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings]);
+    await manager.query(
+      this.mysql
+        ? `UPDATE ad_blocks b JOIN (${derived}) d ON b.id = d.id SET b.impressions = b.impressions + d.impressions,
+             b.clicks = b.clicks + d.clicks, b.earningsMicros = b.earningsMicros + d.earnings`
+        : `UPDATE ad_blocks SET impressions = ad_blocks.impressions + d.impressions, clicks = ad_blocks.clicks + d.clicks,
+             earningsMicros = ad_blocks.earningsMicros + d.earnings FROM (${derived}) AS d WHERE ad_blocks.id = d.id`,
+      values,
+    );
   }
 
   private async upsertHourly(manager: EntityManager, deltas: Delta[]): Promise<void> {

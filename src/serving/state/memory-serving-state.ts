@@ -54,11 +54,12 @@ export class MemoryServingState implements ServingState {
       costMicros = request.priceMicros;
       this.spend(request.campaignId, request.day, costMicros);
     }
+    const budgetSpent = request.priceMicros > 0 && !this.hasBudget(request, request.day);
     this.marks.set(clickedKey, request.now);
     if (request.exclusionMs > 0) {
       this.marks.set(stateKeys.excluded(request.userId, request.adId), request.now + request.exclusionMs);
     }
-    return { kind: 'counted', costMicros };
+    return { kind: 'counted', costMicros, budgetSpent };
   }
 
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {

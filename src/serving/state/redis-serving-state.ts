@@ -1,4 +1,6 @@
+import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { Lease, LEASE_IDLE_MS, LEASE_SCRIPT, nextLeaseUnits, PERMISSION_TTL_MS } from './budget-leases';
 import {
   ClickOutcome,
   ClickRequest,
@@ -13,58 +15,42 @@ import {
 
 const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 1000;
 
-// Per candidate: KEYS spent, daySpent, excluded, served; ARGV price, total, daily, knownSpent, knownDaySpent.
-// Times are compared with the service's clock (ARGV now), TTLs only clean up.
-const RESERVE_SCRIPT = `
+// KEYS excluded (hash adId -> until), served (hash adId -> time). ARGV now, limit, servedTtl, then the candidates'
+// ad ids in rank order. Serves the first `limit` not excluded for this user; answers their positions (0-based).
+const SERVE_SCRIPT = `
 local now = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
-local n = tonumber(ARGV[3])
-local dayTtl = tonumber(ARGV[4])
-local servedTtl = tonumber(ARGV[5])
+local n = #ARGV - 3
+local excludedUntil = redis.call('HMGET', KEYS[1], unpack(ARGV, 4, 3 + n))
 local served = {}
-local exhausted = {}
-for i = 0, n - 1 do
+local marks = {}
+for i = 1, n do
   if #served >= limit then break end
-  local k = i * 4
-  local a = 6 + i * 5
-  local excludedUntil = redis.call('GET', KEYS[k + 3])
-  if not excludedUntil or tonumber(excludedUntil) <= now then
-    local spent = redis.call('GET', KEYS[k + 1])
-    if not spent then
-      spent = ARGV[a + 3]
-      redis.call('SET', KEYS[k + 1], spent)
-    end
-    local daySpent = redis.call('GET', KEYS[k + 2])
-    if not daySpent then
-      daySpent = ARGV[a + 4]
-      redis.call('SET', KEYS[k + 2], daySpent, 'EX', dayTtl)
-    end
-    if tonumber(spent) >= tonumber(ARGV[a + 1]) or tonumber(daySpent) >= tonumber(ARGV[a + 2]) then
-      exhausted[#exhausted + 1] = i
-    else
-      local price = tonumber(ARGV[a])
-      if price > 0 then
-        redis.call('INCRBY', KEYS[k + 1], price)
-        redis.call('INCRBY', KEYS[k + 2], price)
-      end
-      redis.call('SET', KEYS[k + 4], now, 'PX', servedTtl)
-      served[#served + 1] = i
-    end
+  if not excludedUntil[i] or tonumber(excludedUntil[i]) <= now then
+    served[#served + 1] = i - 1
+    marks[#marks + 1] = ARGV[3 + i]
+    marks[#marks + 1] = now
   end
 end
-return {served, exhausted}
+if #served > 0 then
+  redis.call('HSET', KEYS[2], unpack(marks))
+  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]))
+end
+return served
 `;
 
-// KEYS served, clicked, excluded, spent, daySpent.
-// ARGV now, impressionWindow, dedupWindow, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl.
+// KEYS served (hash), clicked, excluded (hash), spent, daySpent.
+// ARGV now, impressionWindow, dedupWindow, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId.
 const CLICK_SCRIPT = `
 local now = tonumber(ARGV[1])
-local servedAt = redis.call('GET', KEYS[1])
+local servedAt = redis.call('HGET', KEYS[1], ARGV[11])
 if not servedAt or now - tonumber(servedAt) >= tonumber(ARGV[2]) then return -1 end
 local clickedAt = redis.call('GET', KEYS[2])
 if clickedAt and now - tonumber(clickedAt) < tonumber(ARGV[3]) then return -2 end
 local cost = 0
+local spentOut = 0
 local price = tonumber(ARGV[5])
 if price > 0 then
   local spent = redis.call('GET', KEYS[4])
@@ -79,59 +65,253 @@ if price > 0 then
   end
   if tonumber(spent) < tonumber(ARGV[6]) and tonumber(daySpent) < tonumber(ARGV[7]) then
     cost = price
-    redis.call('INCRBY', KEYS[4], price)
-    redis.call('INCRBY', KEYS[5], price)
+    spent = redis.call('INCRBY', KEYS[4], price)
+    daySpent = redis.call('INCRBY', KEYS[5], price)
   end
+  if tonumber(spent) >= tonumber(ARGV[6]) or tonumber(daySpent) >= tonumber(ARGV[7]) then spentOut = 1 end
 end
 redis.call('SET', KEYS[2], now, 'PX', tonumber(ARGV[3]))
 local exclusion = tonumber(ARGV[4])
-if exclusion > 0 then redis.call('SET', KEYS[3], now + exclusion, 'PX', exclusion) end
-return cost
+if exclusion > 0 then
+  redis.call('HSET', KEYS[3], ARGV[11], now + exclusion)
+  redis.call('PEXPIRE', KEYS[3], exclusion)
+end
+return {cost, spentOut}
 `;
 
 type ScriptedRedis = Redis & {
-  adnetReserve(numKeys: number, ...args: (string | number)[]): Promise<[number[], number[]]>;
-  adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  adnetServe(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
 
-/** Serving state shared by every process through Redis; each operation is one Lua script (one round trip). */
-export class RedisServingState implements ServingState {
+type LeaseOutcome = 'granted' | 'exhausted';
+
+/** How many times one reservation asks for leases again when other requests used up what it waited for. */
+const MAX_LEASE_ROUNDS = 6;
+
+/**
+ * Serving state shared by every process through Redis. An ad request costs one Lua script (exclusions and the
+ * served marks); its CPM billing comes from budget leases held in memory (see budget-leases.ts), so the shared
+ * budget counters are touched once per lease, not once per impression. Clicks are one Lua script each.
+ */
+export class RedisServingState implements ServingState, BeforeApplicationShutdown {
   private readonly redis: ScriptedRedis;
+  private readonly leases = new Map<string, Lease>();
+  /** Lease requests under way per campaign: concurrent requests wait for the same one. */
+  private readonly acquiring = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
+  private lastSweep = Date.now();
+  private closing = false;
 
   constructor(redis: Redis) {
-    redis.defineCommand('adnetReserve', { lua: RESERVE_SCRIPT });
+    redis.defineCommand('adnetLease', { lua: LEASE_SCRIPT });
+    redis.defineCommand('adnetServe', { lua: SERVE_SCRIPT });
     redis.defineCommand('adnetClick', { lua: CLICK_SCRIPT });
     this.redis = redis as ScriptedRedis;
   }
 
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
-    const keys: string[] = [];
-    const args: (string | number)[] = [request.now, request.limit, candidates.length, DAY_COUNTER_TTL_S, SERVED_TTL_MS];
+    const wallNow = Date.now();
+    if (wallNow - this.lastSweep >= SWEEP_EVERY_MS) this.returnIdleLeases(wallNow);
+
+    // Bill every candidate from its lease tentatively (the script then picks those not excluded); candidates
+    // without enough lease ask for one, all of them in one script call.
+    const taken = new Array<boolean>(candidates.length).fill(false);
+    const exhausted = new Set<number>();
+    try {
+      for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
+        const lacking: number[] = [];
+        for (let i = 0; i < candidates.length; i++) {
+          if (taken[i] || exhausted.has(i)) continue;
+          if (this.take(candidates[i], request.day, wallNow)) taken[i] = true;
+          else lacking.push(i);
+        }
+        if (lacking.length === 0) break;
+        const outcome = await this.acquire(
+          lacking.map((i) => candidates[i]),
+          request.day,
+        );
+        lacking.forEach((i, k) => {
+          if (outcome[k] === 'exhausted') exhausted.add(i);
+        });
+      }
+    } catch (error) {
+      candidates.forEach((candidate, i) => taken[i] && this.giveBack(candidate, request.day));
+      throw error;
+    }
+
+    const offered = candidates.flatMap((candidate, i) => (taken[i] ? [i] : []));
+    let chosen: number[] = [];
+    try {
+      if (offered.length > 0) {
+        chosen = await this.redis.adnetServe(
+          2,
+          stateKeys.excludedAds(request.userId),
+          stateKeys.servedAds(request.userId, request.adBlockId),
+          request.now,
+          request.limit,
+          SERVED_TTL_MS,
+          ...offered.map((i) => candidates[i].adId),
+        );
+      }
+    } finally {
+      // What was billed tentatively and not served goes back to its lease (all of it when the script failed).
+      const served = new Set(chosen.map((k) => offered[k]));
+      for (const i of offered) if (!served.has(i)) this.giveBack(candidates[i], request.day);
+    }
+    return { served: chosen.map((k) => offered[k]), exhausted: [...exhausted].sort((a, b) => a - b) };
+  }
+
+  /** Bills one unit price from the candidate's lease if it covers it. */
+  private take(candidate: ImpressionCandidate, day: string, wallNow: number): boolean {
+    const lease = this.leases.get(candidate.campaignId);
+    if (!lease || !this.fits(lease, candidate, day)) return false;
+    if (candidate.priceMicros === 0) {
+      if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) return false;
+    } else {
+      if (lease.remainingMicros < candidate.priceMicros) return false;
+      lease.remainingMicros -= candidate.priceMicros;
+    }
+    lease.lastUsedAt = wallNow;
+    return true;
+  }
+
+  private giveBack(candidate: ImpressionCandidate, day: string): void {
+    const lease = this.leases.get(candidate.campaignId);
+    if (lease && candidate.priceMicros > 0 && this.fits(lease, candidate, day)) lease.remainingMicros += candidate.priceMicros;
+  }
+
+  /** A lease serves only the day, price and budgets it was granted for. */
+  private fits(lease: Lease, candidate: ImpressionCandidate, day: string): boolean {
+    return (
+      lease.day === day &&
+      lease.priceMicros === candidate.priceMicros &&
+      lease.totalBudgetMicros === candidate.totalBudgetMicros &&
+      lease.dailyBudgetMicros === candidate.dailyBudgetMicros
+    );
+  }
+
+  /**
+   * Asks for leases of these campaigns (one script call), or waits for the request already under way for them.
+   * Answers per candidate whether budget was granted, none is left, or the request failed (neither).
+   */
+  private async acquire(candidates: ImpressionCandidate[], day: string): Promise<(LeaseOutcome | undefined)[]> {
+    const waits = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
+    const asking: ImpressionCandidate[] = [];
     for (const candidate of candidates) {
-      keys.push(
-        stateKeys.spent(candidate.campaignId),
-        stateKeys.daySpent(candidate.campaignId, request.day),
-        stateKeys.excluded(request.userId, candidate.adId),
-        stateKeys.served(request.userId, request.adBlockId, candidate.adId),
-      );
+      const pending = this.acquiring.get(candidate.campaignId);
+      if (pending) waits.set(candidate.campaignId, pending);
+      else if (!asking.some((other) => other.campaignId === candidate.campaignId)) asking.push(candidate);
+    }
+    let failure: unknown;
+    if (asking.length > 0) {
+      const request = this.requestLeases(asking, day);
+      const settled = request.catch((error: unknown) => {
+        failure = error;
+        return null;
+      });
+      for (const candidate of asking) {
+        this.acquiring.set(candidate.campaignId, settled);
+        waits.set(candidate.campaignId, settled);
+      }
+      void settled.finally(() => asking.forEach((candidate) => this.acquiring.delete(candidate.campaignId)));
+    }
+    const outcomes = new Map<string, LeaseOutcome | undefined>();
+    for (const [campaignId, wait] of waits) outcomes.set(campaignId, (await wait)?.get(campaignId));
+    if (failure !== undefined) throw failure;
+    return candidates.map((candidate) => outcomes.get(candidate.campaignId));
+  }
+
+  private async requestLeases(candidates: ImpressionCandidate[], day: string): Promise<Map<string, LeaseOutcome>> {
+    const outcomes = new Map<string, LeaseOutcome>();
+    const wallNow = Date.now();
+    const keys: string[] = [];
+    const args: (string | number)[] = [DAY_COUNTER_TTL_S];
+    const units: number[] = [];
+    for (const candidate of candidates) {
+      const previous = this.leases.get(candidate.campaignId);
+      // A lease of another day, price or budget goes back before a new one is taken.
+      if (previous && !this.fits(previous, candidate, day)) this.returnLeases([previous]);
+      const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate, day) ? previous : undefined, wallNow);
+      units.push(wanted);
+      keys.push(stateKeys.spent(candidate.campaignId), stateKeys.daySpent(candidate.campaignId, day));
       args.push(
         candidate.priceMicros,
         candidate.totalBudgetMicros,
         candidate.dailyBudgetMicros,
         candidate.knownSpentMicros,
         candidate.knownDaySpentMicros,
+        wanted,
       );
     }
-    const [served, exhausted] = await this.redis.adnetReserve(keys.length, ...keys, ...args);
-    return { served, exhausted };
+    const granted = await this.redis.adnetLease(keys.length, ...keys, ...args);
+    candidates.forEach((candidate, i) => {
+      const grant = Number(granted[i]);
+      if (grant <= 0) {
+        this.leases.delete(candidate.campaignId);
+        outcomes.set(candidate.campaignId, 'exhausted');
+        return;
+      }
+      const current = this.leases.get(candidate.campaignId);
+      const carried = current && this.fits(current, candidate, day) && candidate.priceMicros > 0 ? current.remainingMicros : 0;
+      this.leases.set(candidate.campaignId, {
+        campaignId: candidate.campaignId,
+        day,
+        priceMicros: candidate.priceMicros,
+        totalBudgetMicros: candidate.totalBudgetMicros,
+        dailyBudgetMicros: candidate.dailyBudgetMicros,
+        remainingMicros: candidate.priceMicros > 0 ? carried + grant : 0,
+        grantedUnits: candidate.priceMicros > 0 ? grant / candidate.priceMicros : 0,
+        grantedAt: wallNow,
+        lastUsedAt: wallNow,
+      });
+      outcomes.set(candidate.campaignId, 'granted');
+    });
+    return outcomes;
+  }
+
+  /** Gives leases nobody billed from lately back to the shared counters; permissions simply lapse. */
+  private returnIdleLeases(wallNow: number): void {
+    this.lastSweep = wallNow;
+    const idle: Lease[] = [];
+    for (const lease of this.leases.values()) {
+      if (lease.priceMicros === 0 ? wallNow - lease.grantedAt >= PERMISSION_TTL_MS : wallNow - lease.lastUsedAt >= LEASE_IDLE_MS) idle.push(lease);
+    }
+    this.returnLeases(idle);
+  }
+
+  /** Drops the leases at once (nothing more is billed from them) and takes their rest off the shared counters. */
+  private returnLeases(leases: Lease[]): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    let returned = 0;
+    for (const lease of leases) {
+      if (this.leases.get(lease.campaignId) === lease) this.leases.delete(lease.campaignId);
+      if (lease.priceMicros === 0 || lease.remainingMicros <= 0) continue;
+      pipeline.decrby(stateKeys.spent(lease.campaignId), lease.remainingMicros);
+      pipeline.decrby(stateKeys.daySpent(lease.campaignId, lease.day), lease.remainingMicros);
+      lease.remainingMicros = 0;
+      returned++;
+    }
+    if (returned === 0) return Promise.resolve();
+    // A failed return strands that budget (under-delivery), it never overspends.
+    return pipeline.exec().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** Shutdown: the leases go back while Redis is still connected; later requests take single units. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await this.returnLeases([...this.leases.values()]);
   }
 
   async registerClick(request: ClickRequest): Promise<ClickOutcome> {
     const result = await this.redis.adnetClick(
       5,
-      stateKeys.served(request.userId, request.adBlockId, request.adId),
+      stateKeys.servedAds(request.userId, request.adBlockId),
       stateKeys.clicked(request.userId, request.adBlockId, request.adId),
-      stateKeys.excluded(request.userId, request.adId),
+      stateKeys.excludedAds(request.userId),
       stateKeys.spent(request.campaignId),
       stateKeys.daySpent(request.campaignId, request.day),
       request.now,
@@ -144,10 +324,13 @@ export class RedisServingState implements ServingState {
       request.knownSpentMicros,
       request.knownDaySpentMicros,
       DAY_COUNTER_TTL_S,
+      request.adId,
     );
     if (result === -1) return { kind: 'noImpression' };
     if (result === -2) return { kind: 'duplicate' };
-    return { kind: 'counted', costMicros: result };
+    const [costMicros, spentOut] = result as [number, number];
+    if (spentOut === 1) this.leases.delete(request.campaignId);
+    return { kind: 'counted', costMicros, budgetSpent: spentOut === 1 };
   }
 
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
@@ -157,7 +340,7 @@ export class RedisServingState implements ServingState {
       pipeline.decrby(stateKeys.daySpent(request.campaignId, request.day), costMicros);
     }
     pipeline.del(stateKeys.clicked(request.userId, request.adBlockId, request.adId));
-    if (request.exclusionMs > 0) pipeline.del(stateKeys.excluded(request.userId, request.adId));
+    if (request.exclusionMs > 0) pipeline.hdel(stateKeys.excludedAds(request.userId), request.adId);
     await pipeline.exec();
   }
 }

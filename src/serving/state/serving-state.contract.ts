@@ -70,9 +70,9 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       await reserve('u1', [candidate()]);
       expect(await state.registerClick(click({ userId: 'u2' }))).toEqual({ kind: 'noImpression' });
       expect(await state.registerClick(click({ adBlockId: 'b2' }))).toEqual({ kind: 'noImpression' });
-      expect(await state.registerClick(click())).toEqual({ kind: 'counted', costMicros: 0 });
+      expect(await state.registerClick(click())).toMatchObject({ kind: 'counted', costMicros: 0 });
       expect(await state.registerClick(click({ now: now + 599_999 }))).toEqual({ kind: 'duplicate' });
-      expect(await state.registerClick(click({ now: now + 600_000 }))).toEqual({ kind: 'counted', costMicros: 0 });
+      expect(await state.registerClick(click({ now: now + 600_000 }))).toMatchObject({ kind: 'counted', costMicros: 0 });
       expect(await state.registerClick(click({ now: now + 86_400_000 }))).toEqual({ kind: 'noImpression' });
     });
 
@@ -96,12 +96,25 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect(costs).toEqual([2000, 2000, 2000, 0]);
     });
 
+    it('should tell which click spent the last of the budget', async () => {
+      const cpc = { priceMicros: 2000, totalBudgetMicros: 5000, dailyBudgetMicros: 100_000 };
+      for (let i = 0; i < 4; i++) await reserve(`u${i}`, [candidate({ ...cpc, priceMicros: 0 })]);
+      const spent: boolean[] = [];
+      for (let i = 0; i < 4; i++) {
+        const outcome = await state.registerClick(click({ ...cpc, userId: `u${i}` }));
+        spent.push(outcome.kind === 'counted' && outcome.budgetSpent);
+      }
+      expect(spent).toEqual([false, false, true, true]);
+      // a free impression of a spent campaign is not served any more
+      expect((await reserve('u9', [candidate({ ...cpc, priceMicros: 0 })])).exhausted).toEqual([0]);
+    });
+
     it('should take back a click whose ledger write failed', async () => {
       await reserve('u1', [candidate({ priceMicros: 0 })]);
       const request = click({ priceMicros: 4000, dailyBudgetMicros: 100_000 });
-      expect(await state.registerClick(request)).toEqual({ kind: 'counted', costMicros: 4000 });
+      expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 4000 });
       await state.undoClick(request, 4000);
-      expect(await state.registerClick(request)).toEqual({ kind: 'counted', costMicros: 4000 });
+      expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 4000 });
     });
 
     it('should never let concurrent reservations pass the budget by a unit price', async () => {

@@ -54,7 +54,11 @@ export interface ClickRequest extends BudgetFacts {
   exclusionMs: number;
 }
 
-export type ClickOutcome = { kind: 'noImpression' } | { kind: 'duplicate' } | { kind: 'counted'; costMicros: number };
+export type ClickOutcome =
+  | { kind: 'noImpression' }
+  | { kind: 'duplicate' }
+  /** `budgetSpent`: the campaign's total or daily budget has nothing left after this click (CPC). */
+  | { kind: 'counted'; costMicros: number; budgetSpent: boolean };
 
 export interface ServingState {
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult>;
@@ -68,5 +72,9 @@ export const stateKeys = {
   daySpent: (campaignId: string, day: string) => `dspend:${campaignId}:${day}`,
   excluded: (userId: string, adId: string) => `excl:${userId}:${adId}`,
   served: (userId: string, adBlockId: string, adId: string) => `imp:${userId}:${adBlockId}:${adId}`,
+  /** Redis: one hash per user and block, ad id -> when it was last served. */
+  servedAds: (userId: string, adBlockId: string) => `imps:${userId}:${adBlockId}`,
+  /** Redis: one hash per user, ad id -> until when it is excluded (rule 6). */
+  excludedAds: (userId: string) => `excls:${userId}`,
   clicked: (userId: string, adBlockId: string, adId: string) => `clk:${userId}:${adBlockId}:${adId}`,
 };
