@@ -5,8 +5,21 @@ import type { Platform } from './campaign-matcher';
  * The language of highest weight in an Accept-Language header, by its primary subtag (`zu-ZA` -> `zu`);
  * `*`, malformed or missing means unknown (null).
  */
+const languageCache = new Map<string, string | null>();
+const LANGUAGE_CACHE_MAX = 10_000;
+
 export function languageFromAcceptLanguage(header: string | undefined): string | null {
   if (!header) return null;
+  // Browsers send a handful of distinct headers over and over.
+  const cached = languageCache.get(header);
+  if (cached !== undefined) return cached;
+  const language = parseAcceptLanguage(header);
+  if (languageCache.size >= LANGUAGE_CACHE_MAX) languageCache.clear();
+  languageCache.set(header, language);
+  return language;
+}
+
+function parseAcceptLanguage(header: string): string | null {
   let best: string | null = null;
   let bestWeight = 0;
   for (const part of header.slice(0, 512).split(',')) {

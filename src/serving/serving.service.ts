@@ -131,8 +131,16 @@ export function impressionPrice(campaign: Pick<IndexedCampaign, 'billingType' | 
   return campaign.billingType === 'CPM' ? campaign.costPerMicros / 1000 : 0;
 }
 
+/** Candidates are the same for a campaign version all day: built once, not for every request. */
+const candidateCache = new WeakMap<IndexedCampaign, ImpressionCandidate & { day: string }>();
+
 function toCandidate(campaign: IndexedCampaign, day: string): ImpressionCandidate {
-  return { adId: campaign.adId, priceMicros: impressionPrice(campaign), ...budgetFacts(campaign, day) };
+  let candidate = candidateCache.get(campaign);
+  if (candidate === undefined || candidate.day !== day) {
+    candidate = { adId: campaign.adId, priceMicros: impressionPrice(campaign), ...budgetFacts(campaign, day), day };
+    candidateCache.set(campaign, candidate);
+  }
+  return candidate;
 }
 
 /** The budgets of a campaign and the spend the database knew of when the index loaded it. */

@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { MemoryServingState } from '../../src/serving/state/memory-serving-state';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
 import { describeServingStateContract } from '../../src/serving/state/serving-state.contract';
+import { ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
 import { TEST_PROFILE, TEST_REDIS_URL } from '../support/profile';
 
 // The state of the profile under test: Redis (Lua scripts) on the MySQL + Redis profile, memory on the embedded one.
@@ -18,6 +19,79 @@ if (TEST_PROFILE === 'mysql') {
     await redis.quit();
   });
   describeServingStateContract('redis', () => new RedisServingState(redis));
+
+  describe('redis serving state: budget leases', () => {
+    const now = Date.UTC(2026, 0, 10, 12);
+    let seq = 0;
+    const campaign = (overrides: Partial<ImpressionCandidate> = {}): ImpressionCandidate => {
+      seq += 1;
+      const campaignId = `lease-${seq}-${Math.random().toString(36).slice(2, 8)}`;
+      return {
+        campaignId,
+        adId: `ad_${campaignId}`,
+        priceMicros: 1000,
+        totalBudgetMicros: 1_000_000,
+        dailyBudgetMicros: 1_000_000,
+        knownSpentMicros: 0,
+        knownDaySpentMicros: 0,
+        ...overrides,
+      };
+    };
+    const reserve = (state: RedisServingState, userId: string, candidate: ImpressionCandidate, day = '2026-01-10', at = now) =>
+      state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day, limit: 1 }, [candidate]);
+    const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
+
+    it('should let two processes share one budget exactly, then hand back nothing when all of it was served', async () => {
+      const [first, second] = [new RedisServingState(redis), new RedisServingState(redis)];
+      const candidate = campaign({ totalBudgetMicros: 10_000 });
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => reserve(i % 2 === 0 ? first : second, `user-${i}`, candidate)),
+      );
+      const served = results.reduce((sum, result) => sum + result.served.length, 0);
+      expect(served).toBe(10);
+      expect(results.filter((result) => result.exhausted.length > 0)).toHaveLength(30);
+      await Promise.all([first.beforeApplicationShutdown(), second.beforeApplicationShutdown()]);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(10_000);
+    });
+
+    it('should hold a lease of several impressions and give back what was not served at shutdown', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      // LEASE_MIN_UNITS impressions were carved from both counters at once
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(4000);
+      expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(2000);
+    });
+
+    it("should give back yesterday's lease when the day changes", async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      await reserve(state, 'u1', candidate);
+      expect((await reserve(state, 'u2', candidate, '2026-01-11', now + 86_400_000)).served).toEqual([0]);
+      // 1000 spent yesterday, the new day's lease of 4000
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(5000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-11'))).toBe(4000);
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
+    });
+
+    it('should take a new lease when the price or the budget of the campaign changes', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      await reserve(state, 'u1', candidate);
+      const repriced = { ...candidate, priceMicros: 3000 };
+      expect((await reserve(state, 'u2', repriced)).served).toEqual([0]);
+      // the first lease's 3000 unused went back; the new one holds 4 units of 3000
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000 + 12_000);
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000 + 3000);
+    });
+  });
 } else {
   describeServingStateContract('memory', () => new MemoryServingState());
 }
