@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ChangeBusModule } from './common/change-bus';
 import { ClockModule } from './common/clock';
 import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
@@ -14,7 +15,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot(config), ProfilesModule, VerificationModule],
+      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot(config), ChangeBusModule, ProfilesModule, VerificationModule],
     };
   }
 }

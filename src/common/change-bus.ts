@@ -4,6 +4,8 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 
 type Handler = (id: string) => void;
 const CHANNEL = 'changes';
+/** Topic suffix of a notice carrying a JSON array of ids. */
+const MANY = '*';
 
 /**
  * "Something with this id changed" notices between the parts of one process and, with Redis, between
@@ -16,6 +18,7 @@ export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
   private publisher: Redis | null = null;
   private subscriber: Redis | null = null;
   private readonly channel: string;
+  private readonly reconnectHandlers: (() => void)[] = [];
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.channel = `${config.redisPrefix}${CHANNEL}`;
@@ -27,13 +30,29 @@ export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
     this.subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
     this.subscriber.on('message', (_channel: string, message: string) => {
       const split = message.indexOf(' ');
-      this.deliver(message.slice(0, split), message.slice(split + 1));
+      const topic = message.slice(0, split);
+      if (topic.endsWith(MANY)) {
+        for (const id of JSON.parse(message.slice(split + 1)) as string[]) this.deliver(topic.slice(0, -MANY.length), id);
+      } else {
+        this.deliver(topic, message.slice(split + 1));
+      }
+    });
+    let connections = 0;
+    // Notices published while the subscriber was reconnecting are lost: caches that rely on them must start afresh.
+    this.subscriber.on('ready', () => {
+      connections += 1;
+      if (connections > 1) for (const handler of this.reconnectHandlers) handler();
     });
     await this.subscriber.subscribe(this.channel);
   }
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([this.publisher?.quit().catch(() => undefined), this.subscriber?.quit().catch(() => undefined)]);
+  }
+
+  /** Called after the subscription was lost and is back: notices of the gap are gone. */
+  onReconnect(handler: () => void): void {
+    this.reconnectHandlers.push(handler);
   }
 
   on(topic: string, handler: Handler): void {
@@ -49,6 +68,22 @@ export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
       });
     } else {
       this.deliver(topic, id);
+    }
+  }
+
+  /** One notice for many ids (a chunk of profiles): one message, delivered to the handlers id by id. */
+  async publishMany(topic: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    if (!this.publisher) {
+      for (const id of ids) this.deliver(topic, id);
+      return;
+    }
+    try {
+      await this.publisher.publish(this.channel, `${topic}${MANY} ${JSON.stringify(ids)}`);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'change notice not published');
+      for (const id of ids) this.deliver(topic, id);
+      throw error;
     }
   }
 

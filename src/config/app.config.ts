@@ -27,6 +27,9 @@ export interface AppConfig {
   handlerTimeoutMs: number;
   maxQueryBytes: number;
   keyCacheTtlMs: number;
+  /** Profiles each API process keeps in memory (MySQL + Redis profile; 0: read Redis every time), and for how long. */
+  profileCacheMax: number;
+  profileCacheTtlMs: number;
   campaignReview: boolean;
   publisherShare: number;
   indexRefreshMs: number;
@@ -160,6 +163,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     handlerTimeoutMs: integer('HANDLER_TIMEOUT_MS', 15_000, 0, 3_600_000),
     maxQueryBytes: integer('MAX_QUERY_BYTES', 4096, 256, 65_536),
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
+    profileCacheMax: integer('PROFILE_CACHE_MAX', 200_000, 0, 10_000_000),
+    profileCacheTtlMs: integer('PROFILE_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     campaignReview: boolean('CAMPAIGN_REVIEW', false),
     publisherShare,
     indexRefreshMs: integer('INDEX_REFRESH_MS', 10_000, 100, 3_600_000),

@@ -7,7 +7,7 @@ import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { expectedRevenuePerMille, IndexedCampaign, rankCampaigns, smoothedCtr } from './campaign-matcher';
+import { expectedRevenuePerMille, IndexedCampaign, MatchCache, MatchContext, rankCampaigns, smoothedCtr } from './campaign-matcher';
 
 /** How long change notices are gathered before one reload applies them all. */
 const RELOAD_GATHER_MS = 20;
@@ -106,6 +106,13 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   get skipped(): ReadonlySet<string> {
     return this.exhausted;
+  }
+
+  private readonly matches = new MatchCache();
+
+  /** The best `max` servable campaigns for this context, best first, skipping `skip` (see MatchCache). */
+  candidates(context: MatchContext, max: number, skip: ReadonlySet<string>): IndexedCampaign[] {
+    return this.matches.select(this.rankedList, context, max, skip);
   }
 
   get(campaignId: string): IndexedCampaign | undefined {

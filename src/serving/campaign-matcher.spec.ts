@@ -1,11 +1,13 @@
 import {
   expectedRevenuePerMille,
   IndexedCampaign,
+  MatchCache,
   matchesTargeting,
   MatchContext,
   rankCampaigns,
   selectCandidates,
   smoothedCtr,
+  targetingKey,
 } from './campaign-matcher';
 
 const NOW = Date.UTC(2026, 0, 10, 12);
@@ -141,6 +143,77 @@ describe('campaign matcher', () => {
       expect(selectCandidates(ranked, context, 10, new Set(['c1'])).map((c) => c.id)).toEqual(['c5', 'c6']);
       expect(selectCandidates(ranked, { ...context, now: NOW + 5000 }, 10)).toEqual([]);
       expect(selectCandidates([], context, 5)).toEqual([]);
+    });
+  });
+
+  describe(MatchCache.name, () => {
+    // A seeded generator: the same campaigns and requests every run.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    const COUNTRIES = ['US', 'DE', 'FR', null];
+    const LANGUAGES = ['en', 'de', null];
+    const PLATFORMS = ['iOS', 'Android', 'Desktop', null] as const;
+
+    const campaigns = Array.from({ length: 300 }, (_, i) =>
+      campaign(`m${i}`, {
+        ecpmMicros: Math.floor(random() * 50),
+        includedRegions: new Set(random() < 0.4 ? [pick(['US', 'DE', 'FR'])] : []),
+        excludedRegions: new Set(random() < 0.1 ? ['FR'] : []),
+        includedLanguages: new Set(random() < 0.3 ? [pick(['en', 'de'])] : []),
+        platform: random() < 0.3 ? pick(['iOS', 'Android', 'Desktop']) : 'All',
+        messengerPremium: random() < 0.1,
+        startTime: NOW + Math.floor((random() - 0.7) * 10_000),
+        endTime: NOW + Math.floor((random() + 0.1) * 10_000),
+      }),
+    );
+
+    it('should answer exactly what a full scan answers, over contexts, times, limits and skip sets', () => {
+      const cache = new MatchCache();
+      let ranked = rankCampaigns(campaigns);
+      for (let i = 0; i < 3000; i++) {
+        if (i === 1500) ranked = rankCampaigns(campaigns.slice(0, 200)); // a new ranked list: entries start afresh
+        const request: MatchContext = {
+          ...context,
+          now: NOW + Math.floor((random() - 0.5) * 20_000),
+          country: pick(COUNTRIES),
+          language: pick(LANGUAGES),
+          platform: pick(PLATFORMS),
+          premium: random() < 0.3,
+        };
+        const max = 1 + Math.floor(random() * 48);
+        const skip = new Set(random() < 0.3 ? Array.from({ length: 20 }, () => `m${Math.floor(random() * 300)}`) : []);
+        expect(cache.select(ranked, request, max, skip).map((c) => c.id)).toEqual(selectCandidates(ranked, request, max, skip).map((c) => c.id));
+      }
+    });
+
+    it('should stop serving a cached campaign at its end time and start one at its start time', () => {
+      const cache = new MatchCache();
+      const ranked = rankCampaigns([campaign('ends', { ecpmMicros: 9, endTime: NOW + 10 }), campaign('starts', { ecpmMicros: 8, startTime: NOW + 5 })]);
+      expect(cache.select(ranked, context, 5).map((c) => c.id)).toEqual(['ends']);
+      expect(cache.select(ranked, { ...context, now: NOW + 5 }, 5).map((c) => c.id)).toEqual(['ends', 'starts']);
+      expect(cache.select(ranked, { ...context, now: NOW + 10 }, 5).map((c) => c.id)).toEqual(['starts']);
+      // and back: a clock moved backwards (tests) gets the earlier answer again
+      expect(cache.select(ranked, context, 5).map((c) => c.id)).toEqual(['ends']);
+    });
+
+    it('should key contexts by everything targeting reads', () => {
+      const keys = new Set([
+        targetingKey(context),
+        targetingKey({ ...context, country: 'DE' }),
+        targetingKey({ ...context, language: null }),
+        targetingKey({ ...context, platform: 'Android' }),
+        targetingKey({ ...context, premium: true }),
+        targetingKey({ ...context, highValue: true }),
+        targetingKey({ ...context, linkedWallet: true }),
+        targetingKey({ ...context, linkedChainWallet: true }),
+        targetingKey({ ...context, walletHasBalance: true }),
+      ]);
+      expect(keys.size).toBe(9);
+      expect(targetingKey({ ...context, now: NOW + 1 })).toBe(targetingKey(context));
     });
   });
 });

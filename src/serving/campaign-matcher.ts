@@ -120,3 +120,81 @@ export function selectCandidates(
   }
   return picked;
 }
+
+/** How many matching campaigns a cached entry keeps: enough for the first rounds of any request (limit 9 + spares). */
+const CACHED_DEPTH = 32;
+const MAX_CACHED_CONTEXTS = 10_000;
+
+interface CachedMatch {
+  /** The best live, matching campaigns for the context, in rank order. */
+  campaigns: IndexedCampaign[];
+  /** True when these are all of them (the scan reached the end of the ranked list). */
+  complete: boolean;
+  /** The times for which the answer holds: no scanned campaign starts or ends inside [validFrom, validUntil). */
+  validFrom: number;
+  validUntil: number;
+}
+
+/** What targeting sees of a context: requests with equal keys match the same campaigns. */
+export function targetingKey(context: MatchContext): string {
+  const flags =
+    (context.premium ? 1 : 0) |
+    (context.highValue ? 2 : 0) |
+    (context.linkedWallet ? 4 : 0) |
+    (context.linkedChainWallet ? 8 : 0) |
+    (context.walletHasBalance ? 16 : 0);
+  return `${context.country ?? ''}|${context.language ?? ''}|${context.platform ?? ''}|${flags}`;
+}
+
+/**
+ * selectCandidates with memory: thousands of requests a second share a few hundred targeting contexts, so the
+ * scan of the ranked list is done once per context and ranked list (a new list, after any change, starts afresh)
+ * and reused while the request's time is inside the window in which no scanned campaign starts or ends.
+ * Same answers as selectCandidates, which it falls back to when the kept entries do not reach `max`.
+ */
+export class MatchCache {
+  private ranked: readonly IndexedCampaign[] | null = null;
+  private entries = new Map<string, CachedMatch>();
+
+  select(ranked: readonly IndexedCampaign[], context: MatchContext, max: number, skip?: ReadonlySet<string>): IndexedCampaign[] {
+    if (ranked !== this.ranked || this.entries.size >= MAX_CACHED_CONTEXTS) {
+      this.ranked = ranked;
+      this.entries = new Map();
+    }
+    const key = targetingKey(context);
+    let entry = this.entries.get(key);
+    if (entry === undefined || context.now < entry.validFrom || context.now >= entry.validUntil) {
+      entry = scanForCache(ranked, context);
+      this.entries.set(key, entry);
+    }
+    const picked: IndexedCampaign[] = [];
+    for (const campaign of entry.campaigns) {
+      if (picked.length >= max) break;
+      if (!skip?.has(campaign.id)) picked.push(campaign);
+    }
+    if (picked.length < max && !entry.complete) return selectCandidates(ranked, context, max, skip);
+    return picked;
+  }
+}
+
+function scanForCache(ranked: readonly IndexedCampaign[], context: MatchContext): CachedMatch {
+  const campaigns: IndexedCampaign[] = [];
+  let validFrom = -Infinity;
+  let validUntil = Infinity;
+  for (const campaign of ranked) {
+    if (!matchesTargeting(campaign, context)) continue;
+    if (context.now < campaign.startTime) {
+      validUntil = Math.min(validUntil, campaign.startTime);
+      continue;
+    }
+    if (context.now >= campaign.endTime) {
+      validFrom = Math.max(validFrom, campaign.endTime);
+      continue;
+    }
+    validFrom = Math.max(validFrom, campaign.startTime);
+    validUntil = Math.min(validUntil, campaign.endTime);
+    campaigns.push(campaign);
+    if (campaigns.length >= CACHED_DEPTH) return { campaigns, complete: false, validFrom, validUntil };
+  }
+  return { campaigns, complete: true, validFrom, validUntil };
+}

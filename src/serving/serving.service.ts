@@ -9,7 +9,7 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { CampaignIndexService } from './campaign-index.service';
-import { IndexedCampaign, MatchContext, selectCandidates } from './campaign-matcher';
+import { IndexedCampaign, MatchContext } from './campaign-matcher';
 import { isDebug, testAds } from './debug-ads';
 import { AdFetchQueryDto, ServedAdDto, ServedAdsDto } from './dto/serving.dto';
 import { GeoService } from './geo.service';
@@ -80,7 +80,7 @@ export class ServingService {
       const wanted = query.limit - served.length;
       const max = (wanted + SPARE_CANDIDATES) << round;
       const skip = offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped;
-      const candidates = selectCandidates(this.index.ranked, context, max, skip);
+      const candidates = this.index.candidates(context, max, skip);
       if (candidates.length === 0) break;
       const result = await this.state.reserveImpressions(
         { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted },

@@ -154,4 +154,26 @@ describe(`Profiles feed serving's targeting (matching/ad) [${TEST_PROFILE}]`, ()
       await second.close();
     }
   });
+
+  (TEST_PROFILE === 'mysql' ? it : it.skip)(
+    'should serve a profile written through another process at once, although this process had it in memory',
+    async () => {
+      // Two more processes on one Redis: `reader` only serves (no queue workers), `writer` applies the batches.
+      const shared = { TRUST_PROXY: 'true', REDIS_PREFIX: `adnet-e2e:prof-${randomBytes(4).toString('hex')}:` };
+      const writer = await startTestApp(shared, { dropSchema: false });
+      const reader = await startTestApp({ ...shared, QUEUE_WORKERS: 'false' }, { dropSchema: false });
+      try {
+        const user = newUser('cached');
+        // the reader keeps "no profile" for this user, then the premium flag, then its removal
+        expect(await fetchAs(reader, user)).toEqual([]);
+        await uploadAndApply(writer, publisher.apiKey, [{ messengerUserId: user, isPremium: true }]);
+        expect(await fetchAs(reader, user)).toEqual(names('premium'));
+        await uploadAndApply(writer, publisher.apiKey, [{ messengerUserId: user, isPremium: false, isHighValue: true }]);
+        expect(await fetchAs(reader, user)).toEqual(names('highValue'));
+      } finally {
+        await reader.close();
+        await writer.close();
+      }
+    },
+  );
 });

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { ChangeBus } from '../../common/change-bus';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { REDIS } from '../../redis/redis.module';
 import { MemoryProfileStore } from './memory-profile-store';
 import { PROFILE_STORE } from './profile-store';
@@ -10,8 +12,11 @@ import { RedisProfileStore } from './redis-profile-store';
   providers: [
     {
       provide: PROFILE_STORE,
-      inject: [REDIS],
-      useFactory: (redis: Redis | null) => (redis ? new RedisProfileStore(redis) : new MemoryProfileStore()),
+      inject: [REDIS, ChangeBus, APP_CONFIG],
+      useFactory: (redis: Redis | null, changes: ChangeBus, config: AppConfig) =>
+        redis
+          ? new RedisProfileStore(redis, changes, { max: config.profileCacheMax, ttlMs: config.profileCacheTtlMs })
+          : new MemoryProfileStore(),
     },
   ],
   exports: [PROFILE_STORE],

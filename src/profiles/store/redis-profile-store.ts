@@ -1,15 +1,59 @@
 import type Redis from 'ioredis';
+import type { ChangeBus } from '../../common/change-bus';
 import { decodeFacts, encodeFacts, ProfileFacts, ProfileStore } from './profile-store';
 
 export const profileKey = (messengerUserId: string) => `prof:${messengerUserId}`;
 /** Set after a full rebuild; gone when Redis lost its data, which makes the next start rebuild. */
 const BUILT_KEY = 'profmeta:built';
+/** Change notice topic: these users' profiles were written. */
+export const PROFILES_CHANGED = 'profiles';
 
-/** The MySQL + Redis profile's store: one string key per user under REDIS_PREFIX, shared by every process. */
+interface Cached {
+  facts: ProfileFacts | null;
+  at: number;
+}
+
+export interface ProfileCacheOptions {
+  /** Entries kept (0: no cache). */
+  max: number;
+  ttlMs: number;
+}
+
+/**
+ * The MySQL + Redis profile's store: one string key per user under REDIS_PREFIX, shared by every process.
+ *
+ * Each API process keeps the profiles it read lately in memory (two generations of at most max/2 entries each,
+ * an approximate LRU), so a returning user costs the ad request no Redis read. Writes publish the changed users
+ * (one notice per chunk, through the change bus): the writing process forgets them at once, the others within
+ * the pub/sub delivery (milliseconds), and all of them forget everything when their subscription was lost. An
+ * entry is also dropped after ttlMs, a bound for the case a notice never arrives.
+ */
 export class RedisProfileStore implements ProfileStore {
-  constructor(private readonly redis: Redis) {}
+  private current = new Map<string, Cached>();
+  private previous = new Map<string, Cached>();
+  /** Bumped by every forgotten user: a read that started before it may hold an old value and is not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly changes?: ChangeBus,
+    private readonly cache: ProfileCacheOptions = { max: 0, ttlMs: 0 },
+  ) {
+    changes?.on(PROFILES_CHANGED, (userId) => this.forget(userId));
+    changes?.onReconnect(() => this.forgetAll());
+  }
 
   async get(messengerUserId: string): Promise<ProfileFacts | null> {
+    if (this.cache.max > 0) {
+      const now = Date.now();
+      const cached = this.lookup(messengerUserId, now);
+      if (cached !== undefined) return cached.facts;
+      const generation = this.generation;
+      const text = await this.redis.get(profileKey(messengerUserId));
+      const facts = text === null ? null : decodeFacts(text);
+      if (generation === this.generation) this.keep(messengerUserId, { facts, at: now });
+      return facts;
+    }
     const text = await this.redis.get(profileKey(messengerUserId));
     return text === null ? null : decodeFacts(text);
   }
@@ -19,6 +63,10 @@ export class RedisProfileStore implements ProfileStore {
     const pairs: string[] = [];
     for (const [userId, facts] of entries) pairs.push(profileKey(userId), encodeFacts(facts));
     await this.redis.mset(pairs);
+    const userIds = entries.map(([userId]) => userId);
+    for (const userId of userIds) this.forget(userId);
+    // Awaited: a batch is reported done only once every process has been told.
+    await this.changes?.publishMany(PROFILES_CHANGED, userIds);
   }
 
   async isBuilt(): Promise<boolean> {
@@ -27,5 +75,41 @@ export class RedisProfileStore implements ProfileStore {
 
   async markBuilt(): Promise<void> {
     await this.redis.set(BUILT_KEY, '1');
+    this.forgetAll();
+  }
+
+  private lookup(userId: string, now: number): Cached | undefined {
+    let cached = this.current.get(userId);
+    if (cached === undefined) {
+      cached = this.previous.get(userId);
+      if (cached === undefined) return undefined;
+      this.previous.delete(userId);
+      if (now - cached.at < this.cache.ttlMs) this.keep(userId, cached);
+    }
+    if (now - cached.at >= this.cache.ttlMs) {
+      this.current.delete(userId);
+      return undefined;
+    }
+    return cached;
+  }
+
+  private keep(userId: string, cached: Cached): void {
+    if (this.current.size >= this.cache.max / 2) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(userId, cached);
+  }
+
+  private forget(userId: string): void {
+    this.generation += 1;
+    this.current.delete(userId);
+    this.previous.delete(userId);
+  }
+
+  private forgetAll(): void {
+    this.generation += 1;
+    this.current = new Map();
+    this.previous = new Map();
   }
 }
