@@ -23,6 +23,9 @@ export function dataSourceOptions(target: DatabaseTarget, runMigrations: boolean
       timezone: 'Z',
       poolSize: 20,
       connectTimeout: 5000,
+      // The counter writer sends a transaction's statements in one round trip (StatementBatch); every query of the
+      // application is parameterized.
+      multipleStatements: true,
     };
   }
   if (target.location !== ':memory:') mkdirSync(dirname(target.location), { recursive: true });

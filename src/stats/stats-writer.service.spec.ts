@@ -16,7 +16,16 @@ function fakeDataSource() {
       if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
       if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
       const statements: { sql: string; params: unknown[] }[] = [];
-      await work({ query: async (sql: string, params: unknown[]) => void statements.push({ sql, params }) } as unknown as EntityManager);
+      // a multi-statement query (StatementBatch on MySQL) is recorded statement by statement
+      const record = async (sql: string, params: unknown[] = []) => {
+        let offset = 0;
+        for (const one of sql.split(';\n')) {
+          const count = (one.match(/\?/g) ?? []).length;
+          statements.push({ sql: one, params: params.slice(offset, offset + count) });
+          offset += count;
+        }
+      };
+      await work({ query: record } as unknown as EntityManager);
       committed.push(statements);
       if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
     },

@@ -31,6 +31,43 @@ interface PendingClick {
 }
 
 const MAX_CLICKS_PER_FLUSH = 500;
+/** Placeholders per multi-statement round trip (MySQL), far below max_allowed_packet. */
+const MAX_PARAMS_PER_ROUND_TRIP = 20_000;
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+/**
+ * The statements of one counter write, sent to MySQL as one multi-statement query (one round trip instead of one per
+ * statement: a group commit spent most of its time waiting for round trips), to SQLite one by one (no network).
+ * None of them needs an answer.
+ */
+export class StatementBatch implements Queryable {
+  private readonly statements: [string, unknown[]][] = [];
+
+  query(sql: string, params: unknown[] = []): Promise<never> {
+    this.statements.push([sql, params]);
+    return Promise.resolve(undefined as never);
+  }
+
+  async run(manager: Queryable, multiStatement: boolean): Promise<void> {
+    if (!multiStatement) {
+      for (const [sql, params] of this.statements) await manager.query(sql, params);
+      return;
+    }
+    let sqls: string[] = [];
+    let params: unknown[] = [];
+    for (const [sql, values] of this.statements) {
+      if (sqls.length > 0 && params.length + values.length > MAX_PARAMS_PER_ROUND_TRIP) {
+        await manager.query(sqls.join(';\n'), params);
+        sqls = [];
+        params = [];
+      }
+      sqls.push(sql);
+      params = params.concat(values);
+    }
+    if (sqls.length > 0) await manager.query(sqls.join(';\n'), params);
+  }
+}
 /** Rows per multi-row UPDATE. */
 const UPDATE_CHUNK = 200;
 
@@ -156,8 +193,10 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
 
     try {
       await this.ledger.write(deltas, async (manager) => {
-        if (clicks.length > 0) await insertClicks(manager, clicks.map(({ click }) => click));
-        await this.applyDeltas(manager, [...rows.values()]);
+        const batch = new StatementBatch();
+        if (clicks.length > 0) await insertClicks(batch, clicks.map(({ click }) => click));
+        await this.applyDeltas(batch, [...rows.values()]);
+        await batch.run(manager, this.mysql);
       });
       for (const pending of clicks) pending.resolve();
     } catch (error) {
@@ -166,7 +205,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private async applyDeltas(manager: EntityManager, deltas: Delta[]): Promise<void> {
+  private async applyDeltas(manager: Queryable, deltas: Delta[]): Promise<void> {
     // A fixed order keeps concurrent writers (several processes) from deadlocking on each other's rows.
     deltas.sort((a, b) => compare(a.campaignId, b.campaignId) || compare(a.adBlockId, b.adBlockId) || a.hour - b.hour);
     for (let i = 0; i < deltas.length; i += 200) await this.upsertHourly(manager, deltas.slice(i, i + 200));
@@ -205,7 +244,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     for (let i = 0; i < blockRows.length; i += UPDATE_CHUNK) await this.updateBlocks(manager, blockRows.slice(i, i + UPDATE_CHUNK));
   }
 
-  private async updateCampaigns(manager: EntityManager, rows: CampaignChange[]): Promise<void> {
+  private async updateCampaigns(manager: Queryable, rows: CampaignChange[]): Promise<void> {
     const derived = rows.map((_, i) => (i === 0 ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend' : 'SELECT ?, ?, ?, ?, ?, ?')).join(' UNION ALL ');
     const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend]);
     // Two statements: a multi-table UPDATE on MySQL sets columns in no promised order, and the day's spend must be
@@ -227,7 +266,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private async updateBlocks(manager: EntityManager, rows: BlockChange[]): Promise<void> {
+  private async updateBlocks(manager: Queryable, rows: BlockChange[]): Promise<void> {
     const derived = rows.map((_, i) => (i === 0 ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings' : 'SELECT ?, ?, ?, ?')).join(' UNION ALL ');
     const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings]);
     await manager.query(
@@ -240,7 +279,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
-  private async upsertHourly(manager: EntityManager, deltas: Delta[]): Promise<void> {
+  private async upsertHourly(manager: Queryable, deltas: Delta[]): Promise<void> {
     const placeholders = deltas.map(() => '(?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
     const values = deltas.flatMap((d) => [d.campaignId, d.adBlockId, d.hour, d.impressions, d.clicks, d.spendMicros, d.earningsMicros]);
     const columns = '(campaignId, adBlockId, hour, impressions, clicks, conversions, spendMicros, earningsMicros)';
@@ -289,7 +328,7 @@ const CLICK_COLUMNS = [
 ] as const;
 
 /** One multi-row INSERT: the ORM's per-entity insert cost more than the rest of a click's write. */
-async function insertClicks(manager: EntityManager, clicks: Click[]): Promise<void> {
+async function insertClicks(manager: Queryable, clicks: Click[]): Promise<void> {
   const row = `(${CLICK_COLUMNS.map(() => '?').join(', ')})`;
   await manager.query(
     `INSERT INTO clicks (${CLICK_COLUMNS.join(', ')}) VALUES ${clicks.map(() => row).join(', ')}`,
