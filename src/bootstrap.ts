@@ -14,7 +14,7 @@ import { EventsFastLane } from './events/events.fast-lane';
 import { ServingFastLane } from './serving/serving.fast-lane';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
-import { createPinoLogger, PinoNestLogger } from './common/logger';
+import { accessLogWriter, createPinoLogger, PinoNestLogger } from './common/logger';
 import { projectRoot } from './common/project-root';
 import type { AppConfig } from './config/app.config';
 import { API_DESCRIPTION } from './docs/api-description';
@@ -69,13 +69,11 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  const accessLog = accessLogWriter(logger);
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const url = request.url;
     const query = url.indexOf('?');
-    request.log.info(
-      { method: request.method, path: query === -1 ? url : url.slice(0, query), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    accessLog(request.id, request.method, query === -1 ? url : url.slice(0, query), reply.statusCode, Math.round(reply.elapsedTime));
     done();
   });
 

@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
@@ -16,4 +18,49 @@ describe('Process start-up', () => {
     expect(result.stderr).toContain('PORT must be an integer from 0 to 65535 (got "not-a-port")');
     expect(result.stderr).toContain('APP_ENV must be production or test (got "staging")');
   });
+
+  it('should start as a real process and write its JSON log lines, request lines included, to standard output', async () => {
+    const database = join(tmpdir(), `adnet-startup-${process.pid}.sqlite`);
+    const port = 3900 + (process.pid % 90);
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${database}`, REDIS_URL: '', APP_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    try {
+      const deadline = Date.now() + 60_000;
+      let answered = false;
+      while (!answered && Date.now() < deadline && child.exitCode === null) {
+        answered = await fetch(`http://127.0.0.1:${port}/health`, { headers: { 'x-request-id': 'startup-check' } }).then(
+          (response) => response.status === 200,
+          () => false,
+        );
+        if (!answered) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(answered).toBe(true);
+      // the buffered standard output is flushed within a fraction of a second on a quiet server
+      const lineDeadline = Date.now() + 5000;
+      while (!stdout.includes('startup-check') && Date.now() < lineDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+      expect(lines.find((line) => line.msg.startsWith('listening on'))).toBeDefined();
+      expect(lines.find((line) => line.reqId === 'startup-check')).toEqual({
+        level: 30,
+        time: expect.any(Number),
+        service: 'adnet',
+        pid: child.pid,
+        reqId: 'startup-check',
+        method: 'GET',
+        path: '/health',
+        status: 200,
+        ms: expect.any(Number),
+        msg: 'request',
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+      for (const suffix of ['', '-wal', '-shm']) rmSync(database + suffix, { force: true });
+    }
+  }, 90_000);
 });

@@ -116,31 +116,21 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
     // Bill every candidate from its lease tentatively (the script then picks those not excluded); candidates
     // without enough lease ask for one, all of them in one script call.
-    const taken = new Array<boolean>(candidates.length).fill(false);
-    const exhausted = new Set<number>();
-    try {
-      for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
-        const lacking: number[] = [];
-        for (let i = 0; i < candidates.length; i++) {
-          if (taken[i] || exhausted.has(i)) continue;
-          if (this.take(candidates[i], request.day, wallNow)) taken[i] = true;
-          else lacking.push(i);
-        }
-        if (lacking.length === 0) break;
-        const outcome = await this.acquire(
-          lacking.map((i) => candidates[i]),
-          request.day,
-        );
-        lacking.forEach((i, k) => {
-          if (outcome[k] === 'exhausted') exhausted.add(i);
-        });
-      }
-    } catch (error) {
-      candidates.forEach((candidate, i) => taken[i] && this.giveBack(candidate, request.day));
-      throw error;
+    const taken: boolean[] = new Array<boolean>(candidates.length);
+    let lacking = false;
+    for (let i = 0; i < candidates.length; i++) {
+      taken[i] = this.take(candidates[i], request.day, wallNow);
+      if (!taken[i]) lacking = true;
     }
+    const exhausted = lacking ? await this.leaseLacking(candidates, taken, request.day, wallNow) : [];
 
-    const offered = candidates.flatMap((candidate, i) => (taken[i] ? [i] : []));
+    const offered: number[] = [];
+    const adIds: string[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      if (!taken[i]) continue;
+      offered.push(i);
+      adIds.push(candidates[i].adId);
+    }
     let chosen: number[] = [];
     try {
       if (offered.length > 0) {
@@ -151,15 +141,51 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
           request.now,
           request.limit,
           SERVED_TTL_MS,
-          ...offered.map((i) => candidates[i].adId),
+          ...adIds,
         );
       }
     } finally {
       // What was billed tentatively and not served goes back to its lease (all of it when the script failed).
-      const served = new Set(chosen.map((k) => offered[k]));
-      for (const i of offered) if (!served.has(i)) this.giveBack(candidates[i], request.day);
+      // `chosen` holds ascending positions in `offered`.
+      let next = 0;
+      for (let k = 0; k < offered.length; k++) {
+        if (next < chosen.length && chosen[next] === k) next++;
+        else this.giveBack(candidates[offered[k]], request.day);
+      }
     }
-    return { served: chosen.map((k) => offered[k]), exhausted: [...exhausted].sort((a, b) => a - b) };
+    const served = new Array<number>(chosen.length);
+    for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
+    return { served, exhausted };
+  }
+
+  /**
+   * Leases for the candidates `taken` lacks, asked for in rounds (others may use up what a round brought); marks
+   * those billed in `taken` and answers the positions of those without budget left, ascending.
+   */
+  private async leaseLacking(candidates: ImpressionCandidate[], taken: boolean[], day: string, wallNow: number): Promise<number[]> {
+    const exhausted = new Set<number>();
+    try {
+      for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
+        const lacking: number[] = [];
+        for (let i = 0; i < candidates.length; i++) {
+          if (taken[i] || exhausted.has(i)) continue;
+          if (this.take(candidates[i], day, wallNow)) taken[i] = true;
+          else lacking.push(i);
+        }
+        if (lacking.length === 0) break;
+        const outcome = await this.acquire(
+          lacking.map((i) => candidates[i]),
+          day,
+        );
+        lacking.forEach((i, k) => {
+          if (outcome[k] === 'exhausted') exhausted.add(i);
+        });
+      }
+    } catch (error) {
+      candidates.forEach((candidate, i) => taken[i] && this.giveBack(candidate, day));
+      throw error;
+    }
+    return [...exhausted].sort((a, b) => a - b);
   }
 
   /** Bills one unit price from the candidate's lease if it covers it. */
