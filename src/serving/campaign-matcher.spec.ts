@@ -158,14 +158,19 @@ describe('campaign matcher', () => {
     const LANGUAGES = ['en', 'de', null];
     const PLATFORMS = ['iOS', 'Android', 'Desktop', null] as const;
 
-    const campaigns = Array.from({ length: 300 }, (_, i) =>
+    const campaigns = Array.from({ length: 700 }, (_, i) =>
       campaign(`m${i}`, {
         ecpmMicros: Math.floor(random() * 50),
         includedRegions: new Set(random() < 0.4 ? [pick(['US', 'DE', 'FR'])] : []),
         excludedRegions: new Set(random() < 0.1 ? ['FR'] : []),
         includedLanguages: new Set(random() < 0.3 ? [pick(['en', 'de'])] : []),
+        excludedLanguages: new Set(random() < 0.1 ? ['de'] : []),
         platform: random() < 0.3 ? pick(['iOS', 'Android', 'Desktop']) : 'All',
         messengerPremium: random() < 0.1,
+        isHighValueUser: random() < 0.05,
+        userLinkedWallet: random() < 0.08,
+        userLinkedChainWallet: random() < 0.04,
+        userWalletHasBalanceOnChain: random() < 0.03,
         startTime: NOW + Math.floor((random() - 0.7) * 10_000),
         endTime: NOW + Math.floor((random() + 0.1) * 10_000),
       }),
@@ -175,7 +180,7 @@ describe('campaign matcher', () => {
       const cache = new MatchCache();
       let ranked = rankCampaigns(campaigns);
       for (let i = 0; i < 3000; i++) {
-        if (i === 1500) ranked = rankCampaigns(campaigns.slice(0, 200)); // a new ranked list: entries start afresh
+        if (i === 1500) ranked = rankCampaigns(campaigns.slice(0, 333)); // not a multiple of 32 // a new ranked list: entries start afresh
         const request: MatchContext = {
           ...context,
           now: NOW + Math.floor((random() - 0.5) * 20_000),
@@ -183,9 +188,13 @@ describe('campaign matcher', () => {
           language: pick(LANGUAGES),
           platform: pick(PLATFORMS),
           premium: random() < 0.3,
+          highValue: random() < 0.3,
+          linkedWallet: random() < 0.3,
+          linkedChainWallet: random() < 0.3,
+          walletHasBalance: random() < 0.3,
         };
         const max = 1 + Math.floor(random() * 48);
-        const skip = new Set(random() < 0.3 ? Array.from({ length: 20 }, () => `m${Math.floor(random() * 300)}`) : []);
+        const skip = new Set(random() < 0.3 ? Array.from({ length: 20 }, () => `m${Math.floor(random() * 700)}`) : []);
         expect(cache.select(ranked, request, max, skip).map((c) => c.id)).toEqual(selectCandidates(ranked, request, max, skip).map((c) => c.id));
       }
     });

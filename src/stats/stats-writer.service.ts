@@ -31,8 +31,8 @@ interface PendingClick {
 }
 
 const MAX_CLICKS_PER_FLUSH = 500;
-/** Placeholders per multi-statement round trip (MySQL), far below max_allowed_packet. */
-const MAX_PARAMS_PER_ROUND_TRIP = 20_000;
+/** Placeholders per multi-statement round trip (MySQL): the driver formats a query on the event loop, so a big flush goes in a few slices. */
+const MAX_PARAMS_PER_ROUND_TRIP = 4000;
 
 type Queryable = Pick<EntityManager, 'query'>;
 
