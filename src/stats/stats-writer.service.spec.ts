@@ -11,23 +11,51 @@ function fakeDataSource() {
   const committed: { sql: string; params: unknown[] }[][] = [];
   const state = { down: false, loseCommitAnswer: false, connectionLostBeforeCommit: false };
   const markers = () => committed.flatMap((statements) => statements.filter((s) => s.sql.startsWith('INSERT INTO stats_writes')).map((s) => s.params[0]));
+  // a multi-statement query (StatementBatch on MySQL) is recorded statement by statement
+  const split = (sql: string, params: unknown[] = []) => {
+    const statements: { sql: string; params: unknown[] }[] = [];
+    let offset = 0;
+    for (const one of sql.split(';\n')) {
+      const count = (one.match(/\?/g) ?? []).length;
+      statements.push({ sql: one, params: params.slice(offset, offset + count) });
+      offset += count;
+    }
+    return statements;
+  };
   const dataSource = {
     transaction: async (work: (manager: EntityManager) => Promise<void>) => {
       if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
       if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
       const statements: { sql: string; params: unknown[] }[] = [];
-      // a multi-statement query (StatementBatch on MySQL) is recorded statement by statement
-      const record = async (sql: string, params: unknown[] = []) => {
-        let offset = 0;
-        for (const one of sql.split(';\n')) {
-          const count = (one.match(/\?/g) ?? []).length;
-          statements.push({ sql: one, params: params.slice(offset, offset + count) });
-          offset += count;
-        }
-      };
-      await work({ query: record } as unknown as EntityManager);
+      await work({ query: async (sql: string, params: unknown[]) => void statements.push(...split(sql, params)) } as unknown as EntityManager);
       committed.push(statements);
       if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+    },
+    // the MySQL path of WriteLedger.writeStatements: START TRANSACTION with the statements, then COMMIT
+    createQueryRunner: () => {
+      let open: { sql: string; params: unknown[] }[] | null = null;
+      return {
+        connect: async () => {
+          if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        },
+        release: async () => undefined,
+        query: async (sql: string, params: unknown[] = []) => {
+          if (sql === 'ROLLBACK') {
+            open = null;
+            return;
+          }
+          if (sql === 'COMMIT') {
+            if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
+            committed.push(open ?? []);
+            open = null;
+            if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+            return;
+          }
+          const statements = split(sql, params);
+          if (statements[0].sql === 'START TRANSACTION') open = statements.slice(1);
+          else open?.push(...statements);
+        },
+      };
     },
     query: async (sql: string, params: unknown[]) => {
       if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });

@@ -5,6 +5,7 @@ import { utcDay } from '../campaigns/campaign-rules';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { Click } from '../events/entities/click.entity';
+import { Queryable, StatementBatch } from './statement-batch';
 import { WriteLedger } from './write-ledger';
 
 export interface ImpressionRecord {
@@ -31,43 +32,6 @@ interface PendingClick {
 }
 
 const MAX_CLICKS_PER_FLUSH = 500;
-/** Placeholders per multi-statement round trip (MySQL): the driver formats a query on the event loop, so a big flush goes in a few slices. */
-const MAX_PARAMS_PER_ROUND_TRIP = 4000;
-
-type Queryable = Pick<EntityManager, 'query'>;
-
-/**
- * The statements of one counter write, sent to MySQL as one multi-statement query (one round trip instead of one per
- * statement: a group commit spent most of its time waiting for round trips), to SQLite one by one (no network).
- * None of them needs an answer.
- */
-export class StatementBatch implements Queryable {
-  private readonly statements: [string, unknown[]][] = [];
-
-  query(sql: string, params: unknown[] = []): Promise<never> {
-    this.statements.push([sql, params]);
-    return Promise.resolve(undefined as never);
-  }
-
-  async run(manager: Queryable, multiStatement: boolean): Promise<void> {
-    if (!multiStatement) {
-      for (const [sql, params] of this.statements) await manager.query(sql, params);
-      return;
-    }
-    let sqls: string[] = [];
-    let params: unknown[] = [];
-    for (const [sql, values] of this.statements) {
-      if (sqls.length > 0 && params.length + values.length > MAX_PARAMS_PER_ROUND_TRIP) {
-        await manager.query(sqls.join(';\n'), params);
-        sqls = [];
-        params = [];
-      }
-      sqls.push(sql);
-      params = params.concat(values);
-    }
-    if (sqls.length > 0) await manager.query(sqls.join(';\n'), params);
-  }
-}
 /** Rows per multi-row UPDATE. */
 const UPDATE_CHUNK = 200;
 
@@ -192,12 +156,11 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     }
 
     try {
-      await this.ledger.write(deltas, async (manager) => {
-        const batch = new StatementBatch();
-        if (clicks.length > 0) await insertClicks(batch, clicks.map(({ click }) => click));
-        await this.applyDeltas(batch, [...rows.values()]);
-        await batch.run(manager, this.mysql);
-      });
+      const batch = new StatementBatch();
+      if (clicks.length > 0) await insertClicks(batch, clicks.map(({ click }) => click));
+      await this.applyDeltas(batch, [...rows.values()]);
+      if (this.mysql) await this.ledger.writeStatements(deltas, batch);
+      else await this.ledger.write(deltas, (manager) => batch.run(manager, false));
       for (const pending of clicks) pending.resolve();
     } catch (error) {
       this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
