@@ -41,6 +41,38 @@ end
 return served
 `;
 
+// The serve script for several requests at once: KEYS excluded1, served1, excluded2, served2, ...; ARGV servedTtl,
+// then per request: now, limit, n, and its n ad ids. Answers each request's positions, as SERVE_SCRIPT does.
+const SERVE_MANY_SCRIPT = `
+local ttl = tonumber(ARGV[1])
+local a = 2
+local answers = {}
+for r = 1, #KEYS / 2 do
+  local now = tonumber(ARGV[a])
+  local limit = tonumber(ARGV[a + 1])
+  local n = tonumber(ARGV[a + 2])
+  local first = a + 3
+  local excludedUntil = redis.call('HMGET', KEYS[2 * r - 1], unpack(ARGV, first, first + n - 1))
+  local served = {}
+  local marks = {}
+  for i = 1, n do
+    if #served >= limit then break end
+    if not excludedUntil[i] or tonumber(excludedUntil[i]) <= now then
+      served[#served + 1] = i - 1
+      marks[#marks + 1] = ARGV[first + i - 1]
+      marks[#marks + 1] = now
+    end
+  end
+  if #served > 0 then
+    redis.call('HSET', KEYS[2 * r], unpack(marks))
+    redis.call('PEXPIRE', KEYS[2 * r], ttl)
+  end
+  answers[r] = served
+  a = first + n
+end
+return answers
+`;
+
 // KEYS served (hash), clicked, excluded (hash), spent, daySpent.
 // ARGV now, impressionWindow, dedupWindow, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId.
 const CLICK_SCRIPT = `
@@ -82,10 +114,17 @@ return {cost, spentOut}
 type ScriptedRedis = Redis & {
   adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   adnetServe(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][]>;
   adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
 
 type LeaseOutcome = 'granted' | 'exhausted';
+
+interface PendingServe {
+  serve: { excludedKey: string; servedKey: string; now: number; limit: number; adIds: string[] };
+  resolve: (positions: number[]) => void;
+  reject: (error: unknown) => void;
+}
 
 /** How many times one reservation asks for leases again when other requests used up what it waited for. */
 const MAX_LEASE_ROUNDS = 6;
@@ -101,11 +140,13 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   /** Lease requests under way per campaign: concurrent requests wait for the same one. */
   private readonly acquiring = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
   private lastSweep = Date.now();
+  private pendingServes: PendingServe[] = [];
   private closing = false;
 
   constructor(redis: Redis) {
     redis.defineCommand('adnetLease', { lua: LEASE_SCRIPT });
     redis.defineCommand('adnetServe', { lua: SERVE_SCRIPT });
+    redis.defineCommand('adnetServeMany', { lua: SERVE_MANY_SCRIPT });
     redis.defineCommand('adnetClick', { lua: CLICK_SCRIPT });
     this.redis = redis as ScriptedRedis;
   }
@@ -134,15 +175,13 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     let chosen: number[] = [];
     try {
       if (offered.length > 0) {
-        chosen = await this.redis.adnetServe(
-          2,
-          stateKeys.excludedAds(request.userId),
-          stateKeys.servedAds(request.userId, request.adBlockId),
-          request.now,
-          request.limit,
-          SERVED_TTL_MS,
-          ...adIds,
-        );
+        chosen = await this.serveBatched({
+          excludedKey: stateKeys.excludedAds(request.userId),
+          servedKey: stateKeys.servedAds(request.userId, request.adBlockId),
+          now: request.now,
+          limit: request.limit,
+          adIds,
+        });
       }
     } finally {
       // What was billed tentatively and not served goes back to its lease (all of it when the script failed).
@@ -186,6 +225,38 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       throw error;
     }
     return [...exhausted].sort((a, b) => a - b);
+  }
+
+  /**
+   * The serve script of every request handled in this turn of the event loop, in one call: one command for the
+   * client to build and Redis to run instead of one per request (a tenth of the ad route's CPU went to the Redis
+   * client). Each request still gets exactly its own answer; a failed call fails every request in it.
+   */
+  private serveBatched(serve: PendingServe['serve']): Promise<number[]> {
+    return new Promise((resolve, reject) => {
+      this.pendingServes.push({ serve, resolve, reject });
+      if (this.pendingServes.length === 1) setImmediate(() => this.sendServes());
+    });
+  }
+
+  private sendServes(): void {
+    const batch = this.pendingServes;
+    this.pendingServes = [];
+    if (batch.length === 1) {
+      const [{ serve, resolve, reject }] = batch;
+      this.redis.adnetServe(2, serve.excludedKey, serve.servedKey, serve.now, serve.limit, SERVED_TTL_MS, ...serve.adIds).then(resolve, reject);
+      return;
+    }
+    const keys: string[] = [];
+    const args: (string | number)[] = [SERVED_TTL_MS];
+    for (const { serve } of batch) {
+      keys.push(serve.excludedKey, serve.servedKey);
+      args.push(serve.now, serve.limit, serve.adIds.length, ...serve.adIds);
+    }
+    this.redis.adnetServeMany(keys.length, ...keys, ...args).then(
+      (answers) => batch.forEach(({ resolve }, i) => resolve(answers[i])),
+      (error: unknown) => batch.forEach(({ reject }) => reject(error)),
+    );
   }
 
   /** Bills one unit price from the candidate's lease if it covers it. */

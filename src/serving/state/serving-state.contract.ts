@@ -117,6 +117,18 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 4000 });
     });
 
+    it('should answer each of many requests of the same moment on its own (one user excluded, the others not)', async () => {
+      const free = candidate({ priceMicros: 0 });
+      await reserve('clicker', [free]);
+      await state.registerClick(click({ userId: 'clicker' }));
+      const users = ['clicker', 'other-1', 'clicker', 'other-2'];
+      const results = await Promise.all(users.map((user) => reserve(user, [free])));
+      expect(results.map((result) => result.served)).toEqual([[], [0], [], [0]]);
+      // and each served request left its own mark: its user's click counts
+      expect(await state.registerClick(click({ userId: 'other-2' }))).toMatchObject({ kind: 'counted' });
+      expect(await state.registerClick(click({ userId: 'other-3' }))).toEqual({ kind: 'noImpression' });
+    });
+
     it('should never let concurrent reservations pass the budget by a unit price', async () => {
       const results = await Promise.all(Array.from({ length: 50 }, (_, i) => reserve(`p${i}`, [candidate({ dailyBudgetMicros: 100_000 })])));
       expect(results.reduce((sum, result) => sum + result.served.length, 0)).toBe(5);
