@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { ServingModule } from '../serving/serving.module';
 import { StatsModule } from '../stats/stats.module';
@@ -9,7 +8,7 @@ import { EventsFastLane } from './events.fast-lane';
 import { EventsService } from './events.service';
 
 @Module({
-  imports: [AccountsModule, AdBlocksModule, ServingModule, StatsModule, VerificationModule],
+  imports: [AdBlocksModule, ServingModule, StatsModule, VerificationModule],
   controllers: [EventsController],
   providers: [EventsService, EventsFastLane],
 })

@@ -276,25 +276,19 @@ function orInto(target: Uint32Array, source: Uint32Array): void {
   for (let w = 0; w < target.length; w++) target[w] |= source[w];
 }
 
-/** The flags a campaign requires, as targetingKey's bits. */
-function requiredFlags(campaign: IndexedCampaign): number {
-  return (
-    (campaign.messengerPremium ? 1 : 0) |
-    (campaign.isHighValueUser ? 2 : 0) |
-    (campaign.userLinkedWallet ? 4 : 0) |
-    (campaign.userLinkedChainWallet ? 8 : 0) |
-    (campaign.userWalletHasBalanceOnChain ? 16 : 0)
-  );
+/** Premium, high value, linked wallet, primary wallet, wallet balance, as bits 1, 2, 4, 8, 16. */
+function flagBits(premium: boolean, highValue: boolean, wallet: boolean, primaryWallet: boolean, balance: boolean): number {
+  return (premium ? 1 : 0) | (highValue ? 2 : 0) | (wallet ? 4 : 0) | (primaryWallet ? 8 : 0) | (balance ? 16 : 0);
 }
 
-function flagBitsOf(context: MatchContext): number {
-  return (
-    (context.premium ? 1 : 0) |
-    (context.highValue ? 2 : 0) |
-    (context.linkedWallet ? 4 : 0) |
-    (context.linkedChainWallet ? 8 : 0) |
-    (context.walletHasBalance ? 16 : 0)
-  );
+/** The flags a campaign requires. */
+function requiredFlags(c: IndexedCampaign): number {
+  return flagBits(c.messengerPremium, c.isHighValueUser, c.userLinkedWallet, c.userLinkedChainWallet, c.userWalletHasBalanceOnChain);
+}
+
+/** The flags the user has. */
+function flagBitsOf(c: MatchContext): number {
+  return flagBits(c.premium, c.highValue, c.linkedWallet, c.linkedChainWallet, c.walletHasBalance);
 }
 
 /**

@@ -10,6 +10,7 @@ import { StatsModule } from '../stats/stats.module';
 import { CampaignIndexService } from './campaign-index.service';
 import { GeoService } from './geo.service';
 import { ServingController } from './serving.controller';
+import { PublisherGate } from './publisher-gate';
 import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
 import { MemoryServingState } from './state/memory-serving-state';
@@ -24,12 +25,13 @@ import { SERVING_STATE } from './state/serving-state';
     CampaignIndexService,
     ServingService,
     ServingFastLane,
+    PublisherGate,
     {
       provide: SERVING_STATE,
       inject: [REDIS],
       useFactory: (redis: Redis | null) => (redis ? new RedisServingState(redis) : new MemoryServingState()),
     },
   ],
-  exports: [CampaignIndexService, SERVING_STATE, GeoService],
+  exports: [CampaignIndexService, SERVING_STATE, GeoService, PublisherGate],
 })
 export class ServingModule {}

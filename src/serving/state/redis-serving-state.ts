@@ -17,32 +17,10 @@ const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 1000;
 
-// KEYS excluded (hash adId -> until), served (hash adId -> time). ARGV now, limit, servedTtl, then the candidates'
-// ad ids in rank order. Serves the first `limit` not excluded for this user; answers their positions (0-based).
-const SERVE_SCRIPT = `
-local now = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-local n = #ARGV - 3
-local excludedUntil = redis.call('HMGET', KEYS[1], unpack(ARGV, 4, 3 + n))
-local served = {}
-local marks = {}
-for i = 1, n do
-  if #served >= limit then break end
-  if not excludedUntil[i] or tonumber(excludedUntil[i]) <= now then
-    served[#served + 1] = i - 1
-    marks[#marks + 1] = ARGV[3 + i]
-    marks[#marks + 1] = now
-  end
-end
-if #served > 0 then
-  redis.call('HSET', KEYS[2], unpack(marks))
-  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]))
-end
-return served
-`;
-
-// The serve script for several requests at once: KEYS excluded1, served1, excluded2, served2, ...; ARGV servedTtl,
-// then per request: now, limit, n, and its n ad ids. Answers each request's positions, as SERVE_SCRIPT does.
+// The serve script of one or several requests: KEYS excluded1, served1, excluded2, served2, ... (a hash per user,
+// ad id -> until when it is excluded; a hash per user and block, ad id -> when it was served); ARGV servedTtl, then
+// per request: now, limit, n, and its n candidates' ad ids in rank order. Serves each request's first `limit` ads
+// not excluded for its user and answers their positions (0-based), a list per request.
 const SERVE_MANY_SCRIPT = `
 local ttl = tonumber(ARGV[1])
 local a = 2
@@ -113,7 +91,6 @@ return {cost, spentOut}
 
 type ScriptedRedis = Redis & {
   adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
-  adnetServe(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][]>;
   adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
@@ -145,7 +122,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   constructor(redis: Redis) {
     redis.defineCommand('adnetLease', { lua: LEASE_SCRIPT });
-    redis.defineCommand('adnetServe', { lua: SERVE_SCRIPT });
     redis.defineCommand('adnetServeMany', { lua: SERVE_MANY_SCRIPT });
     redis.defineCommand('adnetClick', { lua: CLICK_SCRIPT });
     this.redis = redis as ScriptedRedis;
@@ -242,11 +218,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private sendServes(): void {
     const batch = this.pendingServes;
     this.pendingServes = [];
-    if (batch.length === 1) {
-      const [{ serve, resolve, reject }] = batch;
-      this.redis.adnetServe(2, serve.excludedKey, serve.servedKey, serve.now, serve.limit, SERVED_TTL_MS, ...serve.adIds).then(resolve, reject);
-      return;
-    }
     const keys: string[] = [];
     const args: (string | number)[] = [SERVED_TTL_MS];
     for (const { serve } of batch) {
