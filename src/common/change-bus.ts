@@ -38,10 +38,15 @@ export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
       }
     });
     let connections = 0;
-    // Notices published while the subscriber was reconnecting are lost: caches that rely on them must start afresh.
+    // Notices published while the subscriber was reconnecting are lost: caches that rely on them must start afresh,
+    // once the subscription is back (ioredis reports `ready` before it subscribes again, so subscribe here and wait).
     this.subscriber.on('ready', () => {
       connections += 1;
-      if (connections > 1) for (const handler of this.reconnectHandlers) handler();
+      if (connections === 1 || !this.subscriber) return;
+      this.subscriber.subscribe(this.channel).then(
+        () => this.reconnectHandlers.forEach((handler) => handler()),
+        (error: unknown) => this.logger.warn({ err: error }, 'change notices: subscribing again failed'),
+      );
     });
     await this.subscriber.subscribe(this.channel);
   }

@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { Logger } from '@nestjs/common';
+import { answerError } from './all-exceptions.filter';
 import { HandlerTimeoutError } from './errors';
+
+const logger = new Logger('Errors');
 
 /**
  * A hot route's fast lane: it takes the plainly valid request whose key, role and objects are already known in
@@ -16,6 +20,11 @@ export interface FastLane {
    * done and nothing counted, when the request must go through Nest.
    */
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean;
+  /**
+   * The handler deadline of the requests the lane hands to Nest, for a route that has no Fastify handler deadline
+   * (see withDeadline); 0 or absent: none.
+   */
+  readonly nestDeadlineMs?: number;
 }
 
 /** Puts each lane in front of the Nest handler of its route; call before the application registers its routes. */
@@ -27,6 +36,14 @@ export function installFastLanes(fastify: FastifyInstance, lanes: () => FastLane
     const nestHandler = route.handler;
     route.handler = function fastLaneOrNest(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       if (lane.tryHandle(request, reply)) return undefined;
+      const deadline = lane.nestDeadlineMs ?? 0;
+      if (deadline > 0) {
+        // As Fastify's own handler deadline does: a 503 in the envelope; Nest's late answer is then dropped.
+        const timer = setTimeout(() => {
+          if (!reply.sent) answerError(new HandlerTimeoutError(), request, reply, logger);
+        }, deadline);
+        reply.raw.once('close', () => clearTimeout(timer));
+      }
       return (nestHandler as RouteHandlerMethod).call(this, request, reply);
     } as RouteHandlerMethod;
   });

@@ -23,6 +23,10 @@ export class EventsFastLane implements FastLane {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  get nestDeadlineMs(): number {
+    return this.config.handlerTimeoutMs;
+  }
+
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean {
     const report = ClickReportDto.acceptFast(request.body);
     if (report === null || !this.gate.admits(request, report.eventData.adBlockId)) return false;

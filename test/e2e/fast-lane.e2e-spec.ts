@@ -1,5 +1,6 @@
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { EventsFastLane } from '../../src/events/events.fast-lane';
+import { EventsService } from '../../src/events/events.service';
 import { ServingFastLane } from '../../src/serving/serving.fast-lane';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { CLICK, createAdBlock, FETCH, flushStats, IP, refreshIndex, UA } from '../support/serving-helpers';
@@ -167,5 +168,34 @@ describe('Fast lane of the ad fetch and the rate limit', () => {
     }
     // the block's creation above was this key's first request of an earlier second
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+});
+
+describe('Fast lane of the click and the handler deadline', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ HANDLER_TIMEOUT_MS: '400' });
+  });
+  afterAll(() => t.close());
+
+  it('should answer 503 in the envelope for a stuck click, through Nest (key not cached yet) and through the lane', async () => {
+    const publisher = await createAccount(t, ['publisher'], 'Deadline publisher');
+    const block = await createAdBlock(t, publisher.apiKey, 'Deadline block');
+    const key = (await t.http().post(`/api/v2/admin/accounts/${publisher.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'fresh' }).expect(200)).body.data.apiKey;
+    const events = t.app.get(EventsService);
+    const body = { eventType: 'click', eventData: { adBlockId: block, messengerUserId: newUser(), adId: 'ad_x', campaignId: 'x' } };
+    const stuck = jest.spyOn(events, 'countClick').mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve({ status: 'success', msg: 'late' }), 2000)));
+    try {
+      for (const apiKey of [key, key]) {
+        const started = Date.now();
+        const response = await t.http().post(CLICK).set('x-api-key', apiKey).send(body).expect(503);
+        expect(Date.now() - started).toBeLessThan(1500);
+        expect(response.body).toEqual({ code: 503, message: 'request timed out; retry later', data: {} });
+      }
+      // the first went through Nest (its key was not cached), the second through the lane
+      expect(stuck).toHaveBeenCalledTimes(2);
+    } finally {
+      stuck.mockRestore();
+    }
   });
 });

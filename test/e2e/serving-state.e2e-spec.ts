@@ -80,6 +80,42 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
     });
 
+    it('should put a unit billed tentatively back on the counters when its lease went back meanwhile (shutdown)', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      await state.registerClick({
+        ...candidate,
+        userId: 'u1',
+        adBlockId: 'b1',
+        now,
+        day: '2026-01-10',
+        priceMicros: 0,
+        exclusionMs: 600_000,
+      });
+      // u1 clicked the ad: the next reservation takes a unit, the script refuses the ad, the unit goes back, while
+      // the shutdown returns the lease in between
+      const pending = reserve(state, 'u1', candidate, '2026-01-10', now + 1);
+      await state.beforeApplicationShutdown();
+      expect((await pending).served).toEqual([]);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(1000);
+      // serving on during the shutdown bills single units and leaves nothing in a lease
+      expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
+    });
+
+    it('should not create a counter Redis lost when it gives a lease back', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      await reserve(state, 'u1', candidate);
+      await redis.del(stateKeys.spent(candidate.campaignId));
+      await state.beforeApplicationShutdown();
+      // absent, so the next lease seeds it from the database's spend (not -3000, which would reopen the budget)
+      expect(await redis.exists(stateKeys.spent(candidate.campaignId))).toBe(0);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(1000);
+    });
+
     it('should take a new lease when the price or the budget of the campaign changes', async () => {
       const state = new RedisServingState(redis);
       const candidate = campaign();

@@ -89,8 +89,17 @@ end
 return {cost, spentOut}
 `;
 
+// KEYS counters, ARGV the amounts to take off them: only counters that exist (see returnToCounters).
+const GIVE_BACK_SCRIPT = `
+for i = 1, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('DECRBY', KEYS[i], ARGV[i]) end
+end
+return #KEYS
+`;
+
 type ScriptedRedis = Redis & {
   adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][]>;
   adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
@@ -119,9 +128,11 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private lastSweep = Date.now();
   private pendingServes: PendingServe[] = [];
   private closing = false;
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(redis: Redis) {
     redis.defineCommand('adnetLease', { lua: LEASE_SCRIPT });
+    redis.defineCommand('adnetGiveBack', { lua: GIVE_BACK_SCRIPT });
     redis.defineCommand('adnetServeMany', { lua: SERVE_MANY_SCRIPT });
     redis.defineCommand('adnetClick', { lua: CLICK_SCRIPT });
     this.redis = redis as ScriptedRedis;
@@ -130,6 +141,11 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
     const wallNow = Date.now();
     if (wallNow - this.lastSweep >= SWEEP_EVERY_MS) this.returnIdleLeases(wallNow);
+    // Idle leases also go back when this process serves nothing at all (taken out of a load balancer).
+    if (this.sweeper === undefined && !this.closing) {
+      this.sweeper = setInterval(() => this.returnIdleLeases(Date.now()), SWEEP_EVERY_MS);
+      this.sweeper.unref();
+    }
 
     // Bill every candidate from its lease tentatively (the script then picks those not excluded); candidates
     // without enough lease ask for one, all of them in one script call.
@@ -170,6 +186,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     }
     const served = new Array<number>(chosen.length);
     for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
+    if (this.closing) await this.returnLeases([...this.leases.values()]);
     return { served, exhausted };
   }
 
@@ -244,9 +261,15 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return true;
   }
 
+  /**
+   * Puts back a unit billed tentatively: into its lease, or, when that lease was returned, dropped or replaced
+   * meanwhile (another day, price or budget; shutdown), straight onto the shared counters it was carved from.
+   */
   private giveBack(candidate: ImpressionCandidate, day: string): void {
+    if (candidate.priceMicros === 0) return;
     const lease = this.leases.get(candidate.campaignId);
-    if (lease && candidate.priceMicros > 0 && this.fits(lease, candidate, day)) lease.remainingMicros += candidate.priceMicros;
+    if (lease && this.fits(lease, candidate, day)) lease.remainingMicros += candidate.priceMicros;
+    else void this.returnToCounters([{ campaignId: candidate.campaignId, day, micros: candidate.priceMicros }]);
   }
 
   /** A lease serves only the day, price and budgets it was granted for. */
@@ -316,7 +339,9 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     candidates.forEach((candidate, i) => {
       const grant = Number(granted[i]);
       if (grant <= 0) {
-        this.leases.delete(candidate.campaignId);
+        // Units given back to the lease meanwhile go back to the counters with it, not lost with the lease.
+        const current = this.leases.get(candidate.campaignId);
+        if (current) void this.returnLeases([current]);
         outcomes.set(candidate.campaignId, 'exhausted');
         return;
       }
@@ -350,27 +375,43 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   /** Drops the leases at once (nothing more is billed from them) and takes their rest off the shared counters. */
   private returnLeases(leases: Lease[]): Promise<void> {
-    const pipeline = this.redis.pipeline();
-    let returned = 0;
+    const returns: { campaignId: string; day: string; micros: number }[] = [];
     for (const lease of leases) {
       if (this.leases.get(lease.campaignId) === lease) this.leases.delete(lease.campaignId);
       if (lease.priceMicros === 0 || lease.remainingMicros <= 0) continue;
-      pipeline.decrby(stateKeys.spent(lease.campaignId), lease.remainingMicros);
-      pipeline.decrby(stateKeys.daySpent(lease.campaignId, lease.day), lease.remainingMicros);
+      returns.push({ campaignId: lease.campaignId, day: lease.day, micros: lease.remainingMicros });
       lease.remainingMicros = 0;
-      returned++;
     }
-    if (returned === 0) return Promise.resolve();
-    // A failed return strands that budget (under-delivery), it never overspends.
-    return pipeline.exec().then(
+    return this.returnToCounters(returns);
+  }
+
+  /**
+   * Takes unused budget off the shared counters. Counters Redis no longer has are left alone: they are seeded again
+   * from the database's spend, and a decrement would create them below zero (the whole budget spendable again).
+   * A failed return strands that budget (under-delivery); it never overspends.
+   */
+  private returnToCounters(returns: { campaignId: string; day: string; micros: number }[]): Promise<void> {
+    if (returns.length === 0) return Promise.resolve();
+    const keys: string[] = [];
+    const amounts: number[] = [];
+    for (const { campaignId, day, micros } of returns) {
+      keys.push(stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
+      amounts.push(micros, micros);
+    }
+    return this.redis.adnetGiveBack(keys.length, ...keys, ...amounts).then(
       () => undefined,
       () => undefined,
     );
   }
 
-  /** Shutdown: the leases go back while Redis is still connected; later requests take single units. */
+  /**
+   * Shutdown: the leases go back while Redis is still connected. The HTTP server still answers the requests in
+   * flight (Nest closes it after this hook): from now on each reservation returns whatever it leaves in a lease,
+   * grants that arrive late included.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
+    clearInterval(this.sweeper);
     await this.returnLeases([...this.leases.values()]);
   }
 
