@@ -125,7 +125,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private readonly leases = new Map<string, Lease>();
   /** Lease requests under way per campaign: concurrent requests wait for the same one. */
   private readonly acquiring = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
-  private lastSweep = Date.now();
   private pendingServes: PendingServe[] = [];
   private closing = false;
   private sweeper: NodeJS.Timeout | undefined;
@@ -140,8 +139,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
     const wallNow = Date.now();
-    if (wallNow - this.lastSweep >= SWEEP_EVERY_MS) this.returnIdleLeases(wallNow);
-    // Idle leases also go back when this process serves nothing at all (taken out of a load balancer).
+    // Idle leases go back on a timer, also while this process serves nothing (taken out of a load balancer).
     if (this.sweeper === undefined && !this.closing) {
       this.sweeper = setInterval(() => this.returnIdleLeases(Date.now()), SWEEP_EVERY_MS);
       this.sweeper.unref();
@@ -365,7 +363,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   /** Gives leases nobody billed from lately back to the shared counters; permissions simply lapse. */
   private returnIdleLeases(wallNow: number): void {
-    this.lastSweep = wallNow;
     const idle: Lease[] = [];
     for (const lease of this.leases.values()) {
       if (lease.priceMicros === 0 ? wallNow - lease.grantedAt >= PERMISSION_TTL_MS : wallNow - lease.lastUsedAt >= LEASE_IDLE_MS) idle.push(lease);
