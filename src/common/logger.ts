@@ -1,11 +1,14 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 
+/** The `service` field of every log line. */
+const SERVICE_NAME = 'adnet';
+
 /** Structured JSON logs; keys and secrets are censored wherever they appear in a logged object. */
 export function createPinoLogger(level: string, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
-    base: { service: 'adnet', pid: process.pid },
+    base: { service: SERVICE_NAME, pid: process.pid },
     redact: {
       paths: [
         'req.headers["x-api-key"]',
@@ -31,7 +34,7 @@ export function createPinoLogger(level: string, destination?: DestinationStream)
  */
 export function accessLogWriter(logger: Logger): (reqId: string, method: string, path: string, status: number, ms: number) => void {
   const stream = (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
-  const bindings = `"service":"adnet","pid":${process.pid}`;
+  const bindings = `"service":${JSON.stringify(SERVICE_NAME)},"pid":${process.pid}`;
   return (reqId, method, path, status, ms) => {
     if (!logger.isLevelEnabled('info')) return;
     stream.write(
@@ -45,8 +48,8 @@ const LOG_FLUSH_MS = 200;
 
 /**
  * Standard output through a buffer: one write per 8 KiB of lines (or LOG_FLUSH_MS) instead of a system call per
- * request line. pino flushes the buffer synchronously when
- * the process exits; a process killed with SIGKILL can lose the last LOG_FLUSH_MS of lines.
+ * request line. pino flushes the buffer synchronously when the process exits; a process killed with SIGKILL can
+ * lose the last LOG_FLUSH_MS of lines.
  */
 function bufferedStdout(): DestinationStream {
   const stream = pino.destination({ dest: 1, sync: false, minLength: 8192 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerError } from '../common/all-exceptions.filter';
+import { ok } from '../common/envelope';
 import { FastLane, withDeadline } from '../common/fast-lane';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { JSON_TYPE, PublisherGate } from '../serving/publisher-gate';
@@ -32,7 +33,7 @@ export class EventsFastLane implements FastLane {
     if (report === null || !this.gate.admits(request, report.eventData.adBlockId)) return false;
 
     withDeadline(this.events.countClick(report.eventData), this.config.handlerTimeoutMs).then(
-      (result) => reply.header('content-type', JSON_TYPE).send(`{"code":0,"message":"success","data":${JSON.stringify(result)}}`),
+      (result) => reply.header('content-type', JSON_TYPE).send(ok(result)),
       (error: unknown) => answerError(error, request, reply, this.logger),
     );
     return true;

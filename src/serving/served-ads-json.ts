@@ -1,5 +1,4 @@
 import type { IndexedCampaign } from './campaign-matcher';
-import type { ServedAdDto } from './dto/serving.dto';
 import { toServedAd } from './serving.service';
 
 /**
@@ -24,8 +23,4 @@ export function servedAdsEnvelopeJson(msg: string, adBlockId: string, campaigns:
   let ads = '';
   for (let i = 0; i < campaigns.length; i++) ads += (i === 0 ? head : `,${head}`) + adTail(campaigns[i]);
   return `{"code":0,"message":"success","data":{"msg":${JSON.stringify(msg)},"success":true,"ads":[${ads}]}}`;
-}
-
-export function testAdsEnvelopeJson(msg: string, ads: ServedAdDto[]): string {
-  return JSON.stringify({ code: 0, message: 'success', data: { msg, success: true, ads } });
 }

@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerError } from '../common/all-exceptions.filter';
+import { ok } from '../common/envelope';
 import type { FastLane } from '../common/fast-lane';
 import { isDebug, testAds } from './debug-ads';
 import { AdFetchQueryDto } from './dto/serving.dto';
 import { JSON_TYPE, PublisherGate } from './publisher-gate';
-import { servedAdsEnvelopeJson, testAdsEnvelopeJson } from './served-ads-json';
+import { servedAdsEnvelopeJson } from './served-ads-json';
 import { DEBUG_ADS_MESSAGE, servedMessage, ServingService } from './serving.service';
 
 /**
@@ -28,7 +29,7 @@ export class ServingFastLane implements FastLane {
     if (query === null || !this.gate.admits(request, query.adBlockId)) return false;
 
     if (isDebug(request.headers.debug)) {
-      reply.header('content-type', JSON_TYPE).send(testAdsEnvelopeJson(DEBUG_ADS_MESSAGE, testAds(query.adBlockId, query.limit)));
+      reply.header('content-type', JSON_TYPE).send(ok({ msg: DEBUG_ADS_MESSAGE, success: true, ads: testAds(query.adBlockId, query.limit) }));
       return true;
     }
     this.serving.serve(query, request).then(
