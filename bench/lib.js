@@ -13,7 +13,8 @@ const ROOT = path.resolve(__dirname, '..');
 async function startServer(label, script, env, readyUrl, logFile) {
   const fs = require('node:fs');
   const out = fs.openSync(logFile, 'w');
-  const nodeArgs = label === 'service' && process.env.BENCH_SERVICE_NODE_ARGS ? process.env.BENCH_SERVICE_NODE_ARGS.split(/\s+/) : [];
+  const extraArgs = process.env.BENCH_SERVICE_NODE_ARGS ? process.env.BENCH_SERVICE_NODE_ARGS.split(/\s+/) : [];
+  const nodeArgs = label === 'service' ? [...startScriptNodeFlags(), ...extraArgs] : [];
   const child = spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
   const stop = () => child.kill('SIGTERM');
   process.on('exit', stop);
@@ -30,6 +31,12 @@ async function startServer(label, script, env, readyUrl, logFile) {
   }
   stop();
   throw new Error(`${label} did not start within 60 s; see ${logFile}`);
+}
+
+/** The node flags of `npm start` (heap settings), so the bench runs the service as it is run in production. */
+function startScriptNodeFlags() {
+  const start = require(path.join(ROOT, 'package.json')).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 function stopChild(child) {

@@ -11,7 +11,8 @@
  * Environment: BENCH_DATABASE_URL (mysql://root@127.0.0.1:3306/adnet_bench; the database is dropped and recreated),
  * BENCH_REDIS_URL (redis://127.0.0.1:6379; keys under adnet-bench: are deleted), BENCH_DURATION (seconds per run,
  * 10), BENCH_CAMPAIGNS (10000), BENCH_PROFILES (100000), BENCH_LOG_LEVEL (the service's LOG_LEVEL, info),
- * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged).
+ * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
+ * BENCH_PHASES (saturation,fixed: which parts to run, e.g. `fixed` alone to look at latency).
  */
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep } = require('./lib');
@@ -26,6 +27,7 @@ const FIXED_RATE_CONNECTIONS = 20;
 /** Saturation rounds, each bare Fastify then the service, for the fetch and for the click (BENCH_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const CLICKS_PER_ROUND = 40_000;
+const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,fixed').split(','));
 const SERVICE_PORT = 3998;
 const BARE_PORT = 3999;
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
@@ -286,7 +288,7 @@ async function main() {
     // service run is compared with the bare run just before it, and the rounds' ratios are reported with their mean.
     const ratios = { fetch: [], click: [] };
     let firstClicks = 0;
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= (PHASES.has('saturation') ? ROUNDS : 0); round++) {
       say(`saturation, 50 connections, round ${round} of ${ROUNDS}`);
       const bareFetch = await run(`bare fastify (50 conn) #${round}a`, { url: `${BARE}/api/v2/openapi/matching/ad` });
       const fetchSat = await run(`GET matching/ad limit 5 (50 conn) #${round}`, { url: SERVICE, requests: fetchRequests });
@@ -304,11 +306,14 @@ async function main() {
     // autocannon paces each connection on its own timer, so 50 connections arrive in bursts of 50 and measure the
     // burst more than the server; 20 connections offer the same 2,000 req/s more like independent clients while
     // leaving room for a click's durable commit (a connection waits for its answer before it sends again).
-    say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections`);
-    const fixed = { overallRate: 2000, connections: FIXED_RATE_CONNECTIONS };
-    const bareFixed = await run('bare fastify @2000/s', { url: `${BARE}/`, ...fixed });
-    const fetchFixed = await run('GET matching/ad @2000/s', { url: SERVICE, requests: fetchRequests, ...fixed });
-    const clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
+    let bareFixed, fetchFixed, clickFixed;
+    if (PHASES.has('fixed')) {
+      say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections`);
+      const fixed = { overallRate: 2000, connections: FIXED_RATE_CONNECTIONS };
+      bareFixed = await run('bare fastify @2000/s', { url: `${BARE}/`, ...fixed });
+      fetchFixed = await run('GET matching/ad @2000/s', { url: SERVICE, requests: fetchRequests, ...fixed });
+      clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
+    }
 
     say('');
     say(table(rows));
@@ -316,10 +321,14 @@ async function main() {
     const verdict = (ok) => (ok ? 'met' : 'NOT met');
     const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
     const percents = (list) => list.map((ratio) => `${(ratio * 100).toFixed(0)} %`).join(', ');
-    say(`ad fetch at saturation: ${(mean(ratios.fetch) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.fetch)}; target >= 50 %: ${verdict(mean(ratios.fetch) >= 0.5)})`);
-    say(`ad fetch p99 at 2,000 req/s: ${fetchFixed.p99} ms (target <= 10 ms: ${verdict(fetchFixed.p99 <= 10)}); bare ${bareFixed.p99} ms`);
-    say(`click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`);
-    say(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
+    if (ratios.fetch.length > 0) {
+      say(`ad fetch at saturation: ${(mean(ratios.fetch) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.fetch)}; target >= 50 %: ${verdict(mean(ratios.fetch) >= 0.5)})`);
+    }
+    if (fetchFixed) say(`ad fetch p99 at 2,000 req/s: ${fetchFixed.p99} ms (target <= 10 ms: ${verdict(fetchFixed.p99 <= 10)}); bare ${bareFixed.p99} ms`);
+    if (ratios.click.length > 0) {
+      say(`click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`);
+    }
+    if (clickFixed) say(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
   } finally {
     await service.stop();
     await bare.stop();

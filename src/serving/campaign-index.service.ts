@@ -7,7 +7,7 @@ import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { expectedRevenuePerMille, IndexedCampaign, MatchCache, MatchContext, rankCampaigns, smoothedCtr } from './campaign-matcher';
+import { expectedRevenuePerMille, IndexedCampaign, MatchCache, MatchContext, rankCampaigns, rerankCampaigns, smoothedCtr } from './campaign-matcher';
 
 /** Rows a refresh handles between two turns of the event loop. */
 const REFRESH_SLICE = 1000;
@@ -182,7 +182,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
         if (isServable(row, now)) next.set(row.id, toIndexed(row));
       }
     }
-    const ranked = rankCampaigns([...next.values()]);
+    const ranked = rerankCampaigns(this.rankedList, next);
     await this.matches.prepare(ranked);
     this.apply(next, ranked);
   }
@@ -224,7 +224,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       this.exhausted.delete(id);
     }
     this.byId = next;
-    this.rankedList = rankCampaigns([...next.values()]);
+    this.rankedList = rerankCampaigns(this.rankedList, next);
   }
 
   /** Change notices arrive in bursts (bulk edits, imports): gather them briefly and reload them together. */

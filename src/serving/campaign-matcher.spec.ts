@@ -5,6 +5,7 @@ import {
   matchesTargeting,
   MatchContext,
   rankCampaigns,
+  rerankCampaigns,
   selectCandidates,
   smoothedCtr,
   targetingKey,
@@ -120,6 +121,30 @@ describe('campaign matcher', () => {
         campaign('tie-a', { ecpmMicros: 2 }),
       ]);
       expect(ranked.map((c) => c.id)).toEqual(['high', 'tie-a', 'tie-b', 'low']);
+    });
+
+    it('should rerank from the previous order exactly as a full ranking does, with campaigns moved, added and gone', () => {
+      let seed = 11;
+      const random = () => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed / 0x7fffffff;
+      };
+      let previous = rankCampaigns(Array.from({ length: 500 }, (_, i) => campaign(`r${i}`, { ecpmMicros: i % 97 })));
+      for (let round = 0; round < 50; round++) {
+        const current = new Map<string, IndexedCampaign>();
+        for (const kept of previous) {
+          if (random() < 0.05) continue; // gone
+          current.set(kept.id, random() < 0.1 ? { ...kept, ecpmMicros: Math.floor(random() * 120) } : kept);
+        }
+        for (let added = 0; added < 10; added++) {
+          const id = `r${round}-${added}`;
+          current.set(id, campaign(id, { ecpmMicros: Math.floor(random() * 120) }));
+        }
+        const reranked = rerankCampaigns(previous, current);
+        expect(reranked.map((c) => c.id)).toEqual(rankCampaigns([...current.values()]).map((c) => c.id));
+        expect(reranked.every((c) => current.get(c.id) === c)).toBe(true);
+        previous = reranked;
+      }
     });
   });
 

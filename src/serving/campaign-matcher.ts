@@ -70,7 +70,29 @@ export function expectedRevenuePerMille(billingType: 'CPM' | 'CPC', costPerMicro
 
 /** Highest expected revenue first; the id breaks ties so the order is stable. */
 export function rankCampaigns(campaigns: IndexedCampaign[]): IndexedCampaign[] {
-  return [...campaigns].sort((a, b) => b.ecpmMicros - a.ecpmMicros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...campaigns].sort(byRank);
+}
+
+/**
+ * rankCampaigns of `current`, given the list it had before: the campaigns go to the sort in their previous order,
+ * which the sort (TimSort) finishes in about one pass when few of them moved. Sorting 10,000 campaigns from scratch
+ * at every refresh stalled serving for about 15 ms.
+ */
+export function rerankCampaigns(previous: readonly IndexedCampaign[], current: ReadonlyMap<string, IndexedCampaign>): IndexedCampaign[] {
+  const ordered: IndexedCampaign[] = [];
+  for (const before of previous) {
+    const campaign = current.get(before.id);
+    if (campaign !== undefined) ordered.push(campaign);
+  }
+  if (ordered.length < current.size) {
+    const placed = new Set(ordered.map((campaign) => campaign.id));
+    for (const campaign of current.values()) if (!placed.has(campaign.id)) ordered.push(campaign);
+  }
+  return ordered.sort(byRank);
+}
+
+function byRank(a: IndexedCampaign, b: IndexedCampaign): number {
+  return b.ecpmMicros - a.ecpmMicros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**
