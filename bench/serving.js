@@ -12,7 +12,8 @@
  * BENCH_REDIS_URL (redis://127.0.0.1:6379; keys under adnet-bench: are deleted), BENCH_DURATION (seconds per run,
  * 10), BENCH_CAMPAIGNS (10000), BENCH_PROFILES (100000), BENCH_LOG_LEVEL (the service's LOG_LEVEL, info),
  * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
- * BENCH_PHASES (saturation,fixed: which parts to run, e.g. `fixed` alone to look at latency).
+ * BENCH_PHASES (saturation,floors,fixed: which parts to run, e.g. `fixed` alone to look at latency; `floors` loads
+ * bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip).
  */
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep } = require('./lib');
@@ -27,12 +28,14 @@ const FIXED_RATE_CONNECTIONS = 20;
 /** Saturation rounds, each bare Fastify then the service, for the fetch and for the click (BENCH_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const CLICKS_PER_ROUND = 40_000;
-const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,fixed').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,floors,fixed').split(','));
 const SERVICE_PORT = 3998;
 const BARE_PORT = 3999;
+const FLOOR_PORT = 3997;
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const SERVICE = `http://127.0.0.1:${SERVICE_PORT}`;
 const BARE = `http://127.0.0.1:${BARE_PORT}`;
+const FLOOR = `http://127.0.0.1:${FLOOR_PORT}`;
 
 const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'NG', 'TR', 'ID', 'RU', 'VN', 'PH', 'ES', 'IT', 'CA'];
 const LANGUAGES = ['en', 'de', 'fr', 'pt', 'es', 'ru', 'tr', 'id', 'ja', 'vi'];
@@ -191,6 +194,13 @@ async function main() {
     `${SERVICE}/health`,
     '/tmp/adnet-bench-service.log',
   );
+  const floor = await startServer(
+    'floor',
+    path.join(__dirname, 'floor-fastify.js'),
+    { PORT: String(FLOOR_PORT), DATABASE_URL, REDIS_URL },
+    `${FLOOR}/`,
+    '/tmp/adnet-bench-floor.log',
+  );
 
   try {
     let started = Date.now();
@@ -306,6 +316,22 @@ async function main() {
     // autocannon paces each connection on its own timer, so 50 connections arrive in bursts of 50 and measure the
     // burst more than the server; 20 connections offer the same 2,000 req/s more like independent clients while
     // leaving room for a click's durable commit (a connection waits for its answer before it sends again).
+    const floors = {};
+    if (PHASES.has('floors')) {
+      say('floors, 50 connections: bare Fastify plus only the I/O a hot route cannot skip');
+      const bareRedis = await run('bare fastify (50 conn) #f1', { url: `${BARE}/api/v2/openapi/matching/ad` });
+      floors.redis = await run('floor: bare + 1 Redis GET (50 conn)', { url: `${FLOOR}/redis-get` });
+      floors.redis.ratio = floors.redis.rps / bareRedis.rps;
+      const bareDurable = await run('bare fastify (50 conn) #f2', { url: `${BARE}/api/v2/openapi/ad/event/report`, method: 'POST' });
+      let nextBody = 0;
+      floors.durable = await run('floor: bare + 1 durable MySQL row (50 conn)', {
+        url: `${FLOOR}/durable-insert`,
+        headers: { 'content-type': 'application/json' },
+        requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: clickBodies[nextBody++ % clickBodies.length] }) }],
+      });
+      floors.durable.ratio = floors.durable.rps / bareDurable.rps;
+    }
+
     let bareFixed, fetchFixed, clickFixed;
     if (PHASES.has('fixed')) {
       say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections`);
@@ -329,8 +355,12 @@ async function main() {
       say(`click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`);
     }
     if (clickFixed) say(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
+    if (floors.redis) {
+      say(`floors: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify, one durable row per request ${(floors.durable.ratio * 100).toFixed(0)} %`);
+    }
   } finally {
     await service.stop();
+    await floor.stop();
     await bare.stop();
   }
 }
