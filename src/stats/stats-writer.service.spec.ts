@@ -129,6 +129,29 @@ describe(StatsWriterService.name, () => {
     expect(impressionsWritten(committed)).toBe(2);
   });
 
+  it('should write impressions only after their billing was settled, keeping them while it fails, clicks meanwhile', async () => {
+    const { dataSource, committed } = fakeDataSource();
+    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const order: string[] = [];
+    let settled = false;
+    writer.guardImpressionWrites(async () => {
+      order.push(`guard with ${committed.length} written`);
+      if (!settled) throw new Error('Redis unreachable');
+    });
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c2', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
+
+    await expect(writer.recordClick(click)).resolves.toBeUndefined();
+    // the click was written alone; the impression waits
+    expect(committed).toHaveLength(1);
+    expect(impressionsWritten(committed)).toBe(0);
+    settled = true;
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    await writer.flush();
+    expect(impressionsWritten(committed)).toBe(2);
+    expect(order).toEqual(['guard with 0 written', 'guard with 1 written']);
+  });
+
   it('should answer a click as counted when its write committed though the COMMIT answer was lost', async () => {
     const { dataSource, committed, state } = fakeDataSource();
     const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);

@@ -69,6 +69,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private readonly mysql: boolean;
   private readonly ledger: WriteLedger<Map<string, Delta>>;
+  private impressionGuard: (() => Promise<void>) | undefined;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -88,6 +89,14 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+  }
+
+  /**
+   * `guard` runs before each write of impressions, after they were taken from the buffer; when it fails they stay
+   * buffered for the next write (the serving state settles their billing there, see ServingState.settleBilling).
+   */
+  guardImpressionWrites(guard: () => Promise<void>): void {
+    this.impressionGuard = guard;
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
@@ -132,8 +141,17 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private async writeBatch(): Promise<void> {
     await this.ledger.settle();
     const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
-    const deltas = this.deltas;
+    let deltas = this.deltas;
     this.deltas = new Map();
+    if (deltas.size > 0 && this.impressionGuard) {
+      try {
+        await this.impressionGuard();
+      } catch (error) {
+        this.logger.warn({ err: error }, 'impressions kept for the next write: their billing is not settled');
+        for (const [key, delta] of deltas) this.mergeBack(key, delta);
+        deltas = new Map();
+      }
+    }
     if (clicks.length === 0 && deltas.size === 0) return;
 
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.

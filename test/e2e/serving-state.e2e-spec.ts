@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import Redis from 'ioredis';
 import { MemoryServingState } from '../../src/serving/state/memory-serving-state';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
@@ -126,6 +128,118 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000 + 12_000);
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000 + 3000);
+    });
+  });
+
+  describe('redis serving state: lease holders', () => {
+    const prefix = `adnet-state-test:${process.pid}:`;
+    let seq = 0;
+    const campaign = (): ImpressionCandidate => {
+      seq += 1;
+      const campaignId = `holder-${seq}-${Math.random().toString(36).slice(2, 8)}`;
+      return {
+        campaignId,
+        adId: `ad_${campaignId}`,
+        priceMicros: 1000,
+        totalBudgetMicros: 1_000_000,
+        dailyBudgetMicros: 1_000_000,
+        knownSpentMicros: 0,
+        knownDaySpentMicros: 0,
+      };
+    };
+    const reserve = (state: RedisServingState, userId: string, candidate: ImpressionCandidate) =>
+      state.reserveImpressions({ userId, adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 }, [candidate]);
+    const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** Ends the heartbeat of the holders of this campaign's leases now, as if cut off for longer than its life. */
+    const lapseHeartbeatsOf = async (candidate: ImpressionCandidate) => {
+      for (const holder of await redis.smembers(stateKeys.leaseHolders())) {
+        if (await redis.hexists(stateKeys.holderLeases(holder), `${candidate.campaignId}|2026-01-10`)) await redis.del(stateKeys.leaseHolder(holder));
+      }
+    };
+
+    it('should give back the unused leases of a process killed outright once its heartbeat lapsed, and only then', async () => {
+      const candidate = campaign();
+      const child = spawn(
+        process.execPath,
+        ['-r', 'ts-node/register/transpile-only', join(__dirname, '../support/lease-holder-child.ts'), TEST_REDIS_URL, prefix, '1500', JSON.stringify(candidate)],
+        { cwd: join(__dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const ready = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child.stdout!.on('data', (chunk) => {
+          output += chunk;
+          if (output.includes('\n')) resolve(output.trim());
+        });
+        child.once('exit', (code) => reject(new Error(`child exited with ${code}: ${output}`)));
+      });
+      expect(ready).toBe('ready [0]');
+      // one impression served from a lease of 4 units
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      child.kill('SIGKILL');
+      await exited;
+
+      const survivor = new RedisServingState(redis);
+      // its heartbeat still lives: nothing is taken from a process that may still be serving
+      expect(await survivor.reclaimLapsedHolders()).toBe(0);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      await sleep(1700);
+      expect(await survivor.reclaimLapsedHolders()).toBe(3000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(1000);
+      // reclaimed once only, and the holder is forgotten
+      expect(await survivor.reclaimLapsedHolders()).toBe(0);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+    }, 60_000);
+
+    it('should never bill from a lease reclaimed while its process was cut off, and keep spend exact', async () => {
+      const state = new RedisServingState(redis);
+      const other = new RedisServingState(redis);
+      const candidate = campaign();
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      await lapseHeartbeatsOf(candidate);
+      // the impression served is not reported yet (no stats write since): the whole lease comes back
+      expect(await other.reclaimLapsedHolders()).toBe(4000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(0);
+      // the serve script refuses the lost holder; the process drops its leases and serves from a new one
+      expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      // the shutdown returns the new lease's rest and reports both impressions: the one billed under the reclaimed
+      // holder is counted on the counters again
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(2000);
+      expect(await other.reclaimLapsedHolders()).toBe(0);
+    });
+
+    it('should stop billing from its leases when its heartbeat was not confirmed lately, and leave them to the reclaim', async () => {
+      const state = new RedisServingState(redis, { holderTtlMs: 300, holderTrustMs: 100 });
+      const candidate = campaign();
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      await sleep(400);
+      // not trusted any more: a new holder takes a new lease; the first one's 3 units wait for the reclaim
+      expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(8000);
+      await new RedisServingState(redis).reclaimLapsedHolders();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
+    });
+
+    it('should keep what a holder owes exact through serving, refusals and returns', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      await reserve(state, 'u1', candidate);
+      await reserve(state, 'u2', candidate);
+      await state.settleBilling();
+      const holders = await redis.smembers(stateKeys.leaseHolders());
+      const owed = await Promise.all(holders.map((holder) => redis.hget(stateKeys.holderLeases(holder), `${candidate.campaignId}|2026-01-10`)));
+      // 4 units granted, 2 served: 2 outstanding, in exactly one holder's hash
+      expect(owed.filter((value) => value !== null)).toEqual(['2000']);
+      await state.beforeApplicationShutdown();
+      const after = await Promise.all(holders.map((holder) => redis.hget(stateKeys.holderLeases(holder), `${candidate.campaignId}|2026-01-10`)));
+      expect(after.filter((value) => value !== null)).toEqual([]);
     });
   });
 } else {

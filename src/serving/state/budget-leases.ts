@@ -7,8 +7,18 @@
  * may pass it, as the rules allow: at most one unit price), so the sum of every process's leases, hence the spend,
  * stays within one unit price of the budget. Near the end a grant is at most a quarter of what is left, so the
  * rest stays available to the other processes. Unused leases go back when idle, on another day, when the campaign's
- * price or budgets change, and at shutdown; a process killed outright strands what it held (under-delivery, never
- * overspend) until the counters are next seeded from the database.
+ * price or budgets change, and at shutdown.
+ *
+ * A process killed outright cannot give its leases back, so Redis keeps what each process holds: a lease holder
+ * (a random id per process) has a hash of what it was granted and has neither returned nor reported billed, per
+ * campaign and day, and a heartbeat key it refreshes every second. Billed units are reported every second and, above
+ * all, before the impressions they paid for are written to the database (the stats writer waits for it): so what a
+ * dead process's hash still holds was never written as spend, and giving it back keeps the counters equal to the
+ * spend the database will show. Once a heartbeat has lapsed (HOLDER_TTL_MS), any process gives that holder's hash
+ * back to the counters (the reclaim script). A process only bills from its leases within HOLDER_TRUST_MS of its last
+ * confirmed heartbeat, and the serve script refuses a holder whose heartbeat is gone; either way the process drops
+ * its leases, takes a new holder id and asks again, so a reclaimed lease is never billed from. Units it billed
+ * under a holder that lapsed meanwhile are counted on the counters again when reported (REPORT_BILLED_SCRIPT).
  *
  * Lease sizes follow each campaign's local pace: about LEASE_TARGET_MS of serving, between MIN and MAX units.
  */
@@ -19,8 +29,21 @@ export const LEASE_MAX_UNITS = 5000;
 export const LEASE_IDLE_MS = 5000;
 /** For free impressions (CPC, exchange) a lease is only a permission: "budget was left", trusted this long. */
 export const PERMISSION_TTL_MS = 1000;
+/** A lease holder's heartbeat lives this long; once it lapsed, what the holder held goes back to the counters. */
+export const HOLDER_TTL_MS = 30_000;
+/** A process bills from its leases only this long after its last confirmed heartbeat (well inside the TTL). */
+export const HOLDER_TRUST_MS = 10_000;
+/** How often a serving process looks for lapsed holders to reclaim. */
+export const RECLAIM_EVERY_MS = 5_000;
+
+/** The hash field of a lease: campaign and UTC day (the reclaim script splits it at the `|`). */
+export function leaseField(campaignId: string, day: string): string {
+  return `${campaignId}|${day}`;
+}
 
 export interface Lease {
+  /** The holder (process identity) whose Redis hash counts this lease. */
+  holderId: string;
   campaignId: string;
   day: string;
   /** Unit price the lease was granted for (0: a permission for free impressions). */
@@ -42,23 +65,30 @@ export function nextLeaseUnits(previous: Lease | undefined, now: number): number
   return Math.min(LEASE_MAX_UNITS, Math.max(LEASE_MIN_UNITS, units));
 }
 
-// Per campaign: KEYS spent, daySpent; ARGV (from 2) price, total, daily, knownSpent, knownDaySpent, units.
-// Answers per campaign the micro-USDT granted (0: no budget left; for price 0, 1 means budget is left).
+// KEYS holder's leases (hash), holder's heartbeat, the set of holders, then per campaign spent, daySpent.
+// ARGV dayTtl, holderId, holderTtlMs, expectAlive ('1': the holder holds leases, so its heartbeat must be there),
+// then per campaign price, total, daily, knownSpent, knownDaySpent, units, lease field.
+// Answers {-1} when the holder was lost, else {0, then per campaign the micro-USDT granted (0: no budget left; for
+// price 0, 1 means budget is left)}.
 export const LEASE_SCRIPT = `
+if ARGV[4] == '1' and redis.call('EXISTS', KEYS[2]) == 0 then return {-1} end
 local dayTtl = tonumber(ARGV[1])
-local granted = {}
-for i = 1, #KEYS / 2 do
-  local a = 2 + (i - 1) * 6
+local granted = {0}
+local held = false
+for i = 1, (#KEYS - 3) / 2 do
+  local a = 5 + (i - 1) * 7
   local price = tonumber(ARGV[a])
-  local spent = redis.call('GET', KEYS[2 * i - 1])
+  local spentKey = KEYS[2 + 2 * i]
+  local daySpentKey = KEYS[3 + 2 * i]
+  local spent = redis.call('GET', spentKey)
   if not spent then
     spent = ARGV[a + 3]
-    redis.call('SET', KEYS[2 * i - 1], spent)
+    redis.call('SET', spentKey, spent)
   end
-  local daySpent = redis.call('GET', KEYS[2 * i])
+  local daySpent = redis.call('GET', daySpentKey)
   if not daySpent then
     daySpent = ARGV[a + 4]
-    redis.call('SET', KEYS[2 * i], daySpent, 'EX', dayTtl)
+    redis.call('SET', daySpentKey, daySpent, 'EX', dayTtl)
   end
   local left = math.min(tonumber(ARGV[a + 1]) - tonumber(spent), tonumber(ARGV[a + 2]) - tonumber(daySpent))
   local grant = 0
@@ -69,11 +99,85 @@ for i = 1, #KEYS / 2 do
       local units = math.min(tonumber(ARGV[a + 5]), math.ceil(left / price), math.floor(left / (4 * price)))
       if units < 1 then units = 1 end
       grant = units * price
-      redis.call('INCRBY', KEYS[2 * i - 1], grant)
-      redis.call('INCRBY', KEYS[2 * i], grant)
+      redis.call('INCRBY', spentKey, grant)
+      redis.call('INCRBY', daySpentKey, grant)
+      redis.call('HINCRBY', KEYS[1], ARGV[a + 6], grant)
+      held = true
     end
   end
-  granted[i] = grant
+  granted[i + 1] = grant
+end
+if held then
+  redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+  redis.call('SADD', KEYS[3], ARGV[2])
 end
 return granted
+`;
+
+// KEYS per return: holder's leases (hash), spent, daySpent; ARGV per return: lease field, micro-USDT. Takes off the
+// counters only what the holder's hash still holds (nothing once the holder was reclaimed), and only counters that
+// exist: a decrement would create a counter Redis lost below zero, the whole budget spendable again.
+export const GIVE_BACK_SCRIPT = `
+for i = 1, #KEYS / 3 do
+  local held = tonumber(redis.call('HGET', KEYS[3 * i - 2], ARGV[2 * i - 1]) or '0')
+  local amount = math.min(held, tonumber(ARGV[2 * i]))
+  if amount > 0 then
+    if held - amount <= 0 then
+      redis.call('HDEL', KEYS[3 * i - 2], ARGV[2 * i - 1])
+    else
+      redis.call('HINCRBY', KEYS[3 * i - 2], ARGV[2 * i - 1], -amount)
+    end
+    if redis.call('EXISTS', KEYS[3 * i - 1]) == 1 then redis.call('DECRBY', KEYS[3 * i - 1], amount) end
+    if redis.call('EXISTS', KEYS[3 * i]) == 1 then redis.call('DECRBY', KEYS[3 * i], amount) end
+  end
+end
+return #KEYS
+`;
+
+// KEYS the holder's heartbeat and leases (hash), then per entry spent, daySpent; ARGV per entry lease field,
+// micro-USDT billed. While the holder lives, the billed units come off its hash (they are spend now, no longer
+// outstanding). Once its heartbeat is gone, the hash is (or will be) given back whole by the reclaim, these units
+// with it: they are counted on the counters again (those that exist), as spend. Answers 1 alive, 0 lapsed.
+export const REPORT_BILLED_SCRIPT = `
+local alive = redis.call('EXISTS', KEYS[1])
+for i = 1, #ARGV / 2 do
+  local micros = tonumber(ARGV[2 * i])
+  if alive == 1 then
+    if redis.call('HINCRBY', KEYS[2], ARGV[2 * i - 1], -micros) <= 0 then redis.call('HDEL', KEYS[2], ARGV[2 * i - 1]) end
+  else
+    if redis.call('EXISTS', KEYS[1 + 2 * i]) == 1 then redis.call('INCRBY', KEYS[1 + 2 * i], micros) end
+    if redis.call('EXISTS', KEYS[2 + 2 * i]) == 1 then redis.call('INCRBY', KEYS[2 + 2 * i], micros) end
+  end
+end
+return alive
+`;
+
+// KEYS the set of holders; ARGV the client's key prefix. Gives back everything held by holders whose heartbeat has
+// lapsed, and forgets them. The key names are built here (they are not known before the set is read): keep them in
+// step with stateKeys (leaseHolder, holderLeases, spent, daySpent). Answers the micro-USDT given back.
+export const RECLAIM_SCRIPT = `
+local prefix = ARGV[1]
+local reclaimed = 0
+for _, holder in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', prefix .. 'leaseholder:' .. holder) == 0 then
+    local hash = prefix .. 'leases:' .. holder
+    local entries = redis.call('HGETALL', hash)
+    for j = 1, #entries, 2 do
+      local micros = tonumber(entries[j + 1])
+      local bar = string.find(entries[j], '|', 1, true)
+      if micros > 0 and bar then
+        local campaign = string.sub(entries[j], 1, bar - 1)
+        local day = string.sub(entries[j], bar + 1)
+        local spent = prefix .. 'spend:' .. campaign
+        local daySpent = prefix .. 'dspend:' .. campaign .. ':' .. day
+        if redis.call('EXISTS', spent) == 1 then redis.call('DECRBY', spent, micros) end
+        if redis.call('EXISTS', daySpent) == 1 then redis.call('DECRBY', daySpent, micros) end
+        reclaimed = reclaimed + micros
+      end
+    end
+    redis.call('DEL', hash)
+    redis.call('SREM', KEYS[1], holder)
+  end
+end
+return reclaimed
 `;

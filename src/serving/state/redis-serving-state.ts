@@ -1,6 +1,20 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { Lease, LEASE_IDLE_MS, LEASE_SCRIPT, nextLeaseUnits, PERMISSION_TTL_MS } from './budget-leases';
+import { newId } from '../../common/ids';
+import {
+  GIVE_BACK_SCRIPT,
+  HOLDER_TRUST_MS,
+  HOLDER_TTL_MS,
+  Lease,
+  leaseField,
+  LEASE_IDLE_MS,
+  LEASE_SCRIPT,
+  nextLeaseUnits,
+  PERMISSION_TTL_MS,
+  RECLAIM_EVERY_MS,
+  RECLAIM_SCRIPT,
+  REPORT_BILLED_SCRIPT,
+} from './budget-leases';
 import {
   ClickOutcome,
   ClickRequest,
@@ -16,21 +30,41 @@ import {
 const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 1000;
+/**
+ * Entries per report or return script: Redis runs one script at a time, and the billed units of thousands of
+ * campaigns in one script held up the ad requests' serve scripts for milliseconds.
+ */
+const SCRIPT_CHUNK = 256;
 
-// The serve script of one or several requests: KEYS excluded1, served1, excluded2, served2, ... (a hash per user,
-// ad id -> until when it is excluded; a hash per user and block, ad id -> when it was served); ARGV servedTtl, then
-// per request: now, limit, n, and its n candidates' ad ids in rank order. Serves each request's first `limit` ads
-// not excluded for its user and answers their positions (0-based), a list per request.
+function splitField(field: string): { campaignId: string; day: string } {
+  const bar = field.indexOf('|');
+  return { campaignId: field.slice(0, bar), day: field.slice(bar + 1) };
+}
+
+interface LeaseReturn {
+  holderId: string;
+  campaignId: string;
+  day: string;
+  micros: number;
+}
+
+// The serve script of one or several requests. KEYS the lease holder's heartbeat, then per request excluded,
+// served (a hash per user, ad id -> until when it is excluded; a hash per user and block, ad id -> when it was
+// served). ARGV servedTtl, expectAlive ('1' when a candidate is billed from a lease: the holder's heartbeat must be
+// there), then per request: now, limit, n, and its n candidates' ad ids in rank order. Serves each request's first
+// `limit` ads not excluded for its user and answers their positions (0-based), a list per request; -1 when the
+// holder's heartbeat is gone (its leases may have been reclaimed).
 const SERVE_MANY_SCRIPT = `
+if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local ttl = tonumber(ARGV[1])
-local a = 2
+local a = 3
 local answers = {}
-for r = 1, #KEYS / 2 do
+for r = 1, (#KEYS - 1) / 2 do
   local now = tonumber(ARGV[a])
   local limit = tonumber(ARGV[a + 1])
   local n = tonumber(ARGV[a + 2])
   local first = a + 3
-  local excludedUntil = redis.call('HMGET', KEYS[2 * r - 1], unpack(ARGV, first, first + n - 1))
+  local excludedUntil = redis.call('HMGET', KEYS[2 * r], unpack(ARGV, first, first + n - 1))
   local served = {}
   local marks = {}
   for i = 1, n do
@@ -42,8 +76,8 @@ for r = 1, #KEYS / 2 do
     end
   end
   if #served > 0 then
-    redis.call('HSET', KEYS[2 * r], unpack(marks))
-    redis.call('PEXPIRE', KEYS[2 * r], ttl)
+    redis.call('HSET', KEYS[2 * r + 1], unpack(marks))
+    redis.call('PEXPIRE', KEYS[2 * r + 1], ttl)
   end
   answers[r] = served
   a = first + n
@@ -89,27 +123,33 @@ end
 return {cost, spentOut}
 `;
 
-// KEYS counters, ARGV the amounts to take off them: only counters that exist (see returnToCounters).
-const GIVE_BACK_SCRIPT = `
-for i = 1, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('DECRBY', KEYS[i], ARGV[i]) end
-end
-return #KEYS
-`;
-
 type ScriptedRedis = Redis & {
   adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][]>;
+  adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  adnetReportBilled(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][] | -1>;
   adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
 
 type LeaseOutcome = 'granted' | 'exhausted';
 
 interface PendingServe {
-  serve: { excludedKey: string; servedKey: string; now: number; limit: number; adIds: string[] };
+  serve: { excludedKey: string; servedKey: string; now: number; limit: number; adIds: string[]; leases: (Lease | null)[] };
   resolve: (positions: number[]) => void;
   reject: (error: unknown) => void;
+}
+
+/** The lease holder this process was lost (its heartbeat lapsed and its leases may be reclaimed): ask again. */
+class HolderLostError extends Error {
+  constructor() {
+    super('lease holder lost');
+  }
+}
+
+export interface RedisServingStateOptions {
+  holderTtlMs?: number;
+  holderTrustMs?: number;
 }
 
 /** How many times one reservation asks for leases again when other requests used up what it waited for. */
@@ -128,39 +168,73 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private pendingServes: PendingServe[] = [];
   private closing = false;
   private sweeper: NodeJS.Timeout | undefined;
+  private lastReclaimAt = 0;
+  /** This process's identity as a lease holder; a new one after the old one was (or may have been) reclaimed. */
+  private holderId = newId();
+  /** Billed leases were granted to this holder: its heartbeat must be kept, and checked by the scripts. */
+  private holding = false;
+  /** When Redis last confirmed this holder's heartbeat (a grant or a refresh). */
+  private heartbeatOkAt = 0;
+  private readonly holderTtlMs: number;
+  private readonly holderTrustMs: number;
+  /** Units billed from leases and not yet reported: holder -> lease field -> micro-USDT. */
+  private billed = new Map<string, Map<string, number>>();
+  /** Reports go one after another: a failed one puts its units back for the next. */
+  private reports: Promise<void> = Promise.resolve();
 
-  constructor(redis: Redis) {
+  constructor(redis: Redis, options: RedisServingStateOptions = {}) {
     redis.defineCommand('adnetLease', { lua: LEASE_SCRIPT });
     redis.defineCommand('adnetGiveBack', { lua: GIVE_BACK_SCRIPT });
+    redis.defineCommand('adnetReclaim', { lua: RECLAIM_SCRIPT });
+    redis.defineCommand('adnetReportBilled', { lua: REPORT_BILLED_SCRIPT });
     redis.defineCommand('adnetServeMany', { lua: SERVE_MANY_SCRIPT });
     redis.defineCommand('adnetClick', { lua: CLICK_SCRIPT });
     this.redis = redis as ScriptedRedis;
+    this.holderTtlMs = options.holderTtlMs ?? HOLDER_TTL_MS;
+    this.holderTrustMs = options.holderTrustMs ?? HOLDER_TRUST_MS;
   }
 
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
-    const wallNow = Date.now();
-    // Idle leases go back on a timer, also while this process serves nothing (taken out of a load balancer).
+    // Idle leases go back, the heartbeat is kept and lapsed holders are reclaimed on a timer, also while this
+    // process serves nothing (taken out of a load balancer).
     if (this.sweeper === undefined && !this.closing) {
-      this.sweeper = setInterval(() => this.returnIdleLeases(Date.now()), SWEEP_EVERY_MS);
+      this.sweeper = setInterval(() => this.sweep(Date.now()), SWEEP_EVERY_MS);
       this.sweeper.unref();
     }
+    try {
+      return await this.reserve(request, candidates);
+    } catch (error) {
+      // The holder was lost between taking units and serving them: once more, with fresh leases.
+      if (error instanceof HolderLostError) return this.reserve(request, candidates);
+      throw error;
+    }
+  }
+
+  private async reserve(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
+    const wallNow = Date.now();
+    // Leases are billed from only while the heartbeat is known to be alive: past that, another process may
+    // reclaim them at any time.
+    if (this.holding && wallNow - this.heartbeatOkAt >= this.holderTrustMs) this.renewHolder();
 
     // Bill every candidate from its lease tentatively (the script then picks those not excluded); candidates
     // without enough lease ask for one, all of them in one script call.
-    const taken: boolean[] = new Array<boolean>(candidates.length);
+    const taken: (Lease | null)[] = new Array<Lease | null>(candidates.length).fill(null);
     let lacking = false;
     for (let i = 0; i < candidates.length; i++) {
       taken[i] = this.take(candidates[i], request.day, wallNow);
-      if (!taken[i]) lacking = true;
+      if (taken[i] === null) lacking = true;
     }
     const exhausted = lacking ? await this.leaseLacking(candidates, taken, request.day, wallNow) : [];
 
     const offered: number[] = [];
     const adIds: string[] = [];
+    const leases: (Lease | null)[] = [];
     for (let i = 0; i < candidates.length; i++) {
-      if (!taken[i]) continue;
+      const lease = taken[i];
+      if (lease === null) continue;
       offered.push(i);
       adIds.push(candidates[i].adId);
+      leases.push(lease.priceMicros > 0 ? lease : null);
     }
     let chosen: number[] = [];
     try {
@@ -171,36 +245,46 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
           now: request.now,
           limit: request.limit,
           adIds,
+          leases,
         });
       }
     } finally {
-      // What was billed tentatively and not served goes back to its lease (all of it when the script failed).
-      // `chosen` holds ascending positions in `offered`.
+      // What was billed tentatively and not served goes back (all of it when the script failed). `chosen` holds
+      // ascending positions in `offered`.
       let next = 0;
       for (let k = 0; k < offered.length; k++) {
         if (next < chosen.length && chosen[next] === k) next++;
-        else this.giveBack(candidates[offered[k]], request.day);
+        else this.giveBack(taken[offered[k]]!, candidates[offered[k]].priceMicros);
       }
     }
     const served = new Array<number>(chosen.length);
-    for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
-    if (this.closing) await this.returnLeases([...this.leases.values()]);
+    for (let k = 0; k < chosen.length; k++) {
+      const i = offered[chosen[k]];
+      served[k] = i;
+      const lease = taken[i]!;
+      if (lease.priceMicros > 0) this.noteBilled(lease, lease.priceMicros);
+    }
+    if (this.closing) {
+      // nothing may stay in a lease or unreported: the stats writer's last flush must not need Redis
+      await this.returnLeases([...this.leases.values()]);
+      await this.settleBilling().catch(() => undefined);
+    }
     return { served, exhausted };
   }
 
   /**
-   * Leases for the candidates `taken` lacks, asked for in rounds (others may use up what a round brought); marks
-   * those billed in `taken` and answers the positions of those without budget left, ascending.
+   * Leases for the candidates `taken` lacks, asked for in rounds (others may use up what a round brought); fills
+   * in `taken` the leases billed and answers the positions of those without budget left, ascending.
    */
-  private async leaseLacking(candidates: ImpressionCandidate[], taken: boolean[], day: string, wallNow: number): Promise<number[]> {
+  private async leaseLacking(candidates: ImpressionCandidate[], taken: (Lease | null)[], day: string, wallNow: number): Promise<number[]> {
     const exhausted = new Set<number>();
     try {
       for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
         const lacking: number[] = [];
         for (let i = 0; i < candidates.length; i++) {
-          if (taken[i] || exhausted.has(i)) continue;
-          if (this.take(candidates[i], day, wallNow)) taken[i] = true;
-          else lacking.push(i);
+          if (taken[i] !== null || exhausted.has(i)) continue;
+          taken[i] = this.take(candidates[i], day, wallNow);
+          if (taken[i] === null) lacking.push(i);
         }
         if (lacking.length === 0) break;
         const outcome = await this.acquire(
@@ -212,7 +296,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         });
       }
     } catch (error) {
-      candidates.forEach((candidate, i) => taken[i] && this.giveBack(candidate, day));
+      taken.forEach((lease, i) => {
+        if (lease !== null) this.giveBack(lease, candidates[i].priceMicros);
+        taken[i] = null;
+      });
       throw error;
     }
     return [...exhausted].sort((a, b) => a - b);
@@ -231,43 +318,109 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   }
 
   private sendServes(): void {
-    const batch = this.pendingServes;
+    const holderId = this.holderId;
+    const batch: PendingServe[] = [];
+    for (const pending of this.pendingServes) {
+      // billed from leases of a holder given up meanwhile: those requests ask again under the new one
+      if (pending.serve.leases.every((lease) => lease === null || lease.holderId === holderId)) batch.push(pending);
+      else pending.reject(new HolderLostError());
+    }
     this.pendingServes = [];
-    const keys: string[] = [];
-    const args: (string | number)[] = [SERVED_TTL_MS];
+    if (batch.length === 0) return;
+    const keys: string[] = [stateKeys.leaseHolder(holderId)];
+    const args: (string | number)[] = [SERVED_TTL_MS, '0'];
     for (const { serve } of batch) {
       keys.push(serve.excludedKey, serve.servedKey);
       args.push(serve.now, serve.limit, serve.adIds.length, ...serve.adIds);
+      if (args[1] === '0' && serve.leases.some((lease) => lease !== null)) args[1] = '1';
     }
     this.redis.adnetServeMany(keys.length, ...keys, ...args).then(
-      (answers) => batch.forEach(({ resolve }, i) => resolve(answers[i])),
+      (answers) => {
+        if (answers === -1) {
+          if (this.holderId === holderId) this.renewHolder();
+          batch.forEach(({ reject }) => reject(new HolderLostError()));
+          return;
+        }
+        batch.forEach(({ resolve }, i) => resolve(answers[i]));
+      },
       (error: unknown) => batch.forEach(({ reject }) => reject(error)),
     );
   }
 
-  /** Bills one unit price from the candidate's lease if it covers it. */
-  private take(candidate: ImpressionCandidate, day: string, wallNow: number): boolean {
-    const lease = this.leases.get(candidate.campaignId);
-    if (!lease || !this.fits(lease, candidate, day)) return false;
-    if (candidate.priceMicros === 0) {
-      if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) return false;
-    } else {
-      if (lease.remainingMicros < candidate.priceMicros) return false;
-      lease.remainingMicros -= candidate.priceMicros;
+  private noteBilled(lease: Pick<Lease, 'holderId' | 'campaignId' | 'day'>, micros: number): void {
+    let fields = this.billed.get(lease.holderId);
+    if (fields === undefined) {
+      fields = new Map();
+      this.billed.set(lease.holderId, fields);
     }
-    lease.lastUsedAt = wallNow;
-    return true;
+    const field = leaseField(lease.campaignId, lease.day);
+    fields.set(field, (fields.get(field) ?? 0) + micros);
   }
 
   /**
-   * Puts back a unit billed tentatively: into its lease, or, when that lease was returned, dropped or replaced
-   * meanwhile (another day, price or budget; shutdown), straight onto the shared counters it was carved from.
+   * Reports the units billed so far to their holders' hashes (see REPORT_BILLED_SCRIPT). The stats writer awaits
+   * this before it writes impressions, so nothing is written as spend that a reclaim could still give back.
+   * Rejects when Redis could not take the report (the units are kept for the next one).
    */
-  private giveBack(candidate: ImpressionCandidate, day: string): void {
-    if (candidate.priceMicros === 0) return;
+  settleBilling(): Promise<void> {
+    const report = this.reports.then(() => this.sendBilled());
+    this.reports = report.catch(() => undefined);
+    return report;
+  }
+
+  private async sendBilled(): Promise<void> {
+    const billed = this.billed;
+    if (billed.size === 0) return;
+    this.billed = new Map();
+    const calls: { holderId: string; entries: [string, number][] }[] = [];
+    for (const [holderId, fields] of billed) {
+      const entries = [...fields];
+      for (let i = 0; i < entries.length; i += SCRIPT_CHUNK) calls.push({ holderId, entries: entries.slice(i, i + SCRIPT_CHUNK) });
+    }
+    const results = await Promise.allSettled(
+      calls.map(({ holderId, entries }) => {
+        const keys = [stateKeys.leaseHolder(holderId), stateKeys.holderLeases(holderId)];
+        const args: (string | number)[] = [];
+        for (const [field, micros] of entries) {
+          const { campaignId, day } = splitField(field);
+          keys.push(stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
+          args.push(field, micros);
+        }
+        return this.redis.adnetReportBilled(keys.length, ...keys, ...args);
+      }),
+    );
+    let failure: unknown;
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') return;
+      failure = result.reason;
+      const { holderId, entries } = calls[i];
+      for (const [field, micros] of entries) this.noteBilled({ holderId, ...splitField(field) }, micros);
+    });
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Bills one unit price from the candidate's lease if it covers it; answers that lease. */
+  private take(candidate: ImpressionCandidate, day: string, wallNow: number): Lease | null {
     const lease = this.leases.get(candidate.campaignId);
-    if (lease && this.fits(lease, candidate, day)) lease.remainingMicros += candidate.priceMicros;
-    else void this.returnToCounters([{ campaignId: candidate.campaignId, day, micros: candidate.priceMicros }]);
+    if (!lease || !this.fits(lease, candidate, day)) return null;
+    if (candidate.priceMicros === 0) {
+      if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) return null;
+    } else {
+      if (lease.remainingMicros < candidate.priceMicros) return null;
+      lease.remainingMicros -= candidate.priceMicros;
+    }
+    lease.lastUsedAt = wallNow;
+    return lease;
+  }
+
+  /**
+   * Puts back a unit billed tentatively: into its lease while this process still holds it, or else (returned,
+   * replaced, given up) straight onto the shared counters it was carved from, through its holder's hash.
+   */
+  private giveBack(lease: Lease, priceMicros: number): void {
+    if (priceMicros === 0) return;
+    if (this.leases.get(lease.campaignId) === lease) lease.remainingMicros += priceMicros;
+    else void this.returnToCounters([{ holderId: lease.holderId, campaignId: lease.campaignId, day: lease.day, micros: priceMicros }]);
   }
 
   /** A lease serves only the day, price and budgets it was granted for. */
@@ -311,18 +464,17 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return candidates.map((candidate) => outcomes.get(candidate.campaignId));
   }
 
-  private async requestLeases(candidates: ImpressionCandidate[], day: string): Promise<Map<string, LeaseOutcome>> {
+  private async requestLeases(candidates: ImpressionCandidate[], day: string, lostBefore = false): Promise<Map<string, LeaseOutcome>> {
     const outcomes = new Map<string, LeaseOutcome>();
     const wallNow = Date.now();
-    const keys: string[] = [];
-    const args: (string | number)[] = [DAY_COUNTER_TTL_S];
-    const units: number[] = [];
+    const holderId = this.holderId;
+    const keys: string[] = [stateKeys.holderLeases(holderId), stateKeys.leaseHolder(holderId), stateKeys.leaseHolders()];
+    const args: (string | number)[] = [DAY_COUNTER_TTL_S, holderId, this.holderTtlMs, this.holding ? '1' : '0'];
     for (const candidate of candidates) {
       const previous = this.leases.get(candidate.campaignId);
       // A lease of another day, price or budget goes back before a new one is taken.
-      if (previous && !this.fits(previous, candidate, day)) this.returnLeases([previous]);
+      if (previous && !this.fits(previous, candidate, day)) void this.returnLeases([previous]);
       const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate, day) ? previous : undefined, wallNow);
-      units.push(wanted);
       keys.push(stateKeys.spent(candidate.campaignId), stateKeys.daySpent(candidate.campaignId, day));
       args.push(
         candidate.priceMicros,
@@ -331,9 +483,21 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         candidate.knownSpentMicros,
         candidate.knownDaySpentMicros,
         wanted,
+        leaseField(candidate.campaignId, day),
       );
     }
-    const granted = await this.redis.adnetLease(keys.length, ...keys, ...args);
+    const [status, ...granted] = await this.redis.adnetLease(keys.length, ...keys, ...args);
+    if (status === -1 || holderId !== this.holderId) {
+      // Lost before the call (nothing was granted), or given up during it (what was granted is the old holder's,
+      // reclaimed once its heartbeat lapses): ask once more as a new holder.
+      if (this.holderId === holderId) this.renewHolder();
+      if (lostBefore) throw new HolderLostError();
+      return this.requestLeases(candidates, day, true);
+    }
+    if (granted.some((grant, i) => Number(grant) > 0 && candidates[i].priceMicros > 0)) {
+      this.holding = true;
+      this.heartbeatOkAt = wallNow;
+    }
     candidates.forEach((candidate, i) => {
       const grant = Number(granted[i]);
       if (grant <= 0) {
@@ -344,8 +508,13 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         return;
       }
       const current = this.leases.get(candidate.campaignId);
-      const carried = current && this.fits(current, candidate, day) && candidate.priceMicros > 0 ? current.remainingMicros : 0;
+      let carried = 0;
+      if (current && this.fits(current, candidate, day) && candidate.priceMicros > 0 && current.holderId === holderId) {
+        carried = current.remainingMicros;
+        current.remainingMicros = 0;
+      }
       this.leases.set(candidate.campaignId, {
+        holderId,
         campaignId: candidate.campaignId,
         day,
         priceMicros: candidate.priceMicros,
@@ -361,55 +530,95 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return outcomes;
   }
 
+  /**
+   * Gives up this process's holder identity: its leases are dropped unreturned (another process reclaims them
+   * once the old heartbeat lapses) and later grants go to a new holder.
+   */
+  private renewHolder(): void {
+    this.holderId = newId();
+    this.holding = false;
+    this.leases.clear();
+  }
+
+  /** Every second: idle leases go back, the heartbeat is refreshed, and now and then lapsed holders are reclaimed. */
+  private sweep(wallNow: number): void {
+    this.returnIdleLeases(wallNow);
+    this.settleBilling().catch(() => undefined);
+    if (this.holding) {
+      const holderId = this.holderId;
+      this.redis.pexpire(stateKeys.leaseHolder(holderId), this.holderTtlMs).then(
+        (alive) => {
+          if (holderId !== this.holderId) return;
+          if (alive === 1) this.heartbeatOkAt = Math.max(this.heartbeatOkAt, wallNow);
+          else this.renewHolder();
+        },
+        () => undefined, // Redis unreachable: the leases stop being billed from once the trust window has passed
+      );
+    }
+    if (wallNow - this.lastReclaimAt >= RECLAIM_EVERY_MS) {
+      this.lastReclaimAt = wallNow;
+      this.reclaimLapsedHolders().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Gives back to the counters what processes that stopped without returning their leases (killed, cut off for
+   * longer than the heartbeat's life) still held. Safe in any number of processes at once; answers the
+   * micro-USDT given back.
+   */
+  async reclaimLapsedHolders(): Promise<number> {
+    return Number(await this.redis.adnetReclaim(1, stateKeys.leaseHolders(), this.redis.options.keyPrefix ?? ''));
+  }
+
   /** Gives leases nobody billed from lately back to the shared counters; permissions simply lapse. */
   private returnIdleLeases(wallNow: number): void {
     const idle: Lease[] = [];
     for (const lease of this.leases.values()) {
       if (lease.priceMicros === 0 ? wallNow - lease.grantedAt >= PERMISSION_TTL_MS : wallNow - lease.lastUsedAt >= LEASE_IDLE_MS) idle.push(lease);
     }
-    this.returnLeases(idle);
+    void this.returnLeases(idle);
   }
 
   /** Drops the leases at once (nothing more is billed from them) and takes their rest off the shared counters. */
   private returnLeases(leases: Lease[]): Promise<void> {
-    const returns: { campaignId: string; day: string; micros: number }[] = [];
+    const returns: LeaseReturn[] = [];
     for (const lease of leases) {
       if (this.leases.get(lease.campaignId) === lease) this.leases.delete(lease.campaignId);
       if (lease.priceMicros === 0 || lease.remainingMicros <= 0) continue;
-      returns.push({ campaignId: lease.campaignId, day: lease.day, micros: lease.remainingMicros });
+      returns.push({ holderId: lease.holderId, campaignId: lease.campaignId, day: lease.day, micros: lease.remainingMicros });
       lease.remainingMicros = 0;
     }
     return this.returnToCounters(returns);
   }
 
   /**
-   * Takes unused budget off the shared counters. Counters Redis no longer has are left alone: they are seeded again
-   * from the database's spend, and a decrement would create them below zero (the whole budget spendable again).
-   * A failed return strands that budget (under-delivery); it never overspends.
+   * Takes unused budget off the shared counters, and off the holder's outstanding leases (see GIVE_BACK_SCRIPT).
+   * A failed return leaves it in the hash: reclaimed with the holder once its heartbeat lapses.
    */
-  private returnToCounters(returns: { campaignId: string; day: string; micros: number }[]): Promise<void> {
-    if (returns.length === 0) return Promise.resolve();
-    const keys: string[] = [];
-    const amounts: number[] = [];
-    for (const { campaignId, day, micros } of returns) {
-      keys.push(stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
-      amounts.push(micros, micros);
+  private returnToCounters(returns: LeaseReturn[]): Promise<void> {
+    const calls: Promise<unknown>[] = [];
+    for (let from = 0; from < returns.length; from += SCRIPT_CHUNK) {
+      const keys: string[] = [];
+      const args: (string | number)[] = [];
+      for (const { holderId, campaignId, day, micros } of returns.slice(from, from + SCRIPT_CHUNK)) {
+        keys.push(stateKeys.holderLeases(holderId), stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
+        args.push(leaseField(campaignId, day), micros);
+      }
+      calls.push(this.redis.adnetGiveBack(keys.length, ...keys, ...args).catch(() => undefined));
     }
-    return this.redis.adnetGiveBack(keys.length, ...keys, ...amounts).then(
-      () => undefined,
-      () => undefined,
-    );
+    return Promise.all(calls).then(() => undefined);
   }
 
   /**
    * Shutdown: the leases go back while Redis is still connected. The HTTP server still answers the requests in
    * flight (Nest closes it after this hook): from now on each reservation returns whatever it leaves in a lease,
-   * grants that arrive late included.
+   * grants that arrive late included. What is still out when the process exits is reclaimed with its holder.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     clearInterval(this.sweeper);
     await this.returnLeases([...this.leases.values()]);
+    await this.settleBilling().catch(() => undefined);
   }
 
   async registerClick(request: ClickRequest): Promise<ClickOutcome> {

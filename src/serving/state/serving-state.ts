@@ -65,6 +65,11 @@ export interface ServingState {
   registerClick(request: ClickRequest): Promise<ClickOutcome>;
   /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
   undoClick(request: ClickRequest, costMicros: number): Promise<void>;
+  /**
+   * Settles what impressions billed so far need settled before the database records them as spend (the Redis
+   * state reports billed lease units, see budget-leases.ts). The stats writer awaits it before writing impressions.
+   */
+  settleBilling?(): Promise<void>;
 }
 
 export const stateKeys = {
@@ -77,4 +82,10 @@ export const stateKeys = {
   /** Redis: one hash per user, ad id -> until when it is excluded (rule 6). */
   excludedAds: (userId: string) => `excls:${userId}`,
   clicked: (userId: string, adBlockId: string, adId: string) => `clk:${userId}:${adBlockId}:${adId}`,
+  /** Redis: the ids of the processes that hold or held budget leases (see budget-leases.ts). */
+  leaseHolders: () => 'leaseholders',
+  /** Redis: a lease holder's heartbeat. */
+  leaseHolder: (holderId: string) => `leaseholder:${holderId}`,
+  /** Redis: a lease holder's outstanding leases, campaign|day -> micro-USDT. */
+  holderLeases: (holderId: string) => `leases:${holderId}`,
 };

@@ -1,0 +1,23 @@
+/**
+ * A serving process for the lease reclaim test: takes a budget lease for one candidate, serves one impression from
+ * it and settles its billing (as a stats write does), says `ready` and waits to be killed outright (SIGKILL),
+ * leaving the rest of its lease unreturned.
+ * argv: Redis URL, key prefix, holder TTL in ms, the candidate as JSON.
+ */
+import Redis from 'ioredis';
+import { RedisServingState } from '../../src/serving/state/redis-serving-state';
+
+async function main(): Promise<void> {
+  const [url, keyPrefix, holderTtlMs, candidateJson] = process.argv.slice(2);
+  const redis = new Redis(url, { keyPrefix });
+  const state = new RedisServingState(redis, { holderTtlMs: Number(holderTtlMs) });
+  const result = await state.reserveImpressions(
+    { userId: 'killed-user', adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 },
+    [JSON.parse(candidateJson)],
+  );
+  await state.settleBilling();
+  process.stdout.write(`ready ${JSON.stringify(result.served)}\n`);
+  setInterval(() => undefined, 60_000);
+}
+
+void main();
