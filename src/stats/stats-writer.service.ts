@@ -63,6 +63,9 @@ interface BlockChange {
 export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(StatsWriterService.name);
   private deltas = new Map<string, Delta>();
+  /** Impressions whose billing the guard has settled: ready to be written (all of them when there is no guard). */
+  private settled = new Map<string, Delta>();
+  private settling: Promise<void> | null = null;
   private pendingClicks: PendingClick[] = [];
   private writing: Promise<void> | null = null;
   private again = false;
@@ -77,7 +80,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.mysql = config.database.type === 'mysql';
     this.ledger = new WriteLedger(dataSource, this.logger, (deltas) => {
-      for (const [key, delta] of deltas) this.mergeBack(key, delta);
+      for (const [key, delta] of deltas) mergeInto(this.settled, key, delta);
     });
   }
 
@@ -92,8 +95,9 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * `guard` runs before each write of impressions, after they were taken from the buffer; when it fails they stay
-   * buffered for the next write (the serving state settles their billing there, see ServingState.settleBilling).
+   * `guard` settles the billing of the impressions recorded before it was called (ServingState.settleBilling): only
+   * impressions it settled are written. It runs once per timer flush; click writes never wait for it. When it fails
+   * the impressions stay buffered for the next flush.
    */
   guardImpressionWrites(guard: () => Promise<void>): void {
     this.impressionGuard = guard;
@@ -113,12 +117,41 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   recordClick(click: Click): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pendingClicks.push({ click, resolve, reject });
-      void this.flush();
+      void this.write();
     });
   }
 
-  /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
+  /** Writes everything buffered so far (the impressions once their billing is settled). */
   async flush(): Promise<void> {
+    await this.settleImpressions();
+    await this.write();
+  }
+
+  /** Moves the impressions recorded so far to `settled` once the guard has settled their billing. */
+  private settleImpressions(): Promise<void> {
+    if (!this.settling) {
+      this.settling = this.settleOnce().finally(() => {
+        this.settling = null;
+      });
+    }
+    return this.settling;
+  }
+
+  private async settleOnce(): Promise<void> {
+    const recorded = this.deltas;
+    if (recorded.size === 0) return;
+    this.deltas = new Map();
+    try {
+      await this.impressionGuard?.();
+      for (const [key, delta] of recorded) mergeInto(this.settled, key, delta);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'impressions kept for the next flush: their billing is not settled');
+      for (const [key, delta] of recorded) mergeInto(this.deltas, key, delta);
+    }
+  }
+
+  /** Writes what is ready; waits for a write already under way and runs once more if needed. */
+  private async write(): Promise<void> {
     if (this.writing) {
       this.again = true;
       return this.writing;
@@ -141,17 +174,13 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private async writeBatch(): Promise<void> {
     await this.ledger.settle();
     const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
-    let deltas = this.deltas;
-    this.deltas = new Map();
-    if (deltas.size > 0 && this.impressionGuard) {
-      try {
-        await this.impressionGuard();
-      } catch (error) {
-        this.logger.warn({ err: error }, 'impressions kept for the next write: their billing is not settled');
-        for (const [key, delta] of deltas) this.mergeBack(key, delta);
-        deltas = new Map();
-      }
+    if (!this.impressionGuard) {
+      // nothing to settle: every impression recorded so far goes with this write
+      for (const [key, delta] of this.deltas) mergeInto(this.settled, key, delta);
+      this.deltas = new Map();
     }
+    const deltas = this.settled;
+    this.settled = new Map();
     if (clicks.length === 0 && deltas.size === 0) return;
 
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
@@ -283,16 +312,18 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     return delta;
   }
 
-  private mergeBack(key: string, delta: Delta): void {
-    const current = this.deltas.get(key);
-    if (!current) {
-      this.deltas.set(key, delta);
-      return;
-    }
-    current.impressions += delta.impressions;
-    current.spendMicros += delta.spendMicros;
-    current.earningsMicros += delta.earningsMicros;
+}
+
+/** Adds an impression delta into a buffer (impressions only: deltas never carry clicks outside a write). */
+function mergeInto(buffer: Map<string, Delta>, key: string, delta: Delta): void {
+  const current = buffer.get(key);
+  if (!current) {
+    buffer.set(key, delta);
+    return;
   }
+  current.impressions += delta.impressions;
+  current.spendMicros += delta.spendMicros;
+  current.earningsMicros += delta.earningsMicros;
 }
 
 const CLICK_COLUMNS = [
