@@ -7,7 +7,7 @@ import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { expectedRevenuePerMille, IndexedCampaign, MatchCache, MatchContext, rankCampaigns, rerankCampaigns, smoothedCtr } from './campaign-matcher';
+import { expectedRevenuePerMille, IndexedCampaign, MatchCache, MatchContext, rankCampaigns, rerankCampaigns, rerankCampaignsInSlices, smoothedCtr } from './campaign-matcher';
 
 /** Rows a refresh handles between two turns of the event loop. */
 const REFRESH_SLICE = 1000;
@@ -182,7 +182,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
         if (isServable(row, now)) next.set(row.id, toIndexed(row));
       }
     }
-    const ranked = rerankCampaigns(this.rankedList, next);
+    const ranked = await rerankCampaignsInSlices(this.rankedList, next);
     await this.matches.prepare(ranked);
     this.apply(next, ranked);
   }

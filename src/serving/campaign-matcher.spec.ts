@@ -6,6 +6,7 @@ import {
   MatchContext,
   rankCampaigns,
   rerankCampaigns,
+  rerankCampaignsInSlices,
   selectCandidates,
   smoothedCtr,
   targetingKey,
@@ -123,7 +124,7 @@ describe('campaign matcher', () => {
       expect(ranked.map((c) => c.id)).toEqual(['high', 'tie-a', 'tie-b', 'low']);
     });
 
-    it('should rerank from the previous order exactly as a full ranking does, with campaigns moved, added and gone', () => {
+    it('should rerank from the previous order exactly as a full ranking does, with campaigns moved, added and gone', async () => {
       let seed = 11;
       const random = () => {
         seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -141,9 +142,14 @@ describe('campaign matcher', () => {
           current.set(id, campaign(id, { ecpmMicros: Math.floor(random() * 120) }));
         }
         const reranked = rerankCampaigns(previous, current);
-        expect(reranked.map((c) => c.id)).toEqual(rankCampaigns([...current.values()]).map((c) => c.id));
+        const expected = rankCampaigns([...current.values()]).map((c) => c.id);
+        expect(reranked.map((c) => c.id)).toEqual(expected);
         expect(reranked.every((c) => current.get(c.id) === c)).toBe(true);
-        previous = reranked;
+        // in slices of several sizes, 1 included (a yield after every merge)
+        const sliced = await rerankCampaignsInSlices(previous, current, 1 + (round % 3) * 97);
+        expect(sliced.map((c) => c.id)).toEqual(expected);
+        expect(sliced.every((c) => current.get(c.id) === c)).toBe(true);
+        previous = round % 2 === 0 ? reranked : sliced;
       }
     });
   });
