@@ -377,25 +377,23 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       const entries = [...fields];
       for (let i = 0; i < entries.length; i += SCRIPT_CHUNK) calls.push({ holderId, entries: entries.slice(i, i + SCRIPT_CHUNK) });
     }
-    const results = await Promise.allSettled(
-      calls.map(({ holderId, entries }) => {
-        const keys = [stateKeys.leaseHolder(holderId), stateKeys.holderLeases(holderId)];
-        const args: (string | number)[] = [];
-        for (const [field, micros] of entries) {
-          const { campaignId, day } = splitField(field);
-          keys.push(stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
-          args.push(field, micros);
-        }
-        return this.redis.adnetReportBilled(keys.length, ...keys, ...args);
-      }),
-    );
     let failure: unknown;
-    results.forEach((result, i) => {
-      if (result.status === 'fulfilled') return;
-      failure = result.reason;
-      const { holderId, entries } = calls[i];
-      for (const [field, micros] of entries) this.noteBilled({ holderId, ...splitField(field) }, micros);
-    });
+    // one chunk after the other, so the serve scripts of the ad requests meanwhile run in between
+    for (const { holderId, entries } of calls) {
+      const keys = [stateKeys.leaseHolder(holderId), stateKeys.holderLeases(holderId)];
+      const args: (string | number)[] = [];
+      for (const [field, micros] of entries) {
+        const { campaignId, day } = splitField(field);
+        keys.push(stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
+        args.push(field, micros);
+      }
+      try {
+        await this.redis.adnetReportBilled(keys.length, ...keys, ...args);
+      } catch (error) {
+        failure = error;
+        for (const [field, micros] of entries) this.noteBilled({ holderId, ...splitField(field) }, micros);
+      }
+    }
     if (failure !== undefined) throw failure;
   }
 
@@ -595,8 +593,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    * Takes unused budget off the shared counters, and off the holder's outstanding leases (see GIVE_BACK_SCRIPT).
    * A failed return leaves it in the hash: reclaimed with the holder once its heartbeat lapses.
    */
-  private returnToCounters(returns: LeaseReturn[]): Promise<void> {
-    const calls: Promise<unknown>[] = [];
+  private async returnToCounters(returns: LeaseReturn[]): Promise<void> {
+    // one chunk after the other, so the serve scripts of the ad requests meanwhile run in between
     for (let from = 0; from < returns.length; from += SCRIPT_CHUNK) {
       const keys: string[] = [];
       const args: (string | number)[] = [];
@@ -604,9 +602,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         keys.push(stateKeys.holderLeases(holderId), stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
         args.push(leaseField(campaignId, day), micros);
       }
-      calls.push(this.redis.adnetGiveBack(keys.length, ...keys, ...args).catch(() => undefined));
+      await this.redis.adnetGiveBack(keys.length, ...keys, ...args).catch(() => undefined);
     }
-    return Promise.all(calls).then(() => undefined);
   }
 
   /**
