@@ -46,6 +46,8 @@ export interface Lease {
   holderId: string;
   campaignId: string;
   day: string;
+  /** leaseField(campaignId, day): the lease's entry in its holder's hash. */
+  field: string;
   /** Unit price the lease was granted for (0: a permission for free impressions). */
   priceMicros: number;
   totalBudgetMicros: number;

@@ -262,7 +262,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       const i = offered[chosen[k]];
       served[k] = i;
       const lease = taken[i]!;
-      if (lease.priceMicros > 0) this.noteBilled(lease, lease.priceMicros);
+      if (lease.priceMicros > 0) this.noteBilled(lease.holderId, lease.field, lease.priceMicros);
     }
     if (this.closing) {
       // nothing may stay in a lease or unreported: the stats writer's last flush must not need Redis
@@ -347,13 +347,12 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     );
   }
 
-  private noteBilled(lease: Pick<Lease, 'holderId' | 'campaignId' | 'day'>, micros: number): void {
-    let fields = this.billed.get(lease.holderId);
+  private noteBilled(holderId: string, field: string, micros: number): void {
+    let fields = this.billed.get(holderId);
     if (fields === undefined) {
       fields = new Map();
-      this.billed.set(lease.holderId, fields);
+      this.billed.set(holderId, fields);
     }
-    const field = leaseField(lease.campaignId, lease.day);
     fields.set(field, (fields.get(field) ?? 0) + micros);
   }
 
@@ -391,7 +390,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         await this.redis.adnetReportBilled(keys.length, ...keys, ...args);
       } catch (error) {
         failure = error;
-        for (const [field, micros] of entries) this.noteBilled({ holderId, ...splitField(field) }, micros);
+        for (const [field, micros] of entries) this.noteBilled(holderId, field, micros);
       }
     }
     if (failure !== undefined) throw failure;
@@ -515,6 +514,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         holderId,
         campaignId: candidate.campaignId,
         day,
+        field: leaseField(candidate.campaignId, day),
         priceMicros: candidate.priceMicros,
         totalBudgetMicros: candidate.totalBudgetMicros,
         dailyBudgetMicros: candidate.dailyBudgetMicros,
