@@ -14,7 +14,7 @@ import { EventsFastLane } from './events/events.fast-lane';
 import { ServingFastLane } from './serving/serving.fast-lane';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
-import { accessLogWriter, createPinoLogger, PinoNestLogger } from './common/logger';
+import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } from './common/logger';
 import { projectRoot } from './common/project-root';
 import type { AppConfig } from './config/app.config';
 import { API_DESCRIPTION } from './docs/api-description';
@@ -29,6 +29,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     loggerInstance: logger,
     // One line per request is written in onResponse below; Fastify's own two lines are turned off.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 200 },
