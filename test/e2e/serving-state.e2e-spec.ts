@@ -22,23 +22,26 @@ if (TEST_PROFILE === 'mysql') {
   });
   describeServingStateContract('redis', () => new RedisServingState(redis));
 
+  let seq = 0;
+  /** A CPM candidate of a campaign of its own: 1000 micro-USDT an impression, budgets of 1 USDT. */
+  const newCandidate = (label: string, overrides: Partial<ImpressionCandidate> = {}): ImpressionCandidate => {
+    seq += 1;
+    const campaignId = `${label}-${seq}-${Math.random().toString(36).slice(2, 8)}`;
+    return {
+      campaignId,
+      adId: `ad_${campaignId}`,
+      priceMicros: 1000,
+      totalBudgetMicros: 1_000_000,
+      dailyBudgetMicros: 1_000_000,
+      knownSpentMicros: 0,
+      knownDaySpentMicros: 0,
+      ...overrides,
+    };
+  };
+
   describe('redis serving state: budget leases', () => {
     const now = Date.UTC(2026, 0, 10, 12);
-    let seq = 0;
-    const campaign = (overrides: Partial<ImpressionCandidate> = {}): ImpressionCandidate => {
-      seq += 1;
-      const campaignId = `lease-${seq}-${Math.random().toString(36).slice(2, 8)}`;
-      return {
-        campaignId,
-        adId: `ad_${campaignId}`,
-        priceMicros: 1000,
-        totalBudgetMicros: 1_000_000,
-        dailyBudgetMicros: 1_000_000,
-        knownSpentMicros: 0,
-        knownDaySpentMicros: 0,
-        ...overrides,
-      };
-    };
+    const campaign = (overrides: Partial<ImpressionCandidate> = {}) => newCandidate('lease', overrides);
     const reserve = (state: RedisServingState, userId: string, candidate: ImpressionCandidate, day = '2026-01-10', at = now) =>
       state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day, limit: 1 }, [candidate]);
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
@@ -133,20 +136,7 @@ if (TEST_PROFILE === 'mysql') {
 
   describe('redis serving state: lease holders', () => {
     const prefix = `adnet-state-test:${process.pid}:`;
-    let seq = 0;
-    const campaign = (): ImpressionCandidate => {
-      seq += 1;
-      const campaignId = `holder-${seq}-${Math.random().toString(36).slice(2, 8)}`;
-      return {
-        campaignId,
-        adId: `ad_${campaignId}`,
-        priceMicros: 1000,
-        totalBudgetMicros: 1_000_000,
-        dailyBudgetMicros: 1_000_000,
-        knownSpentMicros: 0,
-        knownDaySpentMicros: 0,
-      };
-    };
+    const campaign = () => newCandidate('holder');
     const reserve = (state: RedisServingState, userId: string, candidate: ImpressionCandidate) =>
       state.reserveImpressions({ userId, adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 }, [candidate]);
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
