@@ -132,6 +132,8 @@ class LineBuffer implements DestinationStream {
 
   constructor(private readonly out: ReturnType<typeof pino.destination>) {
     setInterval(() => this.flush(), LOG_FLUSH_MS).unref();
+    // 'exit' is not emitted when the process ends by a signal (Nest's shutdown hooks re-raise SIGTERM after closing
+    // the app): the lines of the last LOG_FLUSH_MS before that can be lost, as with pino's own buffer.
     process.once('exit', () => this.flushSync());
   }
 
@@ -141,12 +143,20 @@ class LineBuffer implements DestinationStream {
     if (this.length >= LOG_CHUNK) this.flush();
   }
 
-  flush(): void {
-    if (this.lines.length === 0) return;
-    const chunk = this.lines.join('');
-    this.lines = [];
-    this.length = 0;
-    this.out.write(chunk);
+  /** Hands the buffered lines to the stream; with a callback (pino's `flush(cb)`), calls it once they are written. */
+  flush(callback?: (error?: Error) => void): void {
+    if (this.lines.length > 0) {
+      const chunk = this.lines.join('');
+      this.lines = [];
+      this.length = 0;
+      this.out.write(chunk);
+    }
+    if (!callback) return;
+    try {
+      this.out.flush(callback);
+    } catch (error) {
+      callback(error as Error);
+    }
   }
 
   flushSync(): void {

@@ -15,7 +15,6 @@ import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
 import { MemoryServingState } from './state/memory-serving-state';
 import { RedisServingState } from './state/redis-serving-state';
-import { StatsWriterService } from '../stats/stats-writer.service';
 import { SERVING_STATE } from './state/serving-state';
 
 @Module({
@@ -29,14 +28,8 @@ import { SERVING_STATE } from './state/serving-state';
     PublisherGate,
     {
       provide: SERVING_STATE,
-      inject: [REDIS, StatsWriterService],
-      useFactory: (redis: Redis | null, stats: StatsWriterService) => {
-        if (!redis) return new MemoryServingState();
-        const state = new RedisServingState(redis);
-        // impressions are written as spend only once the lease units they were billed from are reported
-        stats.guardImpressionWrites(() => state.settleBilling());
-        return state;
-      },
+      inject: [REDIS],
+      useFactory: (redis: Redis | null) => (redis ? new RedisServingState(redis) : new MemoryServingState()),
     },
   ],
   exports: [CampaignIndexService, SERVING_STATE, GeoService, PublisherGate],

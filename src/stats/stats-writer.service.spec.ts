@@ -129,32 +129,6 @@ describe(StatsWriterService.name, () => {
     expect(impressionsWritten(committed)).toBe(2);
   });
 
-  it('should write impressions only once their billing was settled, keep them while it fails, and never hold clicks for it', async () => {
-    const { dataSource, committed } = fakeDataSource();
-    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
-    const order: string[] = [];
-    let settled = false;
-    writer.guardImpressionWrites(async () => {
-      order.push(`guard with ${committed.length} written`);
-      if (!settled) throw new Error('Redis unreachable');
-    });
-    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
-    await writer.flush();
-    expect(committed).toHaveLength(0);
-
-    // a click is written at once, without the unsettled impression and without asking the guard
-    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c2', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
-    await expect(writer.recordClick(click)).resolves.toBeUndefined();
-    expect(committed).toHaveLength(1);
-    expect(impressionsWritten(committed)).toBe(0);
-
-    settled = true;
-    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
-    await writer.flush();
-    expect(impressionsWritten(committed)).toBe(2);
-    expect(order).toEqual(['guard with 0 written', 'guard with 1 written']);
-  });
-
   it('should answer a click as counted when its write committed though the COMMIT answer was lost', async () => {
     const { dataSource, committed, state } = fakeDataSource();
     const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);

@@ -63,16 +63,12 @@ interface BlockChange {
 export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(StatsWriterService.name);
   private deltas = new Map<string, Delta>();
-  /** Impressions whose billing the guard has settled: ready to be written (all of them when there is no guard). */
-  private settled = new Map<string, Delta>();
-  private settling: Promise<void> | null = null;
   private pendingClicks: PendingClick[] = [];
   private writing: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly mysql: boolean;
   private readonly ledger: WriteLedger<Map<string, Delta>>;
-  private impressionGuard: (() => Promise<void>) | undefined;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -80,7 +76,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.mysql = config.database.type === 'mysql';
     this.ledger = new WriteLedger(dataSource, this.logger, (deltas) => {
-      for (const [key, delta] of deltas) mergeInto(this.settled, key, delta);
+      for (const [key, delta] of deltas) this.mergeBack(key, delta);
     });
   }
 
@@ -92,15 +88,6 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
-  }
-
-  /**
-   * `guard` settles the billing of the impressions recorded before it was called (ServingState.settleBilling): only
-   * impressions it settled are written. It runs once per timer flush; click writes never wait for it. When it fails
-   * the impressions stay buffered for the next flush.
-   */
-  guardImpressionWrites(guard: () => Promise<void>): void {
-    this.impressionGuard = guard;
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
@@ -117,41 +104,12 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   recordClick(click: Click): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pendingClicks.push({ click, resolve, reject });
-      void this.write();
+      void this.flush();
     });
   }
 
-  /** Writes everything buffered so far (the impressions once their billing is settled). */
+  /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
   async flush(): Promise<void> {
-    await this.settleImpressions();
-    await this.write();
-  }
-
-  /** Moves the impressions recorded so far to `settled` once the guard has settled their billing. */
-  private settleImpressions(): Promise<void> {
-    if (!this.settling) {
-      this.settling = this.settleOnce().finally(() => {
-        this.settling = null;
-      });
-    }
-    return this.settling;
-  }
-
-  private async settleOnce(): Promise<void> {
-    const recorded = this.deltas;
-    if (recorded.size === 0) return;
-    this.deltas = new Map();
-    try {
-      await this.impressionGuard?.();
-      for (const [key, delta] of recorded) mergeInto(this.settled, key, delta);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'impressions kept for the next flush: their billing is not settled');
-      for (const [key, delta] of recorded) mergeInto(this.deltas, key, delta);
-    }
-  }
-
-  /** Writes what is ready; waits for a write already under way and runs once more if needed. */
-  private async write(): Promise<void> {
     if (this.writing) {
       this.again = true;
       return this.writing;
@@ -174,13 +132,8 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private async writeBatch(): Promise<void> {
     await this.ledger.settle();
     const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
-    if (!this.impressionGuard) {
-      // nothing to settle: every impression recorded so far goes with this write
-      for (const [key, delta] of this.deltas) mergeInto(this.settled, key, delta);
-      this.deltas = new Map();
-    }
-    const deltas = this.settled;
-    this.settled = new Map();
+    const deltas = this.deltas;
+    this.deltas = new Map();
     if (clicks.length === 0 && deltas.size === 0) return;
 
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
@@ -312,18 +265,16 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     return delta;
   }
 
-}
-
-/** Adds an impression delta into a buffer (impressions only: deltas never carry clicks outside a write). */
-function mergeInto(buffer: Map<string, Delta>, key: string, delta: Delta): void {
-  const current = buffer.get(key);
-  if (!current) {
-    buffer.set(key, delta);
-    return;
+  private mergeBack(key: string, delta: Delta): void {
+    const current = this.deltas.get(key);
+    if (!current) {
+      this.deltas.set(key, delta);
+      return;
+    }
+    current.impressions += delta.impressions;
+    current.spendMicros += delta.spendMicros;
+    current.earningsMicros += delta.earningsMicros;
   }
-  current.impressions += delta.impressions;
-  current.spendMicros += delta.spendMicros;
-  current.earningsMicros += delta.earningsMicros;
 }
 
 const CLICK_COLUMNS = [

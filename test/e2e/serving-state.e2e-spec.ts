@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { MemoryServingState } from '../../src/serving/state/memory-serving-state';
+import { GIVE_BACK_SCRIPT } from '../../src/serving/state/budget-leases';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
 import { describeServingStateContract } from '../../src/serving/state/serving-state.contract';
 import { ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
@@ -189,14 +190,12 @@ if (TEST_PROFILE === 'mysql') {
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       await lapseHeartbeatsOf(candidate);
-      // the impression served is not reported yet (no stats write since): the whole lease comes back
-      expect(await other.reclaimLapsedHolders()).toBe(4000);
-      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(0);
+      // the impression served was taken off the holder's hash when it was served: only the 3 unused units come back
+      expect(await other.reclaimLapsedHolders()).toBe(3000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
       // the serve script refuses the lost holder; the process drops its leases and serves from a new one
       expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
-      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
-      // the shutdown returns the new lease's rest and reports both impressions: the one billed under the reclaimed
-      // holder is counted on the counters again
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000 + 4000);
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
       expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(2000);
@@ -212,9 +211,33 @@ if (TEST_PROFILE === 'mysql') {
       expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(8000);
       await new RedisServingState(redis).reclaimLapsedHolders();
-      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(5000);
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
+    });
+
+    it('should give back once however often the same give-back arrives, and never more than the holder holds', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      await reserve(state, 'u1', candidate);
+      const field = `${candidate.campaignId}|2026-01-10`;
+      const holders = await redis.smembers(stateKeys.leaseHolders());
+      const holder = (await Promise.all(holders.map(async (id) => ((await redis.hexists(stateKeys.holderLeases(id), field)) ? id : null)))).find(Boolean)!;
+      const keys = [
+        stateKeys.giveBackToken(`test-${candidate.campaignId}`),
+        stateKeys.holderLeases(holder),
+        stateKeys.spent(candidate.campaignId),
+        stateKeys.daySpent(candidate.campaignId, '2026-01-10'),
+      ];
+      // the client sends a command again after a reconnect when its answer was lost: the second run does nothing
+      await redis.eval(GIVE_BACK_SCRIPT, keys.length, ...keys, 60_000, field, 1000);
+      await redis.eval(GIVE_BACK_SCRIPT, keys.length, ...keys, 60_000, field, 1000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
+      expect(await redis.hget(stateKeys.holderLeases(holder), field)).toBe('2000');
+      // the process still counts 3 units in its lease; the hash holds 2: only those go back, the billed unit stays spent
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(1000);
     });
 
     it('should keep what a holder owes exact through serving, refusals and returns', async () => {
@@ -222,7 +245,6 @@ if (TEST_PROFILE === 'mysql') {
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
       await reserve(state, 'u2', candidate);
-      await state.settleBilling();
       const holders = await redis.smembers(stateKeys.leaseHolders());
       const owed = await Promise.all(holders.map((holder) => redis.hget(stateKeys.holderLeases(holder), `${candidate.campaignId}|2026-01-10`)));
       // 4 units granted, 2 served: 2 outstanding, in exactly one holder's hash

@@ -1,7 +1,6 @@
 /**
  * A serving process for the lease reclaim test: takes a budget lease for one candidate, serves one impression from
- * it and settles its billing (as a stats write does), says `ready` and waits to be killed outright (SIGKILL),
- * leaving the rest of its lease unreturned.
+ * it, says `ready` and waits to be killed outright (SIGKILL), leaving the rest of its lease unreturned.
  * argv: Redis URL, key prefix, holder TTL in ms, the candidate as JSON.
  */
 import Redis from 'ioredis';
@@ -15,7 +14,6 @@ async function main(): Promise<void> {
     { userId: 'killed-user', adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 },
     [JSON.parse(candidateJson)],
   );
-  await state.settleBilling();
   process.stdout.write(`ready ${JSON.stringify(result.served)}\n`);
   setInterval(() => undefined, 60_000);
 }

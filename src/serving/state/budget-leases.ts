@@ -10,15 +10,13 @@
  * price or budgets change, and at shutdown.
  *
  * A process killed outright cannot give its leases back, so Redis keeps what each process holds: a lease holder
- * (a random id per process) has a hash of what it was granted and has neither returned nor reported billed, per
- * campaign and day, and a heartbeat key it refreshes every second. Billed units are reported every second and, above
- * all, before the impressions they paid for are written to the database (the stats writer waits for it): so what a
- * dead process's hash still holds was never written as spend, and giving it back keeps the counters equal to the
- * spend the database will show. Once a heartbeat has lapsed (HOLDER_TTL_MS), any process gives that holder's hash
- * back to the counters (the reclaim script). A process only bills from its leases within HOLDER_TRUST_MS of its last
- * confirmed heartbeat, and the serve script refuses a holder whose heartbeat is gone; either way the process drops
- * its leases, takes a new holder id and asks again, so a reclaimed lease is never billed from. Units it billed
- * under a holder that lapsed meanwhile are counted on the counters again when reported (REPORT_BILLED_SCRIPT).
+ * (a random id per process) has a hash of what it was granted and has neither billed nor returned, per campaign and
+ * day, and a heartbeat key it refreshes every second. The serve script takes the units it bills off that hash in
+ * the same atomic step as it serves them, so the hash never holds a billed unit. Once a heartbeat has lapsed
+ * (HOLDER_TTL_MS), any process gives that holder's hash back to the counters (the reclaim script). A process only
+ * bills from its leases within HOLDER_TRUST_MS of its last confirmed heartbeat, and the serve script refuses a
+ * holder whose heartbeat is gone; either way the process drops its leases, takes a new holder id and asks again,
+ * so a reclaimed lease is never billed from.
  *
  * Lease sizes follow each campaign's local pace: about LEASE_TARGET_MS of serving, between MIN and MAX units.
  */
@@ -46,8 +44,6 @@ export interface Lease {
   holderId: string;
   campaignId: string;
   day: string;
-  /** leaseField(campaignId, day): the lease's entry in its holder's hash. */
-  field: string;
   /** Unit price the lease was granted for (0: a permission for free impressions). */
   priceMicros: number;
   totalBudgetMicros: number;
@@ -116,42 +112,28 @@ end
 return granted
 `;
 
-// KEYS per return: holder's leases (hash), spent, daySpent; ARGV per return: lease field, micro-USDT. Takes off the
-// counters only what the holder's hash still holds (nothing once the holder was reclaimed), and only counters that
-// exist: a decrement would create a counter Redis lost below zero, the whole budget spendable again.
+// KEYS this call's token, then per return: holder's leases (hash), spent, daySpent; ARGV the token's life in ms, then
+// per return: lease field, micro-USDT. Takes off the counters only what the holder's hash still holds (nothing once
+// the holder was reclaimed), and only counters that exist: a decrement would create a counter Redis lost below
+// zero, the whole budget spendable again. Runs once per token: the client sends a command again after a reconnect
+// when its answer was lost, and a second run would give back units of the live lease.
 export const GIVE_BACK_SCRIPT = `
-for i = 1, #KEYS / 3 do
-  local held = tonumber(redis.call('HGET', KEYS[3 * i - 2], ARGV[2 * i - 1]) or '0')
-  local amount = math.min(held, tonumber(ARGV[2 * i]))
+if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return 0 end
+for i = 1, (#KEYS - 1) / 3 do
+  local k = 1 + 3 * i
+  local held = tonumber(redis.call('HGET', KEYS[k - 2], ARGV[2 * i]) or '0')
+  local amount = math.min(held, tonumber(ARGV[2 * i + 1]))
   if amount > 0 then
     if held - amount <= 0 then
-      redis.call('HDEL', KEYS[3 * i - 2], ARGV[2 * i - 1])
+      redis.call('HDEL', KEYS[k - 2], ARGV[2 * i])
     else
-      redis.call('HINCRBY', KEYS[3 * i - 2], ARGV[2 * i - 1], -amount)
+      redis.call('HINCRBY', KEYS[k - 2], ARGV[2 * i], -amount)
     end
-    if redis.call('EXISTS', KEYS[3 * i - 1]) == 1 then redis.call('DECRBY', KEYS[3 * i - 1], amount) end
-    if redis.call('EXISTS', KEYS[3 * i]) == 1 then redis.call('DECRBY', KEYS[3 * i], amount) end
+    if redis.call('EXISTS', KEYS[k - 1]) == 1 then redis.call('DECRBY', KEYS[k - 1], amount) end
+    if redis.call('EXISTS', KEYS[k]) == 1 then redis.call('DECRBY', KEYS[k], amount) end
   end
 end
-return #KEYS
-`;
-
-// KEYS the holder's heartbeat and leases (hash), then per entry spent, daySpent; ARGV per entry lease field,
-// micro-USDT billed. While the holder lives, the billed units come off its hash (they are spend now, no longer
-// outstanding). Once its heartbeat is gone, the hash is (or will be) given back whole by the reclaim, these units
-// with it: they are counted on the counters again (those that exist), as spend. Answers 1 alive, 0 lapsed.
-export const REPORT_BILLED_SCRIPT = `
-local alive = redis.call('EXISTS', KEYS[1])
-for i = 1, #ARGV / 2 do
-  local micros = tonumber(ARGV[2 * i])
-  if alive == 1 then
-    if redis.call('HINCRBY', KEYS[2], ARGV[2 * i - 1], -micros) <= 0 then redis.call('HDEL', KEYS[2], ARGV[2 * i - 1]) end
-  else
-    if redis.call('EXISTS', KEYS[1 + 2 * i]) == 1 then redis.call('INCRBY', KEYS[1 + 2 * i], micros) end
-    if redis.call('EXISTS', KEYS[2 + 2 * i]) == 1 then redis.call('INCRBY', KEYS[2 + 2 * i], micros) end
-  end
-end
-return alive
+return 1
 `;
 
 // KEYS the set of holders; ARGV the client's key prefix. Gives back everything held by holders whose heartbeat has

@@ -13,7 +13,6 @@ import {
   PERMISSION_TTL_MS,
   RECLAIM_EVERY_MS,
   RECLAIM_SCRIPT,
-  REPORT_BILLED_SCRIPT,
 } from './budget-leases';
 import {
   ClickOutcome,
@@ -31,15 +30,12 @@ const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 1000;
 /**
- * Entries per report or return script: Redis runs one script at a time, and the billed units of thousands of
- * campaigns in one script held up the ad requests' serve scripts for milliseconds.
+ * Entries per return script: Redis runs one script at a time, and the idle leases of thousands of campaigns in one
+ * script held up the ad requests' serve scripts for milliseconds.
  */
 const SCRIPT_CHUNK = 256;
-
-function splitField(field: string): { campaignId: string; day: string } {
-  const bar = field.indexOf('|');
-  return { campaignId: field.slice(0, bar), day: field.slice(bar + 1) };
-}
+/** How long a give-back's token is kept: far longer than a reconnect takes. */
+const GIVE_BACK_TOKEN_MS = 10 * 60 * 1000;
 
 interface LeaseReturn {
   holderId: string;
@@ -48,23 +44,28 @@ interface LeaseReturn {
   micros: number;
 }
 
-// The serve script of one or several requests. KEYS the lease holder's heartbeat, then per request excluded,
-// served (a hash per user, ad id -> until when it is excluded; a hash per user and block, ad id -> when it was
-// served). ARGV servedTtl, expectAlive ('1' when a candidate is billed from a lease: the holder's heartbeat must be
-// there), then per request: now, limit, n, and its n candidates' ad ids in rank order. Serves each request's first
-// `limit` ads not excluded for its user and answers their positions (0-based), a list per request; -1 when the
-// holder's heartbeat is gone (its leases may have been reclaimed).
+// The serve script of one or several requests. KEYS the lease holder's heartbeat and leases (hash), then per
+// request excluded, served (a hash per user, ad id -> until when it is excluded; a hash per user and block, ad id ->
+// when it was served). ARGV servedTtl, expectAlive ('1' when a candidate is billed from a lease: the holder's
+// heartbeat must be there), then per request: now, limit, UTC day, n, its n candidates' ad ids in rank order and
+// their n unit prices (0: not billed from a lease). Serves each request's first `limit` ads not excluded for its
+// user, takes what they bill off the holder's outstanding leases in the same step (so a reclaim can only give back
+// units nobody billed), and answers their positions (0-based), a list per request; -1 when the holder's heartbeat
+// is gone (its leases may have been reclaimed). The lease field is the campaign id (the ad id without its `ad_`,
+// see adIdOf) and the day.
 const SERVE_MANY_SCRIPT = `
 if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local ttl = tonumber(ARGV[1])
 local a = 3
 local answers = {}
-for r = 1, (#KEYS - 1) / 2 do
+local billed = {}
+for r = 1, (#KEYS - 2) / 2 do
   local now = tonumber(ARGV[a])
   local limit = tonumber(ARGV[a + 1])
-  local n = tonumber(ARGV[a + 2])
-  local first = a + 3
-  local excludedUntil = redis.call('HMGET', KEYS[2 * r], unpack(ARGV, first, first + n - 1))
+  local day = ARGV[a + 2]
+  local n = tonumber(ARGV[a + 3])
+  local first = a + 4
+  local excludedUntil = redis.call('HMGET', KEYS[1 + 2 * r], unpack(ARGV, first, first + n - 1))
   local served = {}
   local marks = {}
   for i = 1, n do
@@ -73,14 +74,22 @@ for r = 1, (#KEYS - 1) / 2 do
       served[#served + 1] = i - 1
       marks[#marks + 1] = ARGV[first + i - 1]
       marks[#marks + 1] = now
+      local price = tonumber(ARGV[first + n + i - 1])
+      if price > 0 then
+        local field = string.sub(ARGV[first + i - 1], 4) .. '|' .. day
+        billed[field] = (billed[field] or 0) + price
+      end
     end
   end
   if #served > 0 then
-    redis.call('HSET', KEYS[2 * r + 1], unpack(marks))
-    redis.call('PEXPIRE', KEYS[2 * r + 1], ttl)
+    redis.call('HSET', KEYS[2 + 2 * r], unpack(marks))
+    redis.call('PEXPIRE', KEYS[2 + 2 * r], ttl)
   end
   answers[r] = served
-  a = first + n
+  a = first + 2 * n
+end
+for field, micros in pairs(billed) do
+  if redis.call('HINCRBY', KEYS[2], field, -micros) <= 0 then redis.call('HDEL', KEYS[2], field) end
 end
 return answers
 `;
@@ -127,7 +136,6 @@ type ScriptedRedis = Redis & {
   adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  adnetReportBilled(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][] | -1>;
   adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
@@ -135,7 +143,7 @@ type ScriptedRedis = Redis & {
 type LeaseOutcome = 'granted' | 'exhausted';
 
 interface PendingServe {
-  serve: { excludedKey: string; servedKey: string; now: number; limit: number; adIds: string[]; leases: (Lease | null)[] };
+  serve: { excludedKey: string; servedKey: string; now: number; day: string; limit: number; adIds: string[]; leases: (Lease | null)[] };
   resolve: (positions: number[]) => void;
   reject: (error: unknown) => void;
 }
@@ -177,16 +185,11 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private heartbeatOkAt = 0;
   private readonly holderTtlMs: number;
   private readonly holderTrustMs: number;
-  /** Units billed from leases and not yet reported: holder -> lease field -> micro-USDT. */
-  private billed = new Map<string, Map<string, number>>();
-  /** Reports go one after another: a failed one puts its units back for the next. */
-  private reports: Promise<void> = Promise.resolve();
 
   constructor(redis: Redis, options: RedisServingStateOptions = {}) {
     redis.defineCommand('adnetLease', { lua: LEASE_SCRIPT });
     redis.defineCommand('adnetGiveBack', { lua: GIVE_BACK_SCRIPT });
     redis.defineCommand('adnetReclaim', { lua: RECLAIM_SCRIPT });
-    redis.defineCommand('adnetReportBilled', { lua: REPORT_BILLED_SCRIPT });
     redis.defineCommand('adnetServeMany', { lua: SERVE_MANY_SCRIPT });
     redis.defineCommand('adnetClick', { lua: CLICK_SCRIPT });
     this.redis = redis as ScriptedRedis;
@@ -243,6 +246,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
           excludedKey: stateKeys.excludedAds(request.userId),
           servedKey: stateKeys.servedAds(request.userId, request.adBlockId),
           now: request.now,
+          day: request.day,
           limit: request.limit,
           adIds,
           leases,
@@ -258,17 +262,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       }
     }
     const served = new Array<number>(chosen.length);
-    for (let k = 0; k < chosen.length; k++) {
-      const i = offered[chosen[k]];
-      served[k] = i;
-      const lease = taken[i]!;
-      if (lease.priceMicros > 0) this.noteBilled(lease.holderId, lease.field, lease.priceMicros);
-    }
-    if (this.closing) {
-      // nothing may stay in a lease or unreported: the stats writer's last flush must not need Redis
-      await this.returnLeases([...this.leases.values()]);
-      await this.settleBilling().catch(() => undefined);
-    }
+    for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
+    if (this.closing) await this.returnLeases([...this.leases.values()]);
     return { served, exhausted };
   }
 
@@ -327,12 +322,19 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     }
     this.pendingServes = [];
     if (batch.length === 0) return;
-    const keys: string[] = [stateKeys.leaseHolder(holderId)];
+    const keys: string[] = [stateKeys.leaseHolder(holderId), stateKeys.holderLeases(holderId)];
     const args: (string | number)[] = [SERVED_TTL_MS, '0'];
     for (const { serve } of batch) {
       keys.push(serve.excludedKey, serve.servedKey);
-      args.push(serve.now, serve.limit, serve.adIds.length, ...serve.adIds);
-      if (args[1] === '0' && serve.leases.some((lease) => lease !== null)) args[1] = '1';
+      args.push(serve.now, serve.limit, serve.day, serve.adIds.length, ...serve.adIds);
+      for (const lease of serve.leases) {
+        if (lease === null) {
+          args.push(0);
+        } else {
+          args.push(lease.priceMicros);
+          args[1] = '1';
+        }
+      }
     }
     this.redis.adnetServeMany(keys.length, ...keys, ...args).then(
       (answers) => {
@@ -345,55 +347,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       },
       (error: unknown) => batch.forEach(({ reject }) => reject(error)),
     );
-  }
-
-  private noteBilled(holderId: string, field: string, micros: number): void {
-    let fields = this.billed.get(holderId);
-    if (fields === undefined) {
-      fields = new Map();
-      this.billed.set(holderId, fields);
-    }
-    fields.set(field, (fields.get(field) ?? 0) + micros);
-  }
-
-  /**
-   * Reports the units billed so far to their holders' hashes (see REPORT_BILLED_SCRIPT). The stats writer awaits
-   * this before it writes impressions, so nothing is written as spend that a reclaim could still give back.
-   * Rejects when Redis could not take the report (the units are kept for the next one).
-   */
-  settleBilling(): Promise<void> {
-    const report = this.reports.then(() => this.sendBilled());
-    this.reports = report.catch(() => undefined);
-    return report;
-  }
-
-  private async sendBilled(): Promise<void> {
-    const billed = this.billed;
-    if (billed.size === 0) return;
-    this.billed = new Map();
-    const calls: { holderId: string; entries: [string, number][] }[] = [];
-    for (const [holderId, fields] of billed) {
-      const entries = [...fields];
-      for (let i = 0; i < entries.length; i += SCRIPT_CHUNK) calls.push({ holderId, entries: entries.slice(i, i + SCRIPT_CHUNK) });
-    }
-    let failure: unknown;
-    // one chunk after the other, so the serve scripts of the ad requests meanwhile run in between
-    for (const { holderId, entries } of calls) {
-      const keys = [stateKeys.leaseHolder(holderId), stateKeys.holderLeases(holderId)];
-      const args: (string | number)[] = [];
-      for (const [field, micros] of entries) {
-        const { campaignId, day } = splitField(field);
-        keys.push(stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
-        args.push(field, micros);
-      }
-      try {
-        await this.redis.adnetReportBilled(keys.length, ...keys, ...args);
-      } catch (error) {
-        failure = error;
-        for (const [field, micros] of entries) this.noteBilled(holderId, field, micros);
-      }
-    }
-    if (failure !== undefined) throw failure;
   }
 
   /** Bills one unit price from the candidate's lease if it covers it; answers that lease. */
@@ -514,7 +467,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         holderId,
         campaignId: candidate.campaignId,
         day,
-        field: leaseField(candidate.campaignId, day),
         priceMicros: candidate.priceMicros,
         totalBudgetMicros: candidate.totalBudgetMicros,
         dailyBudgetMicros: candidate.dailyBudgetMicros,
@@ -541,7 +493,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   /** Every second: idle leases go back, the heartbeat is refreshed, and now and then lapsed holders are reclaimed. */
   private sweep(wallNow: number): void {
     this.returnIdleLeases(wallNow);
-    this.settleBilling().catch(() => undefined);
     if (this.holding) {
       const holderId = this.holderId;
       this.redis.pexpire(stateKeys.leaseHolder(holderId), this.holderTtlMs).then(
@@ -596,8 +547,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private async returnToCounters(returns: LeaseReturn[]): Promise<void> {
     // one chunk after the other, so the serve scripts of the ad requests meanwhile run in between
     for (let from = 0; from < returns.length; from += SCRIPT_CHUNK) {
-      const keys: string[] = [];
-      const args: (string | number)[] = [];
+      const keys: string[] = [stateKeys.giveBackToken(newId())];
+      const args: (string | number)[] = [GIVE_BACK_TOKEN_MS];
       for (const { holderId, campaignId, day, micros } of returns.slice(from, from + SCRIPT_CHUNK)) {
         keys.push(stateKeys.holderLeases(holderId), stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
         args.push(leaseField(campaignId, day), micros);
@@ -615,7 +566,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     this.closing = true;
     clearInterval(this.sweeper);
     await this.returnLeases([...this.leases.values()]);
-    await this.settleBilling().catch(() => undefined);
   }
 
   async registerClick(request: ClickRequest): Promise<ClickOutcome> {

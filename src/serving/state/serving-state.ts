@@ -65,11 +65,6 @@ export interface ServingState {
   registerClick(request: ClickRequest): Promise<ClickOutcome>;
   /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
   undoClick(request: ClickRequest, costMicros: number): Promise<void>;
-  /**
-   * Settles what impressions billed so far need settled before the database records them as spend (the Redis
-   * state reports billed lease units, see budget-leases.ts). The stats writer awaits it before writing impressions.
-   */
-  settleBilling?(): Promise<void>;
 }
 
 export const stateKeys = {
@@ -88,4 +83,6 @@ export const stateKeys = {
   leaseHolder: (holderId: string) => `leaseholder:${holderId}`,
   /** Redis: a lease holder's outstanding leases, campaign|day -> micro-USDT. */
   holderLeases: (holderId: string) => `leases:${holderId}`,
+  /** Redis: a give-back that ran (its command is not run twice). */
+  giveBackToken: (token: string) => `giveback:${token}`,
 };
