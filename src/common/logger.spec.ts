@@ -38,4 +38,12 @@ describe(lazyChildLogger.name, () => {
     ]);
     expect(pino.levels.values[requestLog.level]).toBe(20);
   });
+
+  it("should follow a route's own log level", () => {
+    const { logger, lines } = capture();
+    const requestLog = lazyChildLogger(logger, { reqId: 'r-3' }, { level: 'debug' });
+    expect(requestLog.level).toBe('debug');
+    requestLog.debug('written at the route level');
+    expect(lines).toEqual([expect.objectContaining({ level: 20, reqId: 'r-3', msg: 'written at the route level' })]);
+  });
 });

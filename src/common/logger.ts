@@ -68,8 +68,13 @@ class LazyChildLogger {
     return (this.real ??= this.parent.child(this.bindings, this.options));
   }
 
+  /** Who decides what is written: the child once it exists (or when the route set a level of its own), else the parent. */
+  private get judge(): Logger {
+    return this.real ?? (this.options.level === undefined ? this.parent : this.logger);
+  }
+
   get level(): string {
-    return this.real?.level ?? this.parent.level;
+    return this.judge.level;
   }
 
   set level(level: string) {
@@ -77,7 +82,7 @@ class LazyChildLogger {
   }
 
   isLevelEnabled(level: string): boolean {
-    return (this.real ?? this.parent).isLevelEnabled(level);
+    return this.judge.isLevelEnabled(level);
   }
 
   child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
@@ -105,7 +110,7 @@ class LazyChildLogger {
   silent(): void {}
 
   private call(method: LogMethod, args: unknown[]): void {
-    if (!(this.real ?? this.parent).isLevelEnabled(method)) return;
+    if (!this.judge.isLevelEnabled(method)) return;
     (this.logger[method] as (...values: unknown[]) => void)(...args);
   }
 }
