@@ -87,8 +87,47 @@ async function inParallel(tasks, concurrency) {
   return results;
 }
 
+/**
+ * CPU time used by processes on this machine (Linux /proc), to tell per run where each request's CPU went: the
+ * server under load, Redis, MySQL and the load generator (autocannon runs inside the bench process). A process
+ * that is not found (a remote Redis, another OS) is left out.
+ */
+function cpuMeter(pids) {
+  const fs = require('node:fs');
+  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
+  const read = (pid) => {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+    } catch {
+      return null;
+    }
+  };
+  const present = Object.entries(pids).filter(([, pid]) => pid && read(pid) !== null);
+  return {
+    names: present.map(([name]) => name),
+    /** Starts a measure; its stop(requests) answers µs of CPU per request for each process. */
+    start() {
+      const before = present.map(([, pid]) => read(pid));
+      return (requests) =>
+        Object.fromEntries(present.map(([name, pid], i) => [name, requests > 0 ? ((read(pid) ?? before[i]) - before[i]) / requests : 0]));
+    },
+  };
+}
+
+/** The oldest process with this exact name, or null (pgrep missing or nothing running). */
+function pidOf(name) {
+  try {
+    const out = require('node:child_process').execFileSync('pgrep', ['-o', '-x', name], { encoding: 'utf8' }).trim();
+    return out ? Number(out) : null;
+  } catch {
+    return null;
+  }
+}
+
 function table(rows) {
-  const header = ['run', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare'];
+  const cpuNames = [...new Set(rows.flatMap((row) => Object.keys(row.cpu ?? {})))];
+  const header = ['run', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare', ...cpuNames.map((name) => `${name} µs`)];
   const lines = rows.map((row) => [
     row.name,
     row.rps.toFixed(0),
@@ -97,10 +136,11 @@ function table(rows) {
     String(row.non2xx),
     String(row.errors),
     row.ratio === undefined ? '' : `${(row.ratio * 100).toFixed(0)} %`,
+    ...cpuNames.map((name) => (row.cpu?.[name] === undefined ? '' : row.cpu[name].toFixed(0))),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
   const format = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [format(header), ...lines.map(format)].join('\n');
 }
 
-module.exports = { ROOT, startServer, load, inParallel, table, sleep };
+module.exports = { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf };

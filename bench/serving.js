@@ -6,7 +6,9 @@
  * Seeds 10,000 active campaigns with mixed targeting and 100,000 user profiles through the public API, then loads
  * GET /matching/ad (limit 5) and POST /ad/event/report (clicks on really served ads) with autocannon, first at
  * saturation (50 connections), then at a fixed offered load of 2,000 req/s. Prints req/s, p50, p99 and the ratio to
- * bare Fastify. Needs a built service (`npm run build`, which `npm run bench` does) and reachable MySQL and Redis.
+ * bare Fastify, and for each run the CPU time per request of the server under load, Redis, MySQL and the load
+ * generator (read from /proc; all of them share this machine's cores, so they also share its throughput). Needs a
+ * built service (`npm run build`, which `npm run bench` does) and reachable MySQL and Redis.
  *
  * Environment: BENCH_DATABASE_URL (mysql://root@127.0.0.1:3306/adnet_bench; the database is dropped and recreated),
  * BENCH_REDIS_URL (redis://127.0.0.1:6379; keys under adnet-bench: are deleted), BENCH_DURATION (seconds per run,
@@ -16,7 +18,7 @@
  * bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip).
  */
 const path = require('node:path');
-const { ROOT, startServer, load, inParallel, table, sleep } = require('./lib');
+const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf } = require('./lib');
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -284,10 +286,26 @@ async function main() {
     const clickHeaders = { 'x-api-key': publisher, 'content-type': 'application/json' };
 
     const rows = [];
+    // CPU per request of each process in each run: the server under load, Redis, MySQL and the load generator.
+    const servers = { [SERVICE]: service, [BARE]: bare, [FLOOR]: floor };
+    const cpu = cpuMeter({
+      ...Object.fromEntries(Object.entries(servers).map(([url, server]) => [url, server.child.pid])),
+      redis: pidOf('redis-server'),
+      mysql: pidOf('mariadbd') ?? pidOf('mysqld'),
+      generator: process.pid,
+    });
     const run = async (name, options) => {
+      const measure = cpu.start();
       const row = { name, ...(await load({ duration: DURATION, ...options })) };
+      const used = measure(row.total);
+      const server = Object.keys(servers).find((url) => options.url.startsWith(url));
+      row.cpu = { server: used[server], redis: used.redis, mysql: used.mysql, generator: used.generator };
       rows.push(row);
-      say(`  ${name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}`);
+      const cpuText = Object.entries(row.cpu)
+        .filter(([, micros]) => micros !== undefined)
+        .map(([name, micros]) => `${name} ${micros.toFixed(0)}`)
+        .join(', ');
+      say(`  ${name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}; CPU µs per request: ${cpuText}`);
       return row;
     };
     say('warming up');
