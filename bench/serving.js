@@ -315,20 +315,25 @@ async function main() {
     // A B A B: the machine's speed drifts within a run (bare Fastify itself moves by a tenth between runs), so each
     // service run is compared with the bare run just before it, and the rounds' ratios are reported with their mean.
     const ratios = { fetch: [], click: [] };
+    const saturated = { fetch: [], click: [] };
     let firstClicks = 0;
     for (let round = 1; round <= (PHASES.has('saturation') ? ROUNDS : 0); round++) {
       say(`saturation, 50 connections, round ${round} of ${ROUNDS}`);
       const bareFetch = await run(`bare fastify (50 conn) #${round}a`, { url: `${BARE}/api/v2/openapi/matching/ad` });
       const fetchSat = await run(`GET matching/ad limit 5 (50 conn) #${round}`, { url: SERVICE, requests: fetchRequests });
       fetchSat.ratio = fetchSat.rps / bareFetch.rps;
+      fetchSat.bare = bareFetch;
       ratios.fetch.push(fetchSat.ratio);
+      saturated.fetch.push(fetchSat);
       const bareClick = await run(`bare fastify (50 conn) #${round}b`, { url: `${BARE}/api/v2/openapi/ad/event/report`, method: 'POST' });
       clickRound = round - 1;
       nextClick = 0;
       const clickSat = await run(`POST ad/event/report click (50 conn) #${round}`, { url: SERVICE, headers: clickHeaders, requests: clickRequests });
       firstClicks += Math.min(nextClick, clickRounds[clickRound].length);
       clickSat.ratio = clickSat.rps / bareClick.rps;
+      clickSat.bare = bareClick;
       ratios.click.push(clickSat.ratio);
+      saturated.click.push(clickSat);
     }
 
     // autocannon paces each connection on its own timer, so 50 connections arrive in bursts of 50 and measure the
@@ -373,6 +378,10 @@ async function main() {
       say(`click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`);
     }
     if (clickFixed) say(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
+    for (const [name, target] of [['ad fetch', 0.5], ['click report', 0.4]]) {
+      const line = cpuBudget(saturated[name === 'ad fetch' ? 'fetch' : 'click'], target);
+      if (line) say(`${name} CPU budget at ${target * 100} %: ${line}`);
+    }
     if (floors.redis) {
       say(`floors: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify, one durable row per request ${(floors.durable.ratio * 100).toFixed(0)} %`);
     }
@@ -381,6 +390,28 @@ async function main() {
     await floor.stop();
     await bare.stop();
   }
+}
+
+/**
+ * What the machine's cores allow a request at the target ratio, from the runs' CPU columns: every process shares
+ * the cores, so at the target rate a request may cost cores × 1 s / rate of CPU in all; what Redis, MySQL and the
+ * load generator spent on it is taken off, and the rest is what the service's own process may spend.
+ */
+function cpuBudget(runs, target) {
+  const measured = runs.filter((run) => run.cpu?.server !== undefined && run.bare?.cpu?.server !== undefined);
+  if (measured.length === 0) return null;
+  const cores = require('node:os').availableParallelism();
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const targetRate = mean(measured.map((run) => run.bare.rps)) * target;
+  const allowed = (cores * 1e6) / targetRate;
+  const others = mean(measured.map((run) => (run.cpu.redis ?? 0) + (run.cpu.mysql ?? 0) + run.cpu.generator));
+  const spent = mean(measured.map((run) => run.cpu.server));
+  const bareServer = mean(measured.map((run) => run.bare.cpu.server));
+  return (
+    `${targetRate.toFixed(0)} req/s on ${cores} cores allows ${allowed.toFixed(0)} µs of CPU per request in all; ` +
+    `Redis, MySQL and the load generator took ${others.toFixed(0)}, which leaves the service ${(allowed - others).toFixed(0)} µs ` +
+    `(it spent ${spent.toFixed(0)}; bare Fastify's server spends ${bareServer.toFixed(0)})`
+  );
 }
 
 main().then(
