@@ -1,3 +1,4 @@
+import { holderTimings } from '../serving/state/budget-leases';
 import { ConfigError, loadConfig } from './app.config';
 
 describe(loadConfig.name, () => {
@@ -91,6 +92,14 @@ describe('loadConfig: queues and profile imports', () => {
     expect([config.profileBatchAttempts, config.profileBatchBackoffMs, config.profileChunkSize]).toEqual([5, 1000, 1000]);
     expect(() => loadConfig({ PROFILE_CHUNK_SIZE: '5000' })).toThrow(/PROFILE_CHUNK_SIZE must be an integer from 1 to 2500/);
     expect(() => loadConfig({ PROFILE_BATCH_ATTEMPTS: '0' })).toThrow(/PROFILE_BATCH_ATTEMPTS/);
+  });
+
+  it('should read the lease holder heartbeat life, billing trusted for a third of it (at least two heartbeats)', () => {
+    expect(loadConfig({}).leaseHolderTtlMs).toBe(30_000);
+    expect(holderTimings(loadConfig({}).leaseHolderTtlMs)).toEqual({ holderTtlMs: 30_000, holderTrustMs: 10_000 });
+    expect(holderTimings(loadConfig({ LEASE_HOLDER_TTL_MS: '3000' }).leaseHolderTtlMs)).toEqual({ holderTtlMs: 3000, holderTrustMs: 2000 });
+    expect(holderTimings(9000)).toEqual({ holderTtlMs: 9000, holderTrustMs: 3000 });
+    expect(() => loadConfig({ LEASE_HOLDER_TTL_MS: '500' })).toThrow(/LEASE_HOLDER_TTL_MS must be an integer from 3000/);
   });
 
   it('should read the abuse limits: request and handler deadlines, longest query string', () => {

@@ -34,6 +34,11 @@ export interface AppConfig {
   publisherShare: number;
   indexRefreshMs: number;
   statsFlushMs: number;
+  /**
+   * Life of a serving process's lease-holder heartbeat (MySQL + Redis profile): once a killed process's heartbeat
+   * has lapsed this long, the other processes give its unused budget leases back to the counters.
+   */
+  leaseHolderTtlMs: number;
   corsOrigins: string[] | '*';
   logLevel: string;
   /** A conversion is credited to the user's latest click on the advertiser's campaigns within this many days. */
@@ -169,6 +174,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publisherShare,
     indexRefreshMs: integer('INDEX_REFRESH_MS', 10_000, 100, 3_600_000),
     statsFlushMs: integer('STATS_FLUSH_MS', 1000, 10, 60_000),
+    leaseHolderTtlMs: integer('LEASE_HOLDER_TTL_MS', 30_000, 3_000, 600_000),
     corsOrigins,
     logLevel,
     attributionDays: integer('ATTRIBUTION_DAYS', 7, 1, 90),

@@ -5,6 +5,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { Campaign } from '../campaigns/entities/campaign.entity';
 import { ProfileStoreModule } from '../profiles/store/profile-store.module';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { REDIS } from '../redis/redis.module';
 import { StatsModule } from '../stats/stats.module';
 import { CampaignIndexService } from './campaign-index.service';
@@ -14,6 +15,7 @@ import { PublisherGate } from './publisher-gate';
 import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
 import { MemoryServingState } from './state/memory-serving-state';
+import { holderTimings } from './state/budget-leases';
 import { RedisServingState } from './state/redis-serving-state';
 import { SERVING_STATE } from './state/serving-state';
 
@@ -28,8 +30,9 @@ import { SERVING_STATE } from './state/serving-state';
     PublisherGate,
     {
       provide: SERVING_STATE,
-      inject: [REDIS],
-      useFactory: (redis: Redis | null) => (redis ? new RedisServingState(redis) : new MemoryServingState()),
+      inject: [REDIS, APP_CONFIG],
+      useFactory: (redis: Redis | null, config: AppConfig) =>
+        redis ? new RedisServingState(redis, holderTimings(config.leaseHolderTtlMs)) : new MemoryServingState(),
     },
   ],
   exports: [CampaignIndexService, SERVING_STATE, GeoService, PublisherGate],

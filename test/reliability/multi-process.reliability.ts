@@ -1,8 +1,23 @@
 import http from 'node:http';
+import Redis from 'ioredis';
+import { stateKeys } from '../../src/serving/state/serving-state';
 import { campaignBody } from '../factories/campaign.factory';
 import { audit, Audit } from './support/audit';
 import { ADMIN_KEY, Cluster, healthOf, sleep, waitUntil } from './support/cluster';
 import { Answer, call, FETCH, Json, Ledger, newUser, PROFILE_BATCH, runLoad, Tally, waitForBatches, World } from './support/load';
+
+/** What the shared budget counters (Redis) and the database say a campaign spent, and what leases hold. */
+async function budgetCounters(redis: Redis): Promise<{ spent: Map<string, number>; dbSpent: Map<string, number>; outstanding: Map<string, number> }> {
+  const campaigns = await cluster.sql<{ id: string; spentMicros: string | number }>('SELECT id, spentMicros FROM campaigns');
+  const spent = new Map<string, number>();
+  for (const campaign of campaigns) spent.set(campaign.id, Number((await redis.get(stateKeys.spent(campaign.id))) ?? 0));
+  const outstanding = new Map<string, number>();
+  for (const holderId of await redis.smembers(stateKeys.leaseHolders())) {
+    const held = Object.values(await redis.hgetall(stateKeys.holderLeases(holderId))).reduce((sum, micros) => sum + Number(micros), 0);
+    if (held !== 0) outstanding.set(holderId, held);
+  }
+  return { spent, dbSpent: new Map(campaigns.map((campaign) => [campaign.id, Number(campaign.spentMicros)])), outstanding };
+}
 
 /**
  * Reliability with several processes and faults, on a private MariaDB and a private Redis (never the shared
@@ -53,6 +68,7 @@ function auditLines(result: Audit): string[] {
     `impressions answered ${result.impressionsAnswered}, counted ${result.impressionsStored} (lost ${result.impressionsLost}, extra ${result.impressionsDoubled})`,
     `clicks answered "counted" ${result.clicksCounted}, rows ${result.clickRows}, duplicates answered "not counted again" ${result.duplicateClicksAnswered}; ` +
       `lost ${result.clicksLost}, double counts ${result.clicksDoubled}, stored after an error answer ${result.clicksStoredUnacknowledged}`,
+    ...(result.impressionsLostInCrash > 0 ? [`impressions lost with the SIGKILLed API (its last flush interval): ${result.impressionsLostInCrash}`] : []),
     `conversions answered ${result.conversionsAnswered}, rows ${result.conversionRows} (attributed ${result.attributedConversions}); lost ${result.conversionsLost}`,
     `money: campaign/block/series mismatches ${result.moneyMismatches.length}; max overspend ${result.maxOverspendMicros} micro-USDT ` +
       `(${result.overspend.filter((c) => c.spentMicros >= c.totalMicros).map((c) => `spent ${c.spentMicros} of ${c.totalMicros}, unit ${c.unitMicros}`).join('; ')})`,
@@ -71,7 +87,7 @@ function expectClean(result: Audit): void {
   expect(result.impressionsDoubled).toBe(0);
   expect(result.moneyMismatches).toEqual([]);
   expect(result.batchesDone).toBe(result.batchesAccepted);
-  expect(result.impressionsStored).toBe(result.impressionsAnswered);
+  expect(result.impressionsStored).toBe(result.impressionsAnswered - result.impressionsLostInCrash);
   expect(result.clickRows).toBe(result.clicksCounted + result.clicksStoredUnacknowledged);
 }
 
@@ -522,4 +538,114 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     expect((await healthOf(world.ports[0])).status).toBe(200);
     expectClean(result);
   }, 120_000);
+
+  it('B5. an API SIGKILLed under load: the other serves on, its leases come back to the counters exactly', async () => {
+    const survivorPort = world.ports[0];
+    // the victim's heartbeat lives 3 s instead of 30 s, so its leases are reclaimed within this test
+    await cluster.startApi(0, { DB_MIGRATE: 'false', LEASE_HOLDER_TTL_MS: '3000' });
+    const victimPort = cluster.apiPorts[0];
+    const victim = cluster.apis[0]!;
+    const redis = new Redis(cluster.redisUrl, { keyPrefix: cluster.redisPrefix, maxRetriesPerRequest: 2 });
+    try {
+      await waitUntil(`API :${victimPort} serving`, async () => {
+        const publisher = world.publishers[0];
+        const answer = await call(victimPort, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${newUser('warm')}&type=messenger&limit=4`, { key: publisher.key });
+        for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
+        return (answer.body?.data?.ads?.length ?? 0) > 0;
+      }, 20_000, 100);
+      await settledAudit();
+      // No lease outstanding anywhere (idle leases go back after 5 s): the counters minus the database's spend is then
+      // what earlier crashes' lost impressions cost, nothing in flight.
+      let before = await budgetCounters(redis);
+      await waitUntil('no lease outstanding before the phase', async () => {
+        before = await budgetCounters(redis);
+        return before.outstanding.size === 0;
+      }, 20_000, 200);
+
+      const victimLedger = new Ledger();
+      const victimTally = new Tally();
+      const survivorTally = new Tally();
+      let stopVictim = false;
+      let stopSurvivor = false;
+      const victimLoad = runLoad({ ...world, ports: [victimPort] }, victimLedger, victimTally, { durationMs: 60_000, concurrency: 8, tag: 'k', stop: () => stopVictim });
+      const survivorLoad = runLoad({ ...world, ports: [survivorPort] }, ledger, survivorTally, { durationMs: 60_000, concurrency: 8, tag: 'q', stop: () => stopSurvivor });
+      await sleep(1500);
+      // answered before this point were flushed before the kill (STATS_FLUSH_MS is 250 ms here)
+      const servedBeforeFlushMargin = new Map(victimLedger.served);
+      await sleep(1000);
+      const atKill = await budgetCounters(redis);
+      const killedAt = Date.now();
+      victim.child.kill('SIGKILL');
+      stopVictim = true;
+      await victimLoad;
+      const exit = await victim.exited;
+      // the holder whose heartbeat lapsed is the victim's: what its hash held at the kill was stranded
+      await sleep(3500);
+      const lapsed: string[] = [];
+      for (const holderId of atKill.outstanding.keys()) if ((await redis.exists(stateKeys.leaseHolder(holderId))) === 0) lapsed.push(holderId);
+      const strandedMicros = lapsed.reduce((sum, holderId) => sum + (atKill.outstanding.get(holderId) ?? 0), 0);
+      // the survivor serves on while the victim's leases lapse (3 s) and are reclaimed (its sweep runs every 5 s)
+      await sleep(8000);
+      stopSurvivor = true;
+      await survivorLoad;
+
+      for (const [key, count] of victimLedger.served) {
+        const recent = count - (servedBeforeFlushMargin.get(key) ?? 0);
+        if (recent > 0) victimLedger.mayBeLost.set(key, recent);
+      }
+      ledger.absorb(victimLedger);
+      const result = await settledAudit();
+      // every lease back: the victim's reclaimed, the survivor's returned when idle
+      let after = await budgetCounters(redis);
+      await waitUntil('every lease back on the counters', async () => {
+        after = await budgetCounters(redis);
+        return after.outstanding.size === 0;
+      }, 30_000, 200);
+      const prices = new Map(
+        (await cluster.sql<{ id: string; billingType: string; costPerMicros: string | number }>('SELECT id, billingType, costPerMicros FROM campaigns')).map(
+          (row) => [row.id, { cpm: row.billingType === 'CPM', costPer: Number(row.costPerMicros) }],
+        ),
+      );
+      // Per campaign, the counters moved by what the database shows plus the lost impressions' price: no unit of the
+      // killed process's leases is missing or returned twice.
+      const drift = [...after.spent.keys()].map((campaignId) => {
+        const price = prices.get(campaignId)!;
+        const moved = after.spent.get(campaignId)! - (before.spent.get(campaignId) ?? 0);
+        const stored = after.dbSpent.get(campaignId)! - (before.dbSpent.get(campaignId) ?? 0);
+        const lost = (result.lostInCrashByCampaign.get(campaignId) ?? 0) * (price.cpm ? price.costPer / 1000 : 0);
+        return { campaignId, cpm: price.cpm, clickPrice: price.cpm ? 0 : price.costPer, moved, stored, lost, off: moved - stored - lost };
+      });
+      const clicksCutOff = victimTally.byKind.get('click') ? [...victimTally.byKind.get('click')!].filter(([status]) => status.startsWith('net:')).reduce((sum, [, count]) => sum + count, 0) : 0;
+      const mayBeLost = [...victimLedger.mayBeLost.values()].reduce((sum, count) => sum + count, 0);
+      print('B5. an API SIGKILLed under load', [
+        `api0 (LEASE_HOLDER_TTL_MS=3000) and api1 under load, 8 user flows each; api0 SIGKILLed after 2.5 s (exit ${exit.signal ?? exit.code}), api1 on for 11.5 s more`,
+        `api0 requests ${victimTally.summary()}`,
+        `api1 requests ${survivorTally.summary()}`,
+        `leases of api0 stranded at the kill: ${strandedMicros} micro-USDT (holders lapsed ${lapsed.length}); every lease back on the counters ${Date.now() - killedAt} ms after the kill`,
+        `impressions api0 answered in its last second: ${mayBeLost}, of which not counted: ${result.impressionsLostInCrash}`,
+        ...drift.map((d) => `${d.cpm ? 'CPM' : 'CPC'} campaign ${d.campaignId}: counters +${d.moved}, database +${d.stored}, lost impressions ${d.lost} => off by ${d.off}`),
+        `click reports to api0 cut off by the kill: ${clicksCutOff}`,
+        ...auditLines(result),
+      ]);
+      expect(exit.signal).toBe('SIGKILL');
+      expect(survivorTally.serverErrors).toBe(0);
+      expect(survivorTally.networkErrors).toBe(0);
+      expect(strandedMicros).toBeGreaterThan(0);
+      expect(lapsed).toHaveLength(1);
+      expect(result.impressionsLostInCrash).toBeLessThanOrEqual(mayBeLost);
+      // CPM: exact. CPC (a known gap, see the README's "What a crash can lose"): a click whose script billed it and whose
+      // row was not yet committed when the process died stays billed on the counters, unrecorded; at most the clicks
+      // cut off by the kill, whole click prices.
+      expect(drift.filter((d) => d.cpm && d.off !== 0)).toEqual([]);
+      for (const d of drift.filter((entry) => !entry.cpm)) {
+        expect(d.off % d.clickPrice).toBe(0);
+        expect(d.off / d.clickPrice).toBeGreaterThanOrEqual(0);
+        expect(d.off / d.clickPrice).toBeLessThanOrEqual(clicksCutOff);
+      }
+      expect(drift.some((d) => d.stored > 0)).toBe(true);
+      expectClean(result);
+    } finally {
+      redis.disconnect();
+    }
+  }, 150_000);
 });

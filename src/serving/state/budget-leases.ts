@@ -31,6 +31,20 @@ export const PERMISSION_TTL_MS = 1000;
 export const HOLDER_TTL_MS = 30_000;
 /** A process bills from its leases only this long after its last confirmed heartbeat (well inside the TTL). */
 export const HOLDER_TRUST_MS = 10_000;
+/** How often a serving process refreshes its heartbeat (and returns idle leases). */
+export const HEARTBEAT_EVERY_MS = 1000;
+
+/**
+ * The heartbeat life and billing trust of a lease holder whose heartbeat lives `ttlMs` (LEASE_HOLDER_TTL_MS, at
+ * least 3 s): a third of the life, as by default, but at least two heartbeats (a trust shorter than the refresh
+ * period would make the process give up its leases between refreshes) and at most the life less one heartbeat, so
+ * a process stops billing before another may reclaim its leases.
+ */
+export function holderTimings(ttlMs: number): { holderTtlMs: number; holderTrustMs: number } {
+  const trust = Math.floor((ttlMs * HOLDER_TRUST_MS) / HOLDER_TTL_MS);
+  return { holderTtlMs: ttlMs, holderTrustMs: Math.min(ttlMs - HEARTBEAT_EVERY_MS, Math.max(2 * HEARTBEAT_EVERY_MS, trust)) };
+}
+
 /** How often a serving process looks for lapsed holders to reclaim. */
 export const RECLAIM_EVERY_MS = 5_000;
 

@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { newId } from '../../common/ids';
 import {
   GIVE_BACK_SCRIPT,
+  HEARTBEAT_EVERY_MS,
   HOLDER_TRUST_MS,
   HOLDER_TTL_MS,
   Lease,
@@ -28,7 +29,7 @@ import {
 
 const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
-const SWEEP_EVERY_MS = 1000;
+const SWEEP_EVERY_MS = HEARTBEAT_EVERY_MS;
 /**
  * Entries per return script: Redis runs one script at a time, and the idle leases of thousands of campaigns in one
  * script held up the ad requests' serve scripts for milliseconds.

@@ -131,9 +131,24 @@ export class Ledger {
   readonly conversions = new Map<string, ConversionRecord>();
   readonly batches: BatchRecord[] = [];
 
+  /**
+   * Ads answered by a process that was then killed outright, within its last STATS_FLUSH_MS: their counters may
+   * have died with it (what a crash can lose), by `campaignId|adBlockId`.
+   */
+  readonly mayBeLost = new Map<string, number>();
+
   serve(campaignId: string, adBlockId: string): void {
     const key = `${campaignId}|${adBlockId}`;
     this.served.set(key, (this.served.get(key) ?? 0) + 1);
+  }
+
+  /** Takes in what another ledger recorded (its users are its own). */
+  absorb(other: Ledger): void {
+    for (const [key, count] of other.served) this.served.set(key, (this.served.get(key) ?? 0) + count);
+    for (const [key, record] of other.clicks) this.clicks.set(key, record);
+    for (const [key, record] of other.conversions) this.conversions.set(key, record);
+    this.batches.push(...other.batches);
+    for (const [key, count] of other.mayBeLost) this.mayBeLost.set(key, (this.mayBeLost.get(key) ?? 0) + count);
   }
 
   /** Records a click answer; true when it was counted. */
