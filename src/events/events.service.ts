@@ -86,6 +86,7 @@ export class EventsService {
       await this.state.undoClick(request, outcome.costMicros);
       throw error;
     }
+    await this.state.clickCommitted(request);
     if (click.verificationStatus === 'pending') {
       // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again.
       await this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));

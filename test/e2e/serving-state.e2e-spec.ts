@@ -253,6 +253,96 @@ if (TEST_PROFILE === 'mysql') {
       const after = await Promise.all(holders.map((holder) => redis.hget(stateKeys.holderLeases(holder), `${candidate.campaignId}|2026-01-10`)));
       expect(after.filter((value) => value !== null)).toEqual([]);
     });
+
+    it("should give a billed click's price back with its lapsed holder unless the click's row was committed", async () => {
+      const state = new RedisServingState(redis);
+      const other = new RedisServingState(redis);
+      // a CPC campaign: impressions are free, a click costs 50,000
+      const cpc = newCandidate('click', { priceMicros: 0 });
+      const day = '2026-01-10';
+      const click = (userId: string, now: number) => ({
+        campaignId: cpc.campaignId,
+        totalBudgetMicros: cpc.totalBudgetMicros,
+        dailyBudgetMicros: cpc.dailyBudgetMicros,
+        knownSpentMicros: 0,
+        knownDaySpentMicros: 0,
+        userId,
+        adBlockId: 'b1',
+        adId: cpc.adId,
+        now,
+        day,
+        priceMicros: 50_000,
+        exclusionMs: 0,
+      });
+      const servedAt = Date.now();
+      for (const userId of ['committed', 'cut-off', 'undone']) {
+        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: servedAt, day, limit: 1 }, [cpc])).served).toEqual([0]);
+      }
+      const [committed, cutOff, undone] = [click('committed', servedAt + 1), click('cut-off', servedAt + 2), click('undone', servedAt + 3)];
+      for (const request of [committed, cutOff, undone]) expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 50_000 });
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(150_000);
+      // the first click's row is committed; the third's write failed and is undone; the process dies before the second's
+      await state.clickCommitted(committed);
+      await state.undoClick(undone, 50_000);
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(100_000);
+      const holders = await redis.smembers(stateKeys.leaseHolders());
+      const held = await Promise.all(holders.map(async (holder) => Object.keys(await redis.hgetall(stateKeys.holderLeases(holder)))));
+      expect(held.flat().filter((field) => field.startsWith(`${cpc.campaignId}|`))).toEqual([expect.stringContaining('|cut-off')]);
+
+      // alive: nothing is taken back
+      expect(await other.reclaimLapsedHolders()).toBe(0);
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(100_000);
+      // the process is killed: its heartbeat lapses
+      for (const [i, holder] of holders.entries()) {
+        if (held[i].some((field) => field.startsWith(`${cpc.campaignId}|`))) await redis.del(stateKeys.leaseHolder(holder));
+      }
+      // (other tests' lapsed holders may be reclaimed in the same call: the counters of this campaign tell)
+      expect(await other.reclaimLapsedHolders()).toBeGreaterThanOrEqual(50_000);
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(50_000);
+      expect(await counter(stateKeys.daySpent(cpc.campaignId, day))).toBe(50_000);
+      await other.reclaimLapsedHolders();
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(50_000);
+      // a retry of the cut-off report is a duplicate (its dedup mark stays): never billed twice
+      expect(await other.registerClick(click('cut-off', servedAt + 10))).toEqual({ kind: 'duplicate' });
+      await Promise.all([state.beforeApplicationShutdown(), other.beforeApplicationShutdown()]);
+    });
+
+    it('should give back, after a minute, a billed click whose answer never reached the process (a lost reply)', async () => {
+      const state = new RedisServingState(redis);
+      const cpc = newCandidate('orphan', { priceMicros: 0 });
+      const day = '2026-01-10';
+      const at = Date.now();
+      const click = (userId: string) => ({
+        campaignId: cpc.campaignId,
+        totalBudgetMicros: cpc.totalBudgetMicros,
+        dailyBudgetMicros: cpc.dailyBudgetMicros,
+        knownSpentMicros: 0,
+        knownDaySpentMicros: 0,
+        userId,
+        adBlockId: 'b1',
+        adId: cpc.adId,
+        now: at,
+        day,
+        priceMicros: 40_000,
+        exclusionMs: 0,
+      });
+      for (const userId of ['lost-reply', 'in-flight']) {
+        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day, limit: 1 }, [cpc])).served).toEqual([0]);
+        expect(await state.registerClick(click(userId))).toMatchObject({ kind: 'counted', costMicros: 40_000 });
+      }
+      // the first click's answer is lost: the process never learns of it (what ioredis does when Redis restarts
+      // between running a script and answering); the second is still being written
+      const pending = (state as unknown as { pendingClicks: Map<string, { field: string }> }).pendingClicks;
+      for (const [key, value] of pending) if (value.field.endsWith('|lost-reply')) pending.delete(key);
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(80_000);
+      expect(await state.giveBackOrphanClicks(Date.now())).toBe(0);
+      expect(await state.giveBackOrphanClicks(Date.now() + 61_000)).toBe(40_000);
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(40_000);
+      expect(await state.giveBackOrphanClicks(Date.now() + 61_000)).toBe(0);
+      await state.clickCommitted(click('in-flight'));
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(40_000);
+      await state.beforeApplicationShutdown();
+    });
   });
 } else {
   describeServingStateContract('memory', () => new MemoryServingState());

@@ -6,17 +6,28 @@ import { audit, Audit } from './support/audit';
 import { ADMIN_KEY, Cluster, healthOf, sleep, waitUntil } from './support/cluster';
 import { Answer, call, FETCH, Json, Ledger, newUser, PROFILE_BATCH, runLoad, Tally, waitForBatches, World } from './support/load';
 
-/** What the shared budget counters (Redis) and the database say a campaign spent, and what leases hold. */
-async function budgetCounters(redis: Redis): Promise<{ spent: Map<string, number>; dbSpent: Map<string, number>; outstanding: Map<string, number> }> {
+/**
+ * What the shared budget counters (Redis) and the database say each campaign spent, and what the lease holders'
+ * hashes hold aside (unused leases, clicks billed and not yet committed): per holder, and per campaign.
+ */
+async function budgetCounters(redis: Redis) {
   const campaigns = await cluster.sql<{ id: string; spentMicros: string | number }>('SELECT id, spentMicros FROM campaigns');
   const spent = new Map<string, number>();
   for (const campaign of campaigns) spent.set(campaign.id, Number((await redis.get(stateKeys.spent(campaign.id))) ?? 0));
   const outstanding = new Map<string, number>();
+  const heldFor = new Map<string, number>();
+  const fields: string[] = [];
   for (const holderId of await redis.smembers(stateKeys.leaseHolders())) {
-    const held = Object.values(await redis.hgetall(stateKeys.holderLeases(holderId))).reduce((sum, micros) => sum + Number(micros), 0);
+    let held = 0;
+    for (const [field, micros] of Object.entries(await redis.hgetall(stateKeys.holderLeases(holderId)))) {
+      const campaignId = field.split('|')[0];
+      held += Number(micros);
+      heldFor.set(campaignId, (heldFor.get(campaignId) ?? 0) + Number(micros));
+      fields.push(`${holderId}: ${field} = ${micros}`);
+    }
     if (held !== 0) outstanding.set(holderId, held);
   }
-  return { spent, dbSpent: new Map(campaigns.map((campaign) => [campaign.id, Number(campaign.spentMicros)])), outstanding };
+  return { spent, dbSpent: new Map(campaigns.map((campaign) => [campaign.id, Number(campaign.spentMicros)])), outstanding, heldFor, fields };
 }
 
 /**
@@ -560,7 +571,9 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       await waitUntil('no lease outstanding before the phase', async () => {
         before = await budgetCounters(redis);
         return before.outstanding.size === 0;
-      }, 20_000, 200);
+      }, 20_000, 200).catch((error: Error) => {
+        throw new Error(`${error.message}; held: ${before.fields.join('; ')}`);
+      });
 
       const victimLedger = new Ledger();
       const victimTally = new Tally();
@@ -633,14 +646,15 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       expect(strandedMicros).toBeGreaterThan(0);
       expect(lapsed).toHaveLength(1);
       expect(result.impressionsLostInCrash).toBeLessThanOrEqual(mayBeLost);
-      // CPM: exact. CPC (a known gap, see the README's "What a crash can lose"): a click whose script billed it and whose
-      // row was not yet committed when the process died stays billed on the counters, unrecorded; at most the clicks
-      // cut off by the kill, whole click prices.
+      // CPM: exact. CPC: a click billed by its script and cut off before its row was committed went back with the
+      // reclaimed holder. The one window left (README, "What a crash can lose") is between a click's commit and taking
+      // it off the holder's hash, well under a millisecond: a click cut off there is given back although stored, so
+      // the counters can only be below the database, by whole click prices, at most the clicks cut off.
       expect(drift.filter((d) => d.cpm && d.off !== 0)).toEqual([]);
       for (const d of drift.filter((entry) => !entry.cpm)) {
         expect(d.off % d.clickPrice).toBe(0);
-        expect(d.off / d.clickPrice).toBeGreaterThanOrEqual(0);
-        expect(d.off / d.clickPrice).toBeLessThanOrEqual(clicksCutOff);
+        expect(d.off).toBeLessThanOrEqual(0);
+        expect(-d.off / d.clickPrice).toBeLessThanOrEqual(clicksCutOff);
       }
       expect(drift.some((d) => d.stored > 0)).toBe(true);
       expectClean(result);

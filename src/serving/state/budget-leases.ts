@@ -48,7 +48,10 @@ export function holderTimings(ttlMs: number): { holderTtlMs: number; holderTrust
 /** How often a serving process looks for lapsed holders to reclaim. */
 export const RECLAIM_EVERY_MS = 5_000;
 
-/** The hash field of a lease: campaign and UTC day (the reclaim script splits it at the `|`). */
+/**
+ * The hash field of a lease: campaign and UTC day (the reclaim script splits it at the `|`). A billed click waiting
+ * for its row has a field of its own after these two (see RedisServingState.clickCommitted).
+ */
 export function leaseField(campaignId: string, day: string): string {
   return `${campaignId}|${day}`;
 }
@@ -165,7 +168,8 @@ for _, holder in ipairs(redis.call('SMEMBERS', KEYS[1])) do
       local bar = string.find(entries[j], '|', 1, true)
       if micros > 0 and bar then
         local campaign = string.sub(entries[j], 1, bar - 1)
-        local day = string.sub(entries[j], bar + 1)
+        local dayEnd = string.find(entries[j], '|', bar + 1, true)
+        local day = dayEnd and string.sub(entries[j], bar + 1, dayEnd - 1) or string.sub(entries[j], bar + 1)
         local spent = prefix .. 'spend:' .. campaign
         local daySpent = prefix .. 'dspend:' .. campaign .. ':' .. day
         if redis.call('EXISTS', spent) == 1 then redis.call('DECRBY', spent, micros) end

@@ -62,6 +62,9 @@ export class MemoryServingState implements ServingState {
     return { kind: 'counted', costMicros, budgetSpent };
   }
 
+  /** Nothing to settle: in one process a crash takes the counters with it (they are re-seeded from the database). */
+  async clickCommitted(_request: ClickRequest): Promise<void> {}
+
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
     if (costMicros > 0) this.spend(request.campaignId, request.day, -costMicros);
     this.marks.delete(stateKeys.clicked(request.userId, request.adBlockId, request.adId));

@@ -31,6 +31,11 @@ const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 const SWEEP_EVERY_MS = HEARTBEAT_EVERY_MS;
 /**
+ * A billed click this process does not know (its script's answer was lost) is given back after this long: far
+ * beyond the time between the script and the process learning of it.
+ */
+const ORPHAN_CLICK_MS = 60_000;
+/**
  * Entries per return script: Redis runs one script at a time, and the idle leases of thousands of campaigns in one
  * script held up the ad requests' serve scripts for milliseconds.
  */
@@ -43,6 +48,8 @@ interface LeaseReturn {
   campaignId: string;
   day: string;
   micros: number;
+  /** The holder's hash field, when not the campaign's lease (a pending click's). */
+  field?: string;
 }
 
 // The serve script of one or several requests. KEYS the lease holder's heartbeat and leases (hash), then per
@@ -95,9 +102,13 @@ end
 return answers
 `;
 
-// KEYS served (hash), clicked, excluded (hash), spent, daySpent.
-// ARGV now, impressionWindow, dedupWindow, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId.
+// KEYS served (hash), clicked, excluded (hash), spent, daySpent, holder's leases (hash), holder's heartbeat, holders.
+// ARGV now, impressionWindow, dedupWindow, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId,
+// pending field (campaign|day|click), holderId, holderTtlMs, expectAlive.
+// A billed click stays in the holder's hash until its row is committed (see clickCommitted): a process killed in
+// between leaves it there, and the reclaim of its holder gives the price back to the counters.
 const CLICK_SCRIPT = `
+if ARGV[15] == '1' and redis.call('EXISTS', KEYS[7]) == 0 then return -3 end
 local now = tonumber(ARGV[1])
 local servedAt = redis.call('HGET', KEYS[1], ARGV[11])
 if not servedAt or now - tonumber(servedAt) >= tonumber(ARGV[2]) then return -1 end
@@ -129,6 +140,11 @@ local exclusion = tonumber(ARGV[4])
 if exclusion > 0 then
   redis.call('HSET', KEYS[3], ARGV[11], now + exclusion)
   redis.call('PEXPIRE', KEYS[3], exclusion)
+end
+if cost > 0 then
+  redis.call('HINCRBY', KEYS[6], ARGV[12], cost)
+  redis.call('SET', KEYS[7], '1', 'PX', tonumber(ARGV[14]))
+  redis.call('SADD', KEYS[8], ARGV[13])
 end
 return {cost, spentOut}
 `;
@@ -175,6 +191,9 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   /** Lease requests under way per campaign: concurrent requests wait for the same one. */
   private readonly acquiring = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
   private pendingServes: PendingServe[] = [];
+  /** Billed clicks whose row is not committed yet: hash field -> the holder whose hash holds their price. */
+  private readonly pendingClicks = new Map<string, { holderId: string; field: string }>();
+  private unsettledClicks: { holderId: string; field: string }[] = [];
   private closing = false;
   private sweeper: NodeJS.Timeout | undefined;
   private lastReclaimAt = 0;
@@ -199,12 +218,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   }
 
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
-    // Idle leases go back, the heartbeat is kept and lapsed holders are reclaimed on a timer, also while this
-    // process serves nothing (taken out of a load balancer).
-    if (this.sweeper === undefined && !this.closing) {
-      this.sweeper = setInterval(() => this.sweep(Date.now()), SWEEP_EVERY_MS);
-      this.sweeper.unref();
-    }
+    this.ensureSweeper();
     try {
       return await this.reserve(request, candidates);
     } catch (error) {
@@ -494,6 +508,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   /** Every second: idle leases go back, the heartbeat is refreshed, and now and then lapsed holders are reclaimed. */
   private sweep(wallNow: number): void {
     this.returnIdleLeases(wallNow);
+    if (this.unsettledClicks.length > 0) this.settleUnsettledClicks();
     if (this.holding) {
       const holderId = this.holderId;
       this.redis.pexpire(stateKeys.leaseHolder(holderId), this.holderTtlMs).then(
@@ -508,6 +523,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     if (wallNow - this.lastReclaimAt >= RECLAIM_EVERY_MS) {
       this.lastReclaimAt = wallNow;
       this.reclaimLapsedHolders().catch(() => undefined);
+      if (this.holding) this.giveBackOrphanClicks(wallNow).catch(() => undefined);
     }
   }
 
@@ -550,9 +566,9 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     for (let from = 0; from < returns.length; from += SCRIPT_CHUNK) {
       const keys: string[] = [stateKeys.giveBackToken(newId())];
       const args: (string | number)[] = [GIVE_BACK_TOKEN_MS];
-      for (const { holderId, campaignId, day, micros } of returns.slice(from, from + SCRIPT_CHUNK)) {
+      for (const { holderId, campaignId, day, micros, field } of returns.slice(from, from + SCRIPT_CHUNK)) {
         keys.push(stateKeys.holderLeases(holderId), stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
-        args.push(leaseField(campaignId, day), micros);
+        args.push(field ?? leaseField(campaignId, day), micros);
       }
       await this.redis.adnetGiveBack(keys.length, ...keys, ...args).catch(() => undefined);
     }
@@ -570,13 +586,40 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   }
 
   async registerClick(request: ClickRequest): Promise<ClickOutcome> {
+    try {
+      return await this.registerClickAs(request);
+    } catch (error) {
+      // This holder was reclaimed unknown to this process: its leases are gone; once more under a new holder.
+      if (error instanceof HolderLostError) return this.registerClickAs(request);
+      throw error;
+    }
+  }
+
+  /**
+   * Idle leases go back, the heartbeat is kept and lapsed holders are reclaimed on a timer, also while this process
+   * serves nothing (taken out of a load balancer).
+   */
+  private ensureSweeper(): void {
+    if (this.sweeper === undefined && !this.closing) {
+      this.sweeper = setInterval(() => this.sweep(Date.now()), SWEEP_EVERY_MS);
+      this.sweeper.unref();
+    }
+  }
+
+  private async registerClickAs(request: ClickRequest): Promise<ClickOutcome> {
+    this.ensureSweeper();
+    const holderId = this.holderId;
+    const field = pendingClickField(request, Date.now());
     const result = await this.redis.adnetClick(
-      5,
+      8,
       stateKeys.servedAds(request.userId, request.adBlockId),
       stateKeys.clicked(request.userId, request.adBlockId, request.adId),
       stateKeys.excludedAds(request.userId),
       stateKeys.spent(request.campaignId),
       stateKeys.daySpent(request.campaignId, request.day),
+      stateKeys.holderLeases(holderId),
+      stateKeys.leaseHolder(holderId),
+      stateKeys.leaseHolders(),
       request.now,
       IMPRESSION_WINDOW_MS,
       CLICK_DEDUP_MS,
@@ -588,17 +631,55 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       request.knownDaySpentMicros,
       DAY_COUNTER_TTL_S,
       request.adId,
+      field,
+      holderId,
+      this.holderTtlMs,
+      this.holding ? '1' : '0',
     );
+    if (result === -3) {
+      if (this.holderId === holderId) this.renewHolder();
+      throw new HolderLostError();
+    }
     if (result === -1) return { kind: 'noImpression' };
     if (result === -2) return { kind: 'duplicate' };
     const [costMicros, spentOut] = result as [number, number];
+    if (costMicros > 0) {
+      this.pendingClicks.set(clickKey(request), { holderId, field });
+      if (this.holderId === holderId) {
+        // the script (re)started this holder's heartbeat: the sweep keeps it from now on
+        this.holding = true;
+        this.heartbeatOkAt = Math.max(this.heartbeatOkAt, Date.now());
+      }
+    }
     if (spentOut === 1) this.leases.delete(request.campaignId);
     return { kind: 'counted', costMicros, budgetSpent: spentOut === 1 };
   }
 
+  /**
+   * The click's row is committed: its price leaves the holder's hash (it is billed for good). Until then a reclaim of
+   * the holder (this process killed, its heartbeat lapsed) would give it back to the counters. A failed removal is
+   * tried again on the next sweeps.
+   */
+  async clickCommitted(request: ClickRequest): Promise<void> {
+    const key = clickKey(request);
+    const pending = this.pendingClicks.get(key);
+    if (pending === undefined) return;
+    this.pendingClicks.delete(key);
+    await this.redis.hdel(stateKeys.holderLeases(pending.holderId), pending.field).catch(() => {
+      this.unsettledClicks.push(pending);
+    });
+  }
+
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
+    const key = clickKey(request);
+    const pending = this.pendingClicks.get(key);
+    this.pendingClicks.delete(key);
+    if (costMicros > 0 && pending !== undefined) {
+      // through the holder's hash: nothing goes back twice if the holder was reclaimed meanwhile
+      await this.returnToCounters([{ holderId: pending.holderId, campaignId: request.campaignId, day: request.day, micros: costMicros, field: pending.field }]);
+    }
     const pipeline = this.redis.multi();
-    if (costMicros > 0) {
+    if (costMicros > 0 && pending === undefined) {
       pipeline.decrby(stateKeys.spent(request.campaignId), costMicros);
       pipeline.decrby(stateKeys.daySpent(request.campaignId, request.day), costMicros);
     }
@@ -606,4 +687,52 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     if (request.exclusionMs > 0) pipeline.hdel(stateKeys.excludedAds(request.userId), request.adId);
     await pipeline.exec();
   }
+
+  /**
+   * Billed clicks in this holder's hash that this process does not know: the click script ran but its answer was
+   * lost (Redis restarted, the connection dropped; the client may even have sent it again and been told
+   * "duplicate"). No row will ever be written for them, so after ORPHAN_CLICK_MS their price goes back to the
+   * counters. Answers the micro-USDT given back.
+   */
+  async giveBackOrphanClicks(wallNow: number): Promise<number> {
+    const holderId = this.holderId;
+    const known = new Set([...this.pendingClicks.values()].map((pending) => pending.field));
+    const orphans: LeaseReturn[] = [];
+    for (const [field, micros] of Object.entries(await this.redis.hgetall(stateKeys.holderLeases(holderId)))) {
+      const billedAt = billedAtOf(field);
+      if (billedAt === null || known.has(field) || wallNow - billedAt < ORPHAN_CLICK_MS) continue;
+      const [campaignId, day] = field.split('|', 2);
+      orphans.push({ holderId, campaignId, day, micros: Number(micros), field });
+    }
+    await this.returnToCounters(orphans);
+    return orphans.reduce((sum, orphan) => sum + orphan.micros, 0);
+  }
+
+  /** Committed clicks whose removal from the holder's hash failed: tried again. */
+  private settleUnsettledClicks(): void {
+    const unsettled = this.unsettledClicks;
+    this.unsettledClicks = [];
+    for (const { holderId, field } of unsettled) {
+      this.redis.hdel(stateKeys.holderLeases(holderId), field).catch(() => this.unsettledClicks.push({ holderId, field }));
+    }
+  }
+}
+
+/** One click report, as the events service knows it. */
+function clickKey(request: ClickRequest): string {
+  return `${request.campaignId}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
+}
+
+/**
+ * The holder's hash field of a billed click waiting for its row: campaign|day (the reclaim reads these two), then
+ * when it was billed (wall clock, see giveBackOrphanClicks), then the click.
+ */
+function pendingClickField(request: ClickRequest, billedAt: number): string {
+  return `${leaseField(request.campaignId, request.day)}|${billedAt}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
+}
+
+/** When the click of a pending click field was billed; null for a lease's field. */
+function billedAtOf(field: string): number | null {
+  const parts = field.split('|', 3);
+  return parts.length === 3 ? Number(parts[2]) : null;
 }

@@ -65,6 +65,11 @@ export interface ServingState {
   registerClick(request: ClickRequest): Promise<ClickOutcome>;
   /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
   undoClick(request: ClickRequest, costMicros: number): Promise<void>;
+  /**
+   * A counted click's row is committed. Until then a billed click's price is held aside (Redis: in the lease
+   * holder's hash), so that a process killed between the two gives it back instead of leaving it billed unrecorded.
+   */
+  clickCommitted(request: ClickRequest): Promise<void>;
 }
 
 export const stateKeys = {
