@@ -5,7 +5,7 @@ import { MemoryServingState } from '../../src/serving/state/memory-serving-state
 import { GIVE_BACK_SCRIPT } from '../../src/serving/state/budget-leases';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
 import { describeServingStateContract } from '../../src/serving/state/serving-state.contract';
-import { ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
+import { ClickRequest, ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
 import { TEST_PROFILE, TEST_REDIS_URL } from '../support/profile';
 
 // The state of the profile under test: Redis (Lua scripts) on the MySQL + Redis profile, memory on the embedded one.
@@ -142,6 +142,21 @@ if (TEST_PROFILE === 'mysql') {
       state.reserveImpressions({ userId, adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 }, [candidate]);
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** A click on block b1 of a campaign whose impressions are free, on 2026-01-10. */
+    const cpcClick = (cpc: ImpressionCandidate, userId: string, now: number, priceMicros: number): ClickRequest => ({
+      campaignId: cpc.campaignId,
+      totalBudgetMicros: cpc.totalBudgetMicros,
+      dailyBudgetMicros: cpc.dailyBudgetMicros,
+      knownSpentMicros: 0,
+      knownDaySpentMicros: 0,
+      userId,
+      adBlockId: 'b1',
+      adId: cpc.adId,
+      now,
+      day: '2026-01-10',
+      priceMicros,
+      exclusionMs: 0,
+    });
     /** Ends the heartbeat of the holders of this campaign's leases now, as if cut off for longer than its life. */
     const lapseHeartbeatsOf = async (candidate: ImpressionCandidate) => {
       for (const holder of await redis.smembers(stateKeys.leaseHolders())) {
@@ -260,20 +275,7 @@ if (TEST_PROFILE === 'mysql') {
       // a CPC campaign: impressions are free, a click costs 50,000
       const cpc = newCandidate('click', { priceMicros: 0 });
       const day = '2026-01-10';
-      const click = (userId: string, now: number) => ({
-        campaignId: cpc.campaignId,
-        totalBudgetMicros: cpc.totalBudgetMicros,
-        dailyBudgetMicros: cpc.dailyBudgetMicros,
-        knownSpentMicros: 0,
-        knownDaySpentMicros: 0,
-        userId,
-        adBlockId: 'b1',
-        adId: cpc.adId,
-        now,
-        day,
-        priceMicros: 50_000,
-        exclusionMs: 0,
-      });
+      const click = (userId: string, now: number) => cpcClick(cpc, userId, now, 50_000);
       const servedAt = Date.now();
       for (const userId of ['committed', 'cut-off', 'undone']) {
         expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: servedAt, day, limit: 1 }, [cpc])).served).toEqual([0]);
@@ -312,20 +314,7 @@ if (TEST_PROFILE === 'mysql') {
       const cpc = newCandidate('orphan', { priceMicros: 0 });
       const day = '2026-01-10';
       const at = Date.now();
-      const click = (userId: string) => ({
-        campaignId: cpc.campaignId,
-        totalBudgetMicros: cpc.totalBudgetMicros,
-        dailyBudgetMicros: cpc.dailyBudgetMicros,
-        knownSpentMicros: 0,
-        knownDaySpentMicros: 0,
-        userId,
-        adBlockId: 'b1',
-        adId: cpc.adId,
-        now: at,
-        day,
-        priceMicros: 40_000,
-        exclusionMs: 0,
-      });
+      const click = (userId: string) => cpcClick(cpc, userId, at, 40_000);
       for (const userId of ['lost-reply', 'in-flight']) {
         expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day, limit: 1 }, [cpc])).served).toEqual([0]);
         expect(await state.registerClick(click(userId))).toMatchObject({ kind: 'counted', costMicros: 40_000 });

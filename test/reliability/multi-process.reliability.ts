@@ -35,7 +35,8 @@ async function budgetCounters(redis: Redis) {
  * servers): two API processes and one queue worker process, all started from source, under concurrent load
  * (serving, clicks, conversions, profile batches) spread over both APIs; then, each under load, Redis stopped and
  * restarted, MariaDB stopped and restarted, the worker killed mid-job, the worker and an API stopped with SIGTERM
- * mid-work. After each phase the database is compared with what the clients were answered (support/audit.ts):
+ * mid-work, an API killed outright (SIGKILL) under load: its budget leases and the clicks it had billed but not
+ * committed must come back to the shared counters exactly once its heartbeat lapsed. After each phase the database is compared with what the clients were answered (support/audit.ts):
  * nothing answered 200 is lost or counted twice, and money (integer micro-USDT) adds up exactly.
  *
  * Redis runs with an append-only file fsynced at every write, as Redis behind BullMQ and the budget counters must
