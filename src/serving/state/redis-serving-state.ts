@@ -696,7 +696,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    */
   async giveBackOrphanClicks(wallNow: number): Promise<number> {
     const holderId = this.holderId;
-    const known = new Set([...this.pendingClicks.values()].map((pending) => pending.field));
+    // clicks being written, and committed ones whose removal failed (still to be taken off, never given back)
+    const known = new Set([...this.pendingClicks.values(), ...this.unsettledClicks].map((pending) => pending.field));
     const orphans: LeaseReturn[] = [];
     for (const [field, micros] of Object.entries(await this.redis.hgetall(stateKeys.holderLeases(holderId)))) {
       const billedAt = billedAtOf(field);
