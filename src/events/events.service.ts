@@ -51,6 +51,7 @@ export class EventsService {
 
     const now = this.clock.now();
     const day = utcDay(now);
+    const clickId = newId(now);
     const request: ClickRequest = {
       ...budgetFacts(campaign, day),
       userId: event.messengerUserId,
@@ -60,13 +61,14 @@ export class EventsService {
       day,
       priceMicros: campaign.billingType === 'CPC' ? campaign.costPerMicros : 0,
       exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
+      clickId,
     };
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
     if (outcome.kind === 'duplicate') return { status: 'success', msg: 'duplicate click: not counted again' };
 
     const click = Object.assign(new Click(), {
-      id: newId(now),
+      id: clickId,
       campaignId: campaign.id,
       advertiserId: campaign.accountId,
       adBlockId: event.adBlockId,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type Redis from 'ioredis';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
@@ -30,11 +31,24 @@ import { SERVING_STATE } from './state/serving-state';
     PublisherGate,
     {
       provide: SERVING_STATE,
-      inject: [REDIS, APP_CONFIG],
-      useFactory: (redis: Redis | null, config: AppConfig) =>
-        redis ? new RedisServingState(redis, holderTimings(config.leaseHolderTtlMs)) : new MemoryServingState(),
+      inject: [REDIS, APP_CONFIG, DataSource],
+      useFactory: (redis: Redis | null, config: AppConfig, dataSource: DataSource) =>
+        redis
+          ? new RedisServingState(redis, { ...holderTimings(config.leaseHolderTtlMs), committedClicks: (ids) => committedClickIds(dataSource, ids) })
+          : new MemoryServingState(),
     },
   ],
   exports: [CampaignIndexService, SERVING_STATE, GeoService, PublisherGate],
 })
 export class ServingModule {}
+
+/** The ids among these whose click row exists. */
+async function committedClickIds(dataSource: DataSource, ids: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const slice = ids.slice(i, i + 500);
+    const rows: { id: string }[] = await dataSource.query(`SELECT id FROM clicks WHERE id IN (${slice.map(() => '?').join(', ')})`, slice);
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}

@@ -309,6 +309,45 @@ if (TEST_PROFILE === 'mysql') {
       await Promise.all([state.beforeApplicationShutdown(), other.beforeApplicationShutdown()]);
     });
 
+    it('should keep billed, when reclaiming a killed process, a click whose row was committed before it could say so', async () => {
+      const rows = new Set(['row-committed']);
+      const state = new RedisServingState(redis);
+      const other = new RedisServingState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => rows.has(id))) });
+      const cpc = newCandidate('committed', { priceMicros: 0 });
+      const at = Date.now();
+      for (const [userId, clickId] of [['u-committed', 'row-committed'], ['u-uncommitted', 'row-missing']]) {
+        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc])).served).toEqual([0]);
+        expect(await state.registerClick({ ...cpcClick(cpc, userId, at, 30_000), clickId })).toMatchObject({ kind: 'counted', costMicros: 30_000 });
+      }
+      // killed after the first click's commit, before taking it off its hash; the second was never committed
+      for (const holder of await redis.smembers(stateKeys.leaseHolders())) {
+        const fields = await redis.hkeys(stateKeys.holderLeases(holder));
+        if (fields.some((field) => field.startsWith(`${cpc.campaignId}|`))) await redis.del(stateKeys.leaseHolder(holder));
+      }
+      await other.reclaimLapsedHolders();
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(30_000);
+      expect(await counter(stateKeys.daySpent(cpc.campaignId, '2026-01-10'))).toBe(30_000);
+      // the database cannot tell: nothing is reclaimed rather than a committed click given back
+      const blind = new RedisServingState(redis, {
+        committedClicks: async () => {
+          throw new Error('database down');
+        },
+      });
+      const cpc2 = newCandidate('blind', { priceMicros: 0 });
+      const lone = new RedisServingState(redis);
+      expect((await lone.reserveImpressions({ userId: 'u-blind', adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc2])).served).toEqual([0]);
+      expect(await lone.registerClick({ ...cpcClick(cpc2, 'u-blind', at, 30_000), clickId: 'row-blind' })).toMatchObject({ kind: 'counted' });
+      for (const holder of await redis.smembers(stateKeys.leaseHolders())) {
+        const fields = await redis.hkeys(stateKeys.holderLeases(holder));
+        if (fields.some((field) => field.startsWith(`${cpc2.campaignId}|`))) await redis.del(stateKeys.leaseHolder(holder));
+      }
+      await expect(blind.reclaimLapsedHolders()).rejects.toThrow('database down');
+      expect(await counter(stateKeys.spent(cpc2.campaignId))).toBe(30_000);
+      await other.reclaimLapsedHolders();
+      expect(await counter(stateKeys.spent(cpc2.campaignId))).toBe(0);
+      await Promise.all([state.beforeApplicationShutdown(), other.beforeApplicationShutdown(), lone.beforeApplicationShutdown()]);
+    });
+
     it('should give back, after a minute, a billed click whose answer never reached the process (a lost reply)', async () => {
       const state = new RedisServingState(redis);
       const cpc = newCandidate('orphan', { priceMicros: 0 });

@@ -175,6 +175,11 @@ class HolderLostError extends Error {
 export interface RedisServingStateOptions {
   holderTtlMs?: number;
   holderTrustMs?: number;
+  /**
+   * Which of these click ids have their row committed (the database). Without it, a lapsed holder's billed clicks
+   * are all given back, also one committed just before its process died.
+   */
+  committedClicks?: (clickIds: string[]) => Promise<Set<string>>;
 }
 
 /** How many times one reservation asks for leases again when other requests used up what it waited for. */
@@ -205,6 +210,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private heartbeatOkAt = 0;
   private readonly holderTtlMs: number;
   private readonly holderTrustMs: number;
+  private readonly committedClicks: RedisServingStateOptions['committedClicks'];
 
   constructor(redis: Redis, options: RedisServingStateOptions = {}) {
     redis.defineCommand('adnetLease', { lua: LEASE_SCRIPT });
@@ -215,6 +221,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     this.redis = redis as ScriptedRedis;
     this.holderTtlMs = options.holderTtlMs ?? HOLDER_TTL_MS;
     this.holderTrustMs = options.holderTrustMs ?? HOLDER_TRUST_MS;
+    this.committedClicks = options.committedClicks;
   }
 
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
@@ -533,7 +540,30 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    * micro-USDT given back.
    */
   async reclaimLapsedHolders(): Promise<number> {
+    await this.keepCommittedClicksOfLapsedHolders();
     return Number(await this.redis.adnetReclaim(1, stateKeys.leaseHolders(), this.redis.options.keyPrefix ?? ''));
+  }
+
+  /**
+   * Before a reclaim: the billed clicks in lapsed holders' hashes whose row was committed (the process died
+   * between its commit and taking them off) leave the hash, so only the uncommitted ones are given back. When the
+   * database cannot tell, nothing is reclaimed this time (throws).
+   */
+  private async keepCommittedClicksOfLapsedHolders(): Promise<void> {
+    if (!this.committedClicks) return;
+    const pending: { holderId: string; field: string; clickId: string }[] = [];
+    for (const holderId of await this.redis.smembers(stateKeys.leaseHolders())) {
+      if ((await this.redis.exists(stateKeys.leaseHolder(holderId))) === 1) continue;
+      for (const field of await this.redis.hkeys(stateKeys.holderLeases(holderId))) {
+        const clickId = clickIdOf(field);
+        if (clickId) pending.push({ holderId, field, clickId });
+      }
+    }
+    if (pending.length === 0) return;
+    const committed = await this.committedClicks(pending.map((click) => click.clickId));
+    for (const click of pending) {
+      if (committed.has(click.clickId)) await this.redis.hdel(stateKeys.holderLeases(click.holderId), click.field);
+    }
   }
 
   /** Gives leases nobody billed from lately back to the shared counters; permissions simply lapse. */
@@ -726,10 +756,16 @@ function clickKey(request: ClickRequest): string {
 
 /**
  * The holder's hash field of a billed click waiting for its row: campaign|day (the reclaim reads these two), then
- * when it was billed (wall clock, see giveBackOrphanClicks), then the click.
+ * when it was billed (wall clock, see giveBackOrphanClicks), the id its row will have (or -), then the click.
  */
 function pendingClickField(request: ClickRequest, billedAt: number): string {
-  return `${leaseField(request.campaignId, request.day)}|${billedAt}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
+  return `${leaseField(request.campaignId, request.day)}|${billedAt}|${request.clickId ?? '-'}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
+}
+
+/** The row id of a pending click field; null for a lease's field or a click without one. */
+function clickIdOf(field: string): string | null {
+  const parts = field.split('|', 4);
+  return parts.length === 4 && parts[3] !== '-' ? parts[3] : null;
 }
 
 /** When the click of a pending click field was billed; null for a lease's field. */

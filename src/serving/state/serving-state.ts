@@ -52,6 +52,8 @@ export interface ClickRequest extends BudgetFacts {
   priceMicros: number;
   /** How long the clicked ad stays hidden from this user; 0 turns the exclusion off (test environment). */
   exclusionMs: number;
+  /** The id its row will have: a killed process's billed clicks are given back unless a row with it exists. */
+  clickId?: string;
 }
 
 export type ClickOutcome =
