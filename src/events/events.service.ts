@@ -88,7 +88,8 @@ export class EventsService {
       await this.state.undoClick(request, outcome.costMicros);
       throw error;
     }
-    await this.state.clickCommitted(request);
+    // Not awaited: the answer need not wait for it (a missed one is settled against the database later).
+    this.state.clickCommitted(request).catch((error: unknown) => this.logger.warn({ err: error }, 'committed click not settled in the serving state'));
     if (click.verificationStatus === 'pending') {
       // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again.
       await this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));

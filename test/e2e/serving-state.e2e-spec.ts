@@ -371,6 +371,22 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(40_000);
       await state.beforeApplicationShutdown();
     });
+
+    it('should keep billed an old click it lost track of when the database has its row', async () => {
+      const state = new RedisServingState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => id === 'row-stored')) });
+      const cpc = newCandidate('stored', { priceMicros: 0 });
+      const at = Date.now();
+      expect((await state.reserveImpressions({ userId: 'u-stored', adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc])).served).toEqual([0]);
+      expect(await state.registerClick({ ...cpcClick(cpc, 'u-stored', at, 20_000), clickId: 'row-stored' })).toMatchObject({ kind: 'counted' });
+      // committed, but taking it off the hash never happened (the process lost track of it)
+      (state as unknown as { pendingClicks: Map<string, unknown> }).pendingClicks.clear();
+      expect(await state.giveBackOrphanClicks(Date.now() + 61_000)).toBe(0);
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(20_000);
+      const holders = await redis.smembers(stateKeys.leaseHolders());
+      const fields = (await Promise.all(holders.map((holder) => redis.hkeys(stateKeys.holderLeases(holder))))).flat();
+      expect(fields.filter((field) => field.startsWith(`${cpc.campaignId}|`))).toEqual([]);
+      await state.beforeApplicationShutdown();
+    });
   });
 } else {
   describeServingStateContract('memory', () => new MemoryServingState());

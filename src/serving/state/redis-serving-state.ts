@@ -198,7 +198,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private pendingServes: PendingServe[] = [];
   /** Billed clicks whose row is not committed yet: hash field -> the holder whose hash holds their price. */
   private readonly pendingClicks = new Map<string, { holderId: string; field: string }>();
-  private unsettledClicks: { holderId: string; field: string }[] = [];
   private closing = false;
   private sweeper: NodeJS.Timeout | undefined;
   private lastReclaimAt = 0;
@@ -515,7 +514,6 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   /** Every second: idle leases go back, the heartbeat is refreshed, and now and then lapsed holders are reclaimed. */
   private sweep(wallNow: number): void {
     this.returnIdleLeases(wallNow);
-    if (this.unsettledClicks.length > 0) this.settleUnsettledClicks();
     if (this.holding) {
       const holderId = this.holderId;
       this.redis.pexpire(stateKeys.leaseHolder(holderId), this.holderTtlMs).then(
@@ -550,20 +548,29 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    * database cannot tell, nothing is reclaimed this time (throws).
    */
   private async keepCommittedClicksOfLapsedHolders(): Promise<void> {
-    if (!this.committedClicks) return;
-    const pending: { holderId: string; field: string; clickId: string }[] = [];
+    const fields: { holderId: string; field: string }[] = [];
     for (const holderId of await this.redis.smembers(stateKeys.leaseHolders())) {
       if ((await this.redis.exists(stateKeys.leaseHolder(holderId))) === 1) continue;
-      for (const field of await this.redis.hkeys(stateKeys.holderLeases(holderId))) {
-        const clickId = clickIdOf(field);
-        if (clickId) pending.push({ holderId, field, clickId });
-      }
+      for (const field of await this.redis.hkeys(stateKeys.holderLeases(holderId))) fields.push({ holderId, field });
     }
-    if (pending.length === 0) return;
-    const committed = await this.committedClicks(pending.map((click) => click.clickId));
-    for (const click of pending) {
-      if (committed.has(click.clickId)) await this.redis.hdel(stateKeys.holderLeases(click.holderId), click.field);
+    await this.keepCommittedClicks(fields);
+  }
+
+  /**
+   * Of these holder hash fields, the billed clicks whose row was committed leave the hash (they are billed for
+   * good); answers the fields left. Throws when the database cannot tell, so nothing is given back blind.
+   */
+  private async keepCommittedClicks<T extends { holderId: string; field: string }>(fields: T[]): Promise<T[]> {
+    const clicks = fields.filter(({ field }) => clickIdOf(field) !== null);
+    if (!this.committedClicks || clicks.length === 0) return fields;
+    const committed = await this.committedClicks(clicks.map(({ field }) => clickIdOf(field)!));
+    const kept = new Set<T>();
+    for (const click of clicks) {
+      if (!committed.has(clickIdOf(click.field)!)) continue;
+      await this.redis.hdel(stateKeys.holderLeases(click.holderId), click.field);
+      kept.add(click);
     }
+    return fields.filter((field) => !kept.has(field));
   }
 
   /** Gives leases nobody billed from lately back to the shared counters; permissions simply lapse. */
@@ -686,18 +693,16 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   }
 
   /**
-   * The click's row is committed: its price leaves the holder's hash (it is billed for good). Until then a reclaim of
-   * the holder (this process killed, its heartbeat lapsed) would give it back to the counters. A failed removal is
-   * tried again on the next sweeps.
+   * The click's row is committed: its price leaves the holder's hash (it is billed for good). A removal that fails
+   * or never happens is harmless: before giving a click back, the reclaim and the orphan sweep ask the database
+   * whether its row exists.
    */
   async clickCommitted(request: ClickRequest): Promise<void> {
     const key = clickKey(request);
     const pending = this.pendingClicks.get(key);
     if (pending === undefined) return;
     this.pendingClicks.delete(key);
-    await this.redis.hdel(stateKeys.holderLeases(pending.holderId), pending.field).catch(() => {
-      this.unsettledClicks.push(pending);
-    });
+    await this.redis.hdel(stateKeys.holderLeases(pending.holderId), pending.field);
   }
 
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
@@ -719,33 +724,25 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   }
 
   /**
-   * Billed clicks in this holder's hash that this process does not know: the click script ran but its answer was
+   * Billed clicks in this holder's hash that this process is not writing: the click script ran but its answer was
    * lost (Redis restarted, the connection dropped; the client may even have sent it again and been told
-   * "duplicate"). No row will ever be written for them, so after ORPHAN_CLICK_MS their price goes back to the
-   * counters. Answers the micro-USDT given back.
+   * "duplicate"), or the row was committed and taking it off the hash failed. After ORPHAN_CLICK_MS those with a
+   * committed row leave the hash and the others' price goes back to the counters. Answers the micro-USDT given back.
    */
   async giveBackOrphanClicks(wallNow: number): Promise<number> {
     const holderId = this.holderId;
-    // clicks being written, and committed ones whose removal failed (still to be taken off, never given back)
-    const known = new Set([...this.pendingClicks.values(), ...this.unsettledClicks].map((pending) => pending.field));
-    const orphans: LeaseReturn[] = [];
+    const writing = new Set([...this.pendingClicks.values()].map((pending) => pending.field));
+    const old: { holderId: string; field: string; micros: number }[] = [];
     for (const [field, micros] of Object.entries(await this.redis.hgetall(stateKeys.holderLeases(holderId)))) {
       const billedAt = billedAtOf(field);
-      if (billedAt === null || known.has(field) || wallNow - billedAt < ORPHAN_CLICK_MS) continue;
-      const [campaignId, day] = field.split('|', 2);
-      orphans.push({ holderId, campaignId, day, micros: Number(micros), field });
+      if (billedAt !== null && !writing.has(field) && wallNow - billedAt >= ORPHAN_CLICK_MS) old.push({ holderId, field, micros: Number(micros) });
     }
+    const orphans: LeaseReturn[] = (await this.keepCommittedClicks(old)).map(({ field, micros }) => {
+      const [campaignId, day] = field.split('|', 2);
+      return { holderId, campaignId, day, micros, field };
+    });
     await this.returnToCounters(orphans);
     return orphans.reduce((sum, orphan) => sum + orphan.micros, 0);
-  }
-
-  /** Committed clicks whose removal from the holder's hash failed: tried again. */
-  private settleUnsettledClicks(): void {
-    const unsettled = this.unsettledClicks;
-    this.unsettledClicks = [];
-    for (const { holderId, field } of unsettled) {
-      this.redis.hdel(stateKeys.holderLeases(holderId), field).catch(() => this.unsettledClicks.push({ holderId, field }));
-    }
   }
 }
 
