@@ -20,6 +20,7 @@ import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
+import { TrustModule } from './trust/trust.module';
 import { VerificationModule } from './verification/verification.module';
 
 export interface AppModuleOptions {
@@ -43,6 +44,7 @@ export class AppModule {
         RedisModule,
         QueueModule.forRoot(config),
         ChangeBusModule,
+        TrustModule,
         AccountsModule,
         CampaignsModule,
         AdBlocksModule,
