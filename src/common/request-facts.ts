@@ -1,3 +1,4 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -29,3 +30,6 @@ export function requestFactsOf(request: FastifyRequest): RequestFacts {
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** Controller parameter: the RequestFacts of the request being handled. */
+export const Facts = createParamDecorator((_data: unknown, context: ExecutionContext): RequestFacts => requestFactsOf(context.switchToHttp().getRequest<FastifyRequest>()));

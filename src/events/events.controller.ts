@@ -3,6 +3,7 @@ import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { Facts, type RequestFacts } from '../common/request-facts';
 import { ClickReportDto, ClickResultDto } from './dto/click.dto';
 import { EventsService } from './events.service';
 
@@ -24,7 +25,7 @@ export class EventsController {
   })
   @ApiEnvelope(ClickResultDto)
   @ApiErrors(400, 401, 403, 404)
-  async click(@CurrentPrincipal() principal: Principal, @Body() body: ClickReportDto): Promise<Envelope<ClickResultDto>> {
-    return ok(await this.events.reportClick(principal, body.eventData));
+  async click(@CurrentPrincipal() principal: Principal, @Body() body: ClickReportDto, @Facts() facts: RequestFacts): Promise<Envelope<ClickResultDto>> {
+    return ok(await this.events.reportClick(principal, body.eventData, facts));
   }
 }

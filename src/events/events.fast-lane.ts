@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerError } from '../common/all-exceptions.filter';
 import { ok } from '../common/envelope';
 import { FastLane, withDeadline } from '../common/fast-lane';
+import { requestFactsOf } from '../common/request-facts';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { JSON_TYPE, PublisherGate } from '../serving/publisher-gate';
 import { ClickReportDto } from './dto/click.dto';
@@ -32,7 +33,7 @@ export class EventsFastLane implements FastLane {
     const report = ClickReportDto.acceptFast(request.body);
     if (report === null || !this.gate.admits(request, report.eventData.adBlockId)) return false;
 
-    withDeadline(this.events.countClick(report.eventData), this.config.handlerTimeoutMs).then(
+    withDeadline(this.events.countClick(report.eventData, requestFactsOf(request)), this.config.handlerTimeoutMs).then(
       (result) => reply.header('content-type', JSON_TYPE).send(ok(result)),
       (error: unknown) => answerError(error, request, reply, this.logger),
     );

@@ -3,6 +3,7 @@ import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
+import type { RequestFacts } from '../common/request-facts';
 import { ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
 import { shareOfMicros } from '../common/money';
@@ -37,13 +38,13 @@ export class EventsService {
    * Counts a click on a served ad: bound to an impression of that ad for that user on that block within 24 h,
    * once per 10 minutes, billed for CPC while budget is left, and committed to the ledger before the answer.
    */
-  async reportClick(principal: Principal, event: ClickEventDataDto): Promise<ClickResultDto> {
+  async reportClick(principal: Principal, event: ClickEventDataDto, facts: RequestFacts): Promise<ClickResultDto> {
     await this.adBlocks.assertUsable(principal, event.adBlockId);
-    return this.countClick(event);
+    return this.countClick(event, facts);
   }
 
   /** reportClick once the caller is known to may use the block. */
-  async countClick(event: ClickEventDataDto): Promise<ClickResultDto> {
+  async countClick(event: ClickEventDataDto, _facts: RequestFacts): Promise<ClickResultDto> {
     if (event.adId.startsWith(TEST_AD_PREFIX)) return { status: 'success', msg: 'test ad: not counted' };
 
     const campaign = await this.index.lookup(event.campaignId);

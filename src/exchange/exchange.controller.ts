@@ -1,9 +1,9 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { Facts, type RequestFacts } from '../common/request-facts';
 import { PagingQueryDto } from '../common/paging.dto';
 import {
   ExchangeCampaignCreateDto,
@@ -57,9 +57,9 @@ export class ExchangeController {
   async fetch(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ExchangeFetchQueryDto,
-    @Req() request: FastifyRequest,
+    @Facts() facts: RequestFacts,
   ): Promise<Envelope<ExchangeEntriesDto>> {
-    return ok(await this.exchange.fetchEntries(principal, query, request));
+    return ok(await this.exchange.fetchEntries(principal, query, facts));
   }
 
   @Post('exchange/event/report')
@@ -75,8 +75,8 @@ export class ExchangeController {
   })
   @ApiOkResponse({ type: ExchangeClickResultDto, description: 'Counted, or a repeat that was not counted again' })
   @ApiErrors(400, 401, 403, 404)
-  async click(@CurrentPrincipal() principal: Principal, @Body() body: ExchangeClickReportDto): Promise<ExchangeClickResultDto> {
-    await this.exchange.reportClick(principal, body.eventData);
+  async click(@CurrentPrincipal() principal: Principal, @Body() body: ExchangeClickReportDto, @Facts() facts: RequestFacts): Promise<ExchangeClickResultDto> {
+    await this.exchange.reportClick(principal, body.eventData, facts);
     return { status: 'success' };
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { RequestFacts } from '../common/request-facts';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
@@ -50,16 +50,15 @@ export class ExchangeService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async fetchEntries(principal: Principal, query: ExchangeFetchQueryDto, request: FastifyRequest): Promise<ExchangeEntriesDto> {
+  async fetchEntries(principal: Principal, query: ExchangeFetchQueryDto, facts: RequestFacts): Promise<ExchangeEntriesDto> {
     const out = await this.index.usable(principal, query.exchangeCampaignId, 'exchangeCampaignId');
     if (out.status === 'ended') throw new ConflictError('exchangeCampaignId: the exchange campaign has ended');
 
     const now = this.clock.now();
-    const acceptLanguage = request.headers['accept-language'];
     const context: ExchangeContext = {
       callerAccountId: out.accountId,
-      country: this.geo.countryOf(request.ip),
-      language: languageFromAcceptLanguage(Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage),
+      country: this.geo.countryOf(facts.ip),
+      language: languageFromAcceptLanguage(facts.acceptLanguage),
     };
     const served = await this.reserveBest(query, context, now);
     this.stats.recordImpressions(
@@ -111,7 +110,7 @@ export class ExchangeService {
    * campaign within 24 h, once per 10 minutes; the click row, the ledger (out credited, in debited) and the hourly
    * counters are committed in one transaction before the answer.
    */
-  async reportClick(principal: Principal, event: ExchangeClickEventDataDto): Promise<void> {
+  async reportClick(principal: Principal, event: ExchangeClickEventDataDto, _facts: RequestFacts): Promise<void> {
     const out = await this.index.usable(principal, event.outExchangeCampaignId, 'eventData.outExchangeCampaignId');
     const promoted = await this.index.lookup(event.inExchangeCampaignId);
     if (!promoted || promoted.accountId === out.accountId) throw noImpression();

@@ -1,9 +1,9 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { Facts, type RequestFacts } from '../common/request-facts';
 import { AdFetchQueryDto, ServedAdsDto } from './dto/serving.dto';
 import { ServingService } from './serving.service';
 
@@ -29,8 +29,8 @@ export class ServingController {
   async fetch(
     @CurrentPrincipal() principal: Principal,
     @Query() query: AdFetchQueryDto,
-    @Req() request: FastifyRequest,
+    @Facts() facts: RequestFacts,
   ): Promise<Envelope<ServedAdsDto>> {
-    return ok(await this.serving.fetchAds(principal, query, request));
+    return ok(await this.serving.fetchAds(principal, query, facts));
   }
 }

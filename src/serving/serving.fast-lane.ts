@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerError } from '../common/all-exceptions.filter';
 import { ok } from '../common/envelope';
 import type { FastLane } from '../common/fast-lane';
+import { requestFactsOf } from '../common/request-facts';
 import { isDebug, testAds } from './debug-ads';
 import { AdFetchQueryDto } from './dto/serving.dto';
 import { JSON_TYPE, PublisherGate } from './publisher-gate';
@@ -32,7 +33,7 @@ export class ServingFastLane implements FastLane {
       reply.header('content-type', JSON_TYPE).send(ok({ msg: DEBUG_ADS_MESSAGE, success: true, ads: testAds(query.adBlockId, query.limit) }));
       return true;
     }
-    this.serving.serve(query, request).then(
+    this.serving.serve(query, requestFactsOf(request)).then(
       (served) => reply.header('content-type', JSON_TYPE).send(servedAdsEnvelopeJson(servedMessage(served.length), query.adBlockId, served)),
       (error: unknown) => answerError(error, request, reply, this.logger),
     );

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
 import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
+import type { RequestFacts } from '../common/request-facts';
 import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
@@ -34,12 +34,12 @@ export class ServingService {
     @Inject(PROFILE_STORE) private readonly profiles: ProfileStore,
   ) {}
 
-  async fetchAds(principal: Principal, query: AdFetchQueryDto, request: FastifyRequest): Promise<ServedAdsDto> {
+  async fetchAds(principal: Principal, query: AdFetchQueryDto, facts: RequestFacts): Promise<ServedAdsDto> {
     await this.adBlocks.assertUsable(principal, query.adBlockId);
-    if (isDebug(request.headers.debug)) {
+    if (isDebug(facts.header('debug'))) {
       return { msg: DEBUG_ADS_MESSAGE, success: true, ads: testAds(query.adBlockId, query.limit) };
     }
-    const served = await this.serve(query, request);
+    const served = await this.serve(query, facts);
     const ads = served.map((campaign) => toServedAd(campaign, query.adBlockId));
     return { msg: servedMessage(ads.length), success: true, ads };
   }
@@ -48,9 +48,9 @@ export class ServingService {
    * Selects, reserves and counts the ads of one request whose block the caller may use: the campaigns served, best
    * first (each one impression, billed for CPM).
    */
-  async serve(query: AdFetchQueryDto, request: FastifyRequest): Promise<IndexedCampaign[]> {
+  async serve(query: AdFetchQueryDto, facts: RequestFacts): Promise<IndexedCampaign[]> {
     const now = this.clock.now();
-    const context = this.contextOf(request, now, await this.profileOf(query.openId));
+    const context = this.contextOf(facts, now, await this.profileOf(query.openId));
     const day = utcDay(now);
     const served = await this.reserveBest(query, context, day);
     this.stats.recordImpressions(
@@ -104,13 +104,12 @@ export class ServingService {
    * What the request tells about the user: region from the request IP (the profile's IP only when that yields no
    * country), language from the profile else Accept-Language, platform from the User-Agent, flags from the profile.
    */
-  private contextOf(request: FastifyRequest, now: number, profile: ProfileFacts | null): MatchContext {
-    const acceptLanguage = request.headers['accept-language'];
+  private contextOf(facts: RequestFacts, now: number, profile: ProfileFacts | null): MatchContext {
     return {
       now,
-      country: this.geo.countryOf(request.ip) ?? this.geo.countryOf(profile?.ipAddress ?? undefined),
-      language: profile?.language ?? languageFromAcceptLanguage(Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage),
-      platform: platformFromUserAgent(request.headers['user-agent']),
+      country: this.geo.countryOf(facts.ip) ?? this.geo.countryOf(profile?.ipAddress ?? undefined),
+      language: profile?.language ?? languageFromAcceptLanguage(facts.acceptLanguage),
+      platform: platformFromUserAgent(facts.userAgent),
       premium: profile?.premium ?? false,
       highValue: profile?.highValue ?? false,
       linkedWallet: profile?.linkedWallet ?? false,

@@ -11,6 +11,12 @@ import { loadConfig } from '../../src/config/app.config';
 import { TEST_DATABASE_URL, TEST_PROFILE, TEST_REDIS_URL } from './profile';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+/**
+ * Every test request carries a browser's User-Agent, as a real frontend's does: an empty agent or an HTTP library's
+ * is invalid traffic (docs/TRUST_AND_SAFETY.md). A test about agents sets its own with `.set('user-agent', ...)`.
+ */
+export const BROWSER_USER_AGENT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -53,7 +59,7 @@ export async function startTestApp(
   const app = await createApp(config, { dropSchema: options.dropSchema ?? true, logDestination, clock: options.clock });
   return {
     app,
-    http: () => request(app.getHttpServer()),
+    http: () => browserAgent(app),
     logs,
     close: async () => {
       await app.close();
@@ -62,6 +68,24 @@ export async function startTestApp(
       }
     },
   };
+}
+
+/** supertest bound to the application, every request with BROWSER_USER_AGENT unless the test sets another. */
+function browserAgent(app: NestFastifyApplication): ReturnType<typeof request> {
+  const agent = request(app.getHttpServer());
+  const withAgent =
+    (method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options' | 'head') =>
+    (url: string) =>
+      agent[method](url).set('user-agent', BROWSER_USER_AGENT);
+  return Object.assign(Object.create(agent), {
+    get: withAgent('get'),
+    post: withAgent('post'),
+    put: withAgent('put'),
+    patch: withAgent('patch'),
+    delete: withAgent('delete'),
+    options: withAgent('options'),
+    head: withAgent('head'),
+  });
 }
 
 /** Creates an account through the admin API and answers its id and first key. */
