@@ -1,0 +1,53 @@
+// Lint rules of the project (`npm run lint`). typescript-eslint's recommended rules, React hooks rules for the
+// admin panel, and one architectural rule: a feature folder of src/ never reaches into another feature's entities or
+// repositories (it calls that feature's service); type-only imports are allowed. See docs/ARCHITECTURE.md.
+import { readdirSync, statSync } from 'node:fs';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+/** Folders that wire every feature together and so may import any entity. */
+const WIRING = new Set(['database']);
+const features = readdirSync('src').filter((name) => statSync(`src/${name}`).isDirectory() && !WIRING.has(name));
+
+const boundaries = features.map((feature) => ({
+  files: [`src/${feature}/**/*.ts`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^\\.\\./(?!${feature}/)[a-z-]+/(?:.*/)?(?:entities|repositories)/`,
+            allowTypeImports: true,
+            message: "Another feature's tables belong to its repository: call that feature's service or repository port instead.",
+          },
+          {
+            regex: `^\\.\\./(?!${feature}/)[a-z-]+/(?:.*/)?[a-z-]+\\.repository$`,
+            allowTypeImports: true,
+            message: "Another feature's repository is its own: call that feature's service instead.",
+          },
+        ],
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'test-results/**', 'admin-ui/test-results/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  ...boundaries,
+  {
+    files: ['admin-ui/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+);
