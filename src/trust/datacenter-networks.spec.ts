@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DatacenterNetworks, isHostingNetwork } from './datacenter-networks';
 import { TrafficClassifier } from './traffic-classifier';
 
@@ -6,7 +9,7 @@ const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (K
 describe('DatacenterNetworks (the @ip-location-db/asn dataset)', () => {
   let networks: DatacenterNetworks;
   beforeAll(() => {
-    networks = DatacenterNetworks.load();
+    networks = DatacenterNetworks.load({ cacheDir: null });
   });
 
   it('should hold thousands of IPv4 and IPv6 ranges', () => {
@@ -57,6 +60,28 @@ describe('DatacenterNetworks (the @ip-location-db/asn dataset)', () => {
     const again = ['3.5.140.2', '73.162.10.20'].map((ip) => networks.contains(ip));
     expect(again).toEqual(first);
     expect(first).toEqual([true, false]);
+  });
+
+  it('should start from the cached compact table as it would from the CSV, and parse again when the cache is damaged', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adnet-dc-test-'));
+    try {
+      const probes = ['3.5.140.2', '85.214.132.117', '73.162.10.20', '2600:1f18::1', '2001:4860:4860::8888', '2001:558::1', '::ffff:3.5.140.2'];
+      const parsed = DatacenterNetworks.load({ cacheDir: null });
+      const first = DatacenterNetworks.load({ cacheDir: dir });
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(1);
+      const fromCache = DatacenterNetworks.load({ cacheDir: dir });
+      for (const networks of [first, fromCache]) {
+        expect(networks.rangeCount).toEqual(parsed.rangeCount);
+        expect(probes.map((ip) => networks.contains(ip))).toEqual([true, true, false, true, true, false, true]);
+      }
+      writeFileSync(join(dir, files[0]), 'not a table');
+      const repaired = DatacenterNetworks.load({ cacheDir: dir });
+      expect(repaired.rangeCount).toEqual(parsed.rangeCount);
+      expect(probes.map((ip) => repaired.contains(ip))).toEqual([true, true, false, true, true, false, true]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('should look up from a table of merged ranges by binary search', () => {

@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Known data-centre, cloud and hosting networks, by autonomous system. The address ranges come from the IP -> ASN
@@ -76,14 +79,21 @@ export class DatacenterNetworks {
     private readonly v6: RangeTable<bigint>,
   ) {}
 
-  /** Reads the package's CSV files once (a few hundred ms); only the hosting networks' ranges are kept. */
-  static load(): DatacenterNetworks {
+  /**
+   * Reads the package's CSV files (32 MB, a few hundred ms) and keeps only the hosting networks' ranges. The compact
+   * table they give (about 200 kB) is kept in the temporary folder, keyed by the package's version and this
+   * classification, so that further processes of the same release start without parsing the CSV again.
+   */
+  static load(options: { cacheDir?: string | null } = {}): DatacenterNetworks {
+    const cacheDir = options.cacheDir === undefined ? tmpdir() : options.cacheDir;
+    const cacheFile = cacheDir === null ? null : join(cacheDir, `adnet-datacenter-${userInfo().uid}-${tableKey()}.bin`);
+    const cached = cacheFile === null ? null : readTable(cacheFile);
+    if (cached) return new DatacenterNetworks(cached.v4, cached.v6);
     const v4 = collect(readFileSync(require.resolve(`${PACKAGE}/asn-ipv4-num.csv`), 'latin1'), Number);
     const v6 = collect(readFileSync(require.resolve(`${PACKAGE}/asn-ipv6-num.csv`), 'latin1'), BigInt);
-    return new DatacenterNetworks(
-      { starts: Uint32Array.from(v4.starts), ends: Uint32Array.from(v4.ends) },
-      v6,
-    );
+    const table = { v4: { starts: Uint32Array.from(v4.starts), ends: Uint32Array.from(v4.ends) }, v6 };
+    if (cacheFile !== null) writeTable(cacheFile, table);
+    return new DatacenterNetworks(table.v4, table.v6);
   }
 
   get rangeCount(): { v4: number; v6: number } {
@@ -108,6 +118,73 @@ export class DatacenterNetworks {
     if (value >> 32n === 0xffffn) return inRanges(this.v4, Number(value - IPV4_MAPPED_PREFIX));
     return inRanges(this.v6, value);
   }
+}
+
+interface Table {
+  v4: { starts: Uint32Array; ends: Uint32Array };
+  v6: { starts: bigint[]; ends: bigint[] };
+}
+
+/** Names the dataset's version and the classification: a cached table of another of either is never read. */
+function tableKey(): string {
+  const version = (JSON.parse(readFileSync(require.resolve(`${PACKAGE}/package.json`), 'utf8')) as { version: string }).version;
+  return createHash('sha256')
+    .update(`${version}|${[...HOSTING_ASNS].join(',')}|${HOSTING_ORGANISATION.source}`)
+    .digest('hex')
+    .slice(0, 16);
+}
+
+const TABLE_MAGIC = 0x44434e31; // "DCN1"
+
+/** Layout: magic, v4 count, v6 count (uint32 LE), then v4 starts and ends (uint32), then v6 starts and ends (2 x uint64 each). */
+function writeTable(file: string, table: Table): void {
+  const v4Count = table.v4.starts.length;
+  const v6Count = table.v6.starts.length;
+  const buffer = Buffer.alloc(12 + v4Count * 8 + v6Count * 32);
+  buffer.writeUInt32LE(TABLE_MAGIC, 0);
+  buffer.writeUInt32LE(v4Count, 4);
+  buffer.writeUInt32LE(v6Count, 8);
+  let offset = 12;
+  for (const list of [table.v4.starts, table.v4.ends]) {
+    for (const value of list) offset = buffer.writeUInt32LE(value, offset);
+  }
+  for (const list of [table.v6.starts, table.v6.ends]) {
+    for (const value of list) {
+      offset = buffer.writeBigUInt64BE(value >> 64n, offset);
+      offset = buffer.writeBigUInt64BE(value & 0xffffffffffffffffn, offset);
+    }
+  }
+  // written aside and renamed: a process reading meanwhile sees the whole file or none
+  const partial = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(partial, buffer, { mode: 0o600 });
+    renameSync(partial, file);
+  } catch {
+    // no writable temporary folder: every start parses the CSV
+  }
+}
+
+function readTable(file: string): Table | null {
+  let buffer: Buffer;
+  try {
+    buffer = readFileSync(file);
+  } catch {
+    return null;
+  }
+  if (buffer.length < 12 || buffer.readUInt32LE(0) !== TABLE_MAGIC) return null;
+  const v4Count = buffer.readUInt32LE(4);
+  const v6Count = buffer.readUInt32LE(8);
+  if (buffer.length !== 12 + v4Count * 8 + v6Count * 32) return null;
+  const v4 = { starts: new Uint32Array(v4Count), ends: new Uint32Array(v4Count) };
+  let offset = 12;
+  for (const list of [v4.starts, v4.ends]) {
+    for (let i = 0; i < v4Count; i++, offset += 4) list[i] = buffer.readUInt32LE(offset);
+  }
+  const v6 = { starts: new Array<bigint>(v6Count), ends: new Array<bigint>(v6Count) };
+  for (const list of [v6.starts, v6.ends]) {
+    for (let i = 0; i < v6Count; i++, offset += 16) list[i] = (buffer.readBigUInt64BE(offset) << 64n) | buffer.readBigUInt64BE(offset + 8);
+  }
+  return { v4, v6 };
 }
 
 function inRanges<T extends number | bigint>(table: RangeTable<T>, value: T): boolean {
