@@ -191,6 +191,9 @@ async function main() {
       ADMIN_API_KEY: ADMIN_KEY,
       TRUST_PROXY: 'true',
       RATE_LIMIT_PER_SECOND: '0',
+      // The bench cycles a few thousand users many times a second, far faster than real users come back: the hourly
+      // per-user cap would soon serve them nothing. Off unless asked for (BENCH_USER_IMPRESSIONS_PER_HOUR).
+      USER_IMPRESSIONS_PER_HOUR: process.env.BENCH_USER_IMPRESSIONS_PER_HOUR || '0',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
     },
     `${SERVICE}/health`,

@@ -49,6 +49,8 @@ test.describe('campaigns', () => {
     await page.locator('textarea[name="ad.text"]').fill('The puzzle game everyone plays');
     await page.locator('input[name="ad.brandName"]').fill('Acme Games');
     await page.locator('input[name="ad.buttonText"]').fill('Play now');
+    await page.locator('input[name="frequencyCap.impressions"]').fill('3');
+    await page.locator('input[name="frequencyCap.hours"]').fill('24');
     await expect(page.getByTestId('preview-ad.popupImage')).toBeVisible();
     await expect(page.getByTestId('preview-ad.icon')).toBeVisible();
     await screenshot(page, '10-campaign-create-form');
@@ -73,7 +75,9 @@ test.describe('campaigns', () => {
         buttonText: 'Play now',
       },
       verificationUrl: null,
+      frequencyCap: { impressions: 3, hours: 24 },
     });
+    await expect(page.getByText('3 per user per 24 h')).toBeVisible();
     await expect(page.getByTestId(`campaignStatus-${campaignId}`)).toHaveText('onGoing');
     await screenshot(page, '11-campaign-show');
 

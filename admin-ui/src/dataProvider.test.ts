@@ -256,6 +256,25 @@ describe('data provider', () => {
     expect(campaignBody({ verificationUrl: ' https://v.example/x ' })).toEqual({ verificationUrl: 'https://v.example/x' });
   });
 
+  it('should send a filled frequency cap, leave out an empty one, and remove an emptied one on update', async () => {
+    expect(campaignBody({ name: 'A', frequencyCap: { impressions: 3, hours: 24 } })).toEqual({ name: 'A', frequencyCap: { impressions: 3, hours: 24 } });
+    expect(campaignBody({ name: 'A', frequencyCap: { impressions: null, hours: '' } })).toEqual({ name: 'A' });
+    expect(campaignBody({ name: 'A', frequencyCap: null })).toEqual({ name: 'A' });
+    expect(campaignBody({ frequencyCap: { hours: 48 } })).toEqual({ frequencyCap: { hours: 48 } });
+
+    const { provider, calls } = fakeApi({
+      'POST /api/v2/openapi/ad/campaign/update': (call) => ok({ campaignId: call.body.campaignId, frequencyCap: call.body.frequencyCap }),
+    });
+    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', frequencyCap: { impressions: null, hours: null } }, previousData: {} } as any);
+    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', frequencyCap: { impressions: 5, hours: 2 } }, previousData: {} } as any);
+    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', name: 'Kept' }, previousData: {} } as any);
+    expect(calls.map((call) => call.body)).toEqual([
+      { campaignId: 'c1', frequencyCap: null },
+      { campaignId: 'c1', frequencyCap: { impressions: 5, hours: 2 } },
+      { campaignId: 'c1', name: 'Kept' },
+    ]);
+  });
+
   it('should answer the one-time key when creating an account or a key', async () => {
     const { provider, calls } = fakeApi({
       'POST /api/v2/admin/accounts': () => ok({ accountId: 'a2', apiKey: 'adn_first' }),

@@ -30,7 +30,20 @@ export function campaignBody(data: Record<string, any>): Record<string, unknown>
   }
   const url = typeof data.verificationUrl === 'string' ? data.verificationUrl.trim() : data.verificationUrl;
   if (url) body.verificationUrl = url;
+  const frequencyCap = frequencyCapBody(data.frequencyCap);
+  if (frequencyCap) body.frequencyCap = frequencyCap;
   return body;
+}
+
+/** The frequency cap's filled-in fields; undefined when both are empty (no cap). A half-filled one goes as it is: the API names the missing field. */
+export function frequencyCapBody(value: unknown): Record<string, unknown> | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const cap: Record<string, unknown> = {};
+  for (const key of ['impressions', 'hours'] as const) {
+    const field = (value as Record<string, unknown>)[key];
+    if (field !== undefined && field !== null && field !== '') cap[key] = field;
+  }
+  return Object.keys(cap).length > 0 ? cap : undefined;
 }
 
 /** The fields an exchange campaign's create/update take; an emptied image is left out (create) or removed (update). */
@@ -226,6 +239,8 @@ export function createDataProvider(api: Api = defaultApi) {
       const body: Record<string, unknown> = { campaignId: String(params.id), ...campaignBody(params.data) };
       // An emptied verification URL removes it.
       if (!body.verificationUrl && 'verificationUrl' in params.data) body.verificationUrl = null;
+      // Emptied cap fields remove the cap.
+      if (!body.frequencyCap && 'frequencyCap' in params.data) body.frequencyCap = null;
       const data = await api(`${OPENAPI}/ad/campaign/update`, { body });
       return { data: { ...data, id: data.campaignId } };
     },

@@ -5,7 +5,7 @@ import { isAdmin, Principal } from '../accounts/principal';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
-import { ConflictError, NotFoundError } from '../common/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
 import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
@@ -14,6 +14,7 @@ import {
   CampaignListItemDto,
   CampaignResponseDto,
   CampaignUpdateDto,
+  FrequencyCapDto,
   TargetingDto,
 } from './dto/campaign.dto';
 import { Campaign, CampaignTargeting } from './entities/campaign.entity';
@@ -57,6 +58,8 @@ export class CampaignsService {
       brandName: dto.ad.brandName,
       buttonText: dto.ad.buttonText,
       verificationUrl: dto.verificationUrl ?? null,
+      frequencyCapImpressions: dto.frequencyCap?.impressions ?? null,
+      frequencyCapHours: dto.frequencyCap?.hours ?? null,
       impressions: 0,
       clicks: 0,
       conversions: 0,
@@ -163,9 +166,26 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
     brandName: ad.brandName ?? campaign.brandName,
     buttonText: ad.buttonText ?? campaign.buttonText,
     verificationUrl: dto.verificationUrl === undefined ? campaign.verificationUrl : dto.verificationUrl,
+    ...mergeFrequencyCap(campaign, dto.frequencyCap),
     updatedAt: now,
   };
   return changes;
+}
+
+/** `null` removes the cap; given fields merge into the current one, which then needs both. */
+function mergeFrequencyCap(campaign: Campaign, given: Partial<FrequencyCapDto> | null | undefined): Pick<Campaign, 'frequencyCapImpressions' | 'frequencyCapHours'> {
+  if (given === null) return { frequencyCapImpressions: null, frequencyCapHours: null };
+  const cap = { ...frequencyCapOf(campaign), ...definedOnly(given) };
+  const missing = (['impressions', 'hours'] as const).filter((field) => given !== undefined && cap[field] === undefined);
+  if (missing.length > 0) {
+    throw new ValidationError(missing.map((field) => ({ field: `frequencyCap.${field}`, message: `frequencyCap.${field} is required: the campaign has no frequency cap yet` })));
+  }
+  return { frequencyCapImpressions: cap.impressions ?? null, frequencyCapHours: cap.hours ?? null };
+}
+
+function frequencyCapOf(campaign: Campaign): FrequencyCapDto | null {
+  if (campaign.frequencyCapImpressions === null || campaign.frequencyCapHours === null) return null;
+  return { impressions: campaign.frequencyCapImpressions, hours: campaign.frequencyCapHours };
 }
 
 function definedOnly<T extends object>(value: T | undefined): Partial<T> {
@@ -226,6 +246,7 @@ function toListItem(campaign: Campaign, now: number): CampaignListItemDto {
     campaignStatus: campaign.status,
     deliveryStatus: deliveryStatus(campaign, now),
     billingType: campaign.billingType,
+    frequencyCap: frequencyCapOf(campaign),
     ...statsOf(campaign),
     createdAt: campaign.createdAt,
   };
@@ -250,6 +271,7 @@ export function toResponse(campaign: Campaign, now: number): CampaignResponseDto
       buttonText: campaign.buttonText,
     },
     verificationUrl: campaign.verificationUrl,
+    frequencyCap: frequencyCapOf(campaign),
     campaignStatus: campaign.status,
     deliveryStatus: deliveryStatus(campaign, now),
     ...statsOf(campaign),

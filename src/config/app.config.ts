@@ -59,6 +59,8 @@ export interface AppConfig {
   profileChunkSize: number;
   /** Largest profile CSV upload, in bytes (it is streamed, never held whole). */
   profileCsvMaxBytes: number;
+  /** Most impressions one (ad block, user) pair is served within any hour, across campaigns; 0: no cap. */
+  userImpressionsPerHour: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     profileBatchBackoffMs: integer('PROFILE_BATCH_BACKOFF_MS', 1000, 10, 3_600_000),
     profileChunkSize: integer('PROFILE_CHUNK_SIZE', 1000, 1, 2500),
     profileCsvMaxBytes: integer('PROFILE_CSV_MAX_BYTES', 256 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
+    userImpressionsPerHour: integer('USER_IMPRESSIONS_PER_HOUR', 60, 0, 100_000),
   };
   if (!config.queueWorkers && !redisUrl) {
     problems.push('QUEUE_WORKERS=false needs REDIS_URL: without Redis the queues are in process, and no other process could run their jobs');

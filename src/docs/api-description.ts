@@ -32,6 +32,10 @@ Rules: \`endTime > startTime\` (ms); \`0 < amount ≤ total\`; \`costPer > 0\`; 
 decimals (CPM bids at most 3, so one impression costs whole micro-USDT); URLs http(s); \`platform\` in \`All\`,
 \`iOS\`, \`Android\`, \`Desktop\`; regions ISO 3166-1 alpha-2; languages ISO 639-1; \`actionType\` in
 \`visit.website\`, \`open.miniapp\`. Lists are newest first; \`1 ≤ current\`, \`1 ≤ pageSize ≤ 100\`.
+Optional \`frequencyCap: {impressions, hours}\` (1..1000, 1..720): a user is served at most \`impressions\` of the
+campaign within any \`hours\`-long window (rolling); \`null\` in an update removes it. Across campaigns, one user is
+served at most \`USER_IMPRESSIONS_PER_HOUR\` (60) impressions on one ad block within any hour. Capped ads are simply not
+served (the next best may be).
 
 ### Exchange
 Partners register exchange campaigns (\`exchange/campaign/create|list|detail|update|status|stats\`). \`matching/exchange\`

@@ -47,6 +47,10 @@ export function toIndexed(campaign: Campaign): IndexedCampaign {
     spentDay: campaign.spentDay,
     ecpmMicros: expectedRevenuePerMille(campaign.billingType, campaign.costPerMicros, ctr),
     verificationUrl: campaign.verificationUrl,
+    frequencyCap:
+      campaign.frequencyCapImpressions !== null && campaign.frequencyCapHours !== null
+        ? { impressions: campaign.frequencyCapImpressions, windowMs: campaign.frequencyCapHours * 60 * 60 * 1000 }
+        : null,
     creative: {
       icon: campaign.icon,
       image: campaign.popupImage,

@@ -32,6 +32,8 @@ export interface IndexedCampaign {
   ecpmMicros: number;
   /** The advertiser's verification endpoint: counted clicks on this campaign are verified through it. */
   verificationUrl?: string | null;
+  /** At most `impressions` to one user within any `windowMs`; null: no frequency cap. */
+  frequencyCap?: { impressions: number; windowMs: number } | null;
   creative: {
     icon: string;
     image: string;

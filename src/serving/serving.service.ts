@@ -16,7 +16,7 @@ import { GeoService } from './geo.service';
 import { languageFromAcceptLanguage, platformFromUserAgent } from './request-context';
 import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
 
-/** Candidates offered to the serving state per requested ad: spares for ads it refuses (budget, exclusion). */
+/** Candidates offered to the serving state per requested ad: spares for ads it refuses (budget, exclusion, caps). */
 const SPARE_CANDIDATES = 3;
 /** Rounds of offering further candidates when the state refused some; each round doubles the offer. */
 const MAX_SELECTION_ROUNDS = 4;
@@ -83,12 +83,12 @@ export class ServingService {
       const candidates = this.index.candidates(context, max, skip);
       if (candidates.length === 0) break;
       const result = await this.state.reserveImpressions(
-        { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted },
+        { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted, userImpressionsPerHour: this.config.userImpressionsPerHour },
         candidates.map((campaign) => toCandidate(campaign, day)),
       );
       if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
       for (const i of result.served) served.push(candidates[i]);
-      if (candidates.length < max) break;
+      if (candidates.length < max || result.userCapped) break;
       offered ??= new Set();
       for (const campaign of candidates) offered.add(campaign.id);
     }
@@ -136,7 +136,7 @@ const candidateCache = new WeakMap<IndexedCampaign, ImpressionCandidate & { day:
 function toCandidate(campaign: IndexedCampaign, day: string): ImpressionCandidate {
   let candidate = candidateCache.get(campaign);
   if (candidate === undefined || candidate.day !== day) {
-    candidate = { adId: campaign.adId, priceMicros: impressionPrice(campaign), ...budgetFacts(campaign, day), day };
+    candidate = { adId: campaign.adId, priceMicros: impressionPrice(campaign), frequencyCap: campaign.frequencyCap ?? null, ...budgetFacts(campaign, day), day };
     candidateCache.set(campaign, candidate);
   }
   return candidate;

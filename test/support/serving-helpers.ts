@@ -5,8 +5,11 @@ import { CampaignIndexService } from '../../src/serving/campaign-index.service';
 export const FETCH = '/api/v2/openapi/matching/ad';
 export const CLICK = '/api/v2/openapi/ad/event/report';
 
-/** Public addresses whose country the embedded geo database knows. */
-export const IP = { US: '8.8.8.8', GB: '81.2.69.142', DE: '85.214.132.117' };
+/**
+ * Public addresses of residential networks (Comcast, Andrews & Arnold, Deutsche Telekom) whose country the embedded
+ * geo database knows; a data centre's address (8.8.8.8) would be invalid traffic, never billed.
+ */
+export const IP = { US: '73.162.10.20', GB: '81.2.69.142', DE: '84.150.20.30' };
 export const UA = {
   iOS: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
   Android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',

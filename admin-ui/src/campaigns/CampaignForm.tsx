@@ -115,6 +115,20 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
       </Row>
     </Section>
 
+    <Section title="Frequency cap">
+      <Row>
+        <NumberInput
+          source="frequencyCap.impressions"
+          label="Impressions per user"
+          helperText="Optional, 1 to 1000: most impressions one user is served within the window (empty: no cap)"
+          step={1}
+          min={1}
+          max={1000}
+        />
+        <NumberInput source="frequencyCap.hours" label="Window (hours)" helperText="1 to 720, rolling" step={1} min={1} max={720} />
+      </Row>
+    </Section>
+
     <Section title="Verification">
       <TextInput
         source="verificationUrl"

@@ -50,6 +50,9 @@ const Codes = ({ source, label }: { source: string; label: string }) => (
   </Labeled>
 );
 
+export const formatFrequencyCap = (cap: { impressions: number; hours: number } | null | undefined) =>
+  cap ? `${cap.impressions} per user per ${cap.hours} h` : 'none';
+
 const Grid = ({ children }: { children: React.ReactNode }) => (
   <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: 2, width: '100%' }}>{children}</Box>
 );
@@ -104,6 +107,7 @@ export const CampaignShow = () => (
           <Labeled label="End"><FunctionField render={(record: any) => formatDateTime(record.budget.endTime)} /></Labeled>
           <Labeled label="Billing"><TextField source="bidding.billingType" /></Labeled>
           <Labeled label="Bid"><FunctionField render={(record: any) => formatUsdt(record.bidding.costPer)} /></Labeled>
+          <Labeled label="Frequency cap"><FunctionField render={(record: any) => formatFrequencyCap(record.frequencyCap)} /></Labeled>
         </Grid>
         <Typography variant="h6" sx={{ mt: 2 }}>Targeting</Typography>
         <Grid>

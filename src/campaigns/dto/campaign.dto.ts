@@ -35,6 +35,8 @@ const RequiredObject = () => [
   ValidateNested(),
 ];
 
+const OptionalObject = () => [IsOptional(), IsObject({ message: '$property must be an object' }), ValidateNested()];
+
 const IsRegionList = () => [
   IsOptional(),
   IsArray({ message: '$property must be an array of ISO 3166-1 alpha-2 codes' }),
@@ -186,6 +188,29 @@ export class AdDto {
   buttonText: string;
 }
 
+/** Bounds of a campaign's frequency cap: up to 1000 impressions per user, windows from 1 hour to 30 days. */
+export const FREQUENCY_CAP_MAX_IMPRESSIONS = 1000;
+export const FREQUENCY_CAP_MAX_HOURS = 720;
+
+export class FrequencyCapDto {
+  @ApiProperty({
+    description: `Most impressions of this campaign one user (openId) is served within any \`hours\`-long window, 1..${FREQUENCY_CAP_MAX_IMPRESSIONS}`,
+    example: 3,
+  })
+  @IsInt({ message: '$property must be an integer' })
+  @Min(1, { message: '$property must be at least 1' })
+  @Max(FREQUENCY_CAP_MAX_IMPRESSIONS, { message: `$property must be at most ${FREQUENCY_CAP_MAX_IMPRESSIONS}` })
+  impressions: number;
+
+  @ApiProperty({ description: `Length of the rolling window in hours, 1..${FREQUENCY_CAP_MAX_HOURS} (30 days)`, example: 24 })
+  @IsInt({ message: '$property must be an integer' })
+  @Min(1, { message: '$property must be at least 1' })
+  @Max(FREQUENCY_CAP_MAX_HOURS, { message: `$property must be at most ${FREQUENCY_CAP_MAX_HOURS}` })
+  hours: number;
+}
+
+export class FrequencyCapUpdateDto extends PartialType(FrequencyCapDto) {}
+
 export class CampaignCreateDto {
   @ApiProperty({ description: 'Campaign name, up to 200 characters', example: 'Winter launch' })
   @IsText(200)
@@ -220,13 +245,19 @@ export class CampaignCreateDto {
   @IsOptional()
   @IsHttpUrl()
   verificationUrl?: string;
+
+  @ApiPropertyOptional({
+    type: FrequencyCapDto,
+    description: 'Per-user frequency cap: a user is served at most `impressions` impressions of this campaign within any `hours`-long window (rolling); absent: no cap',
+  })
+  @apply(OptionalObject())
+  @Type(() => FrequencyCapDto)
+  frequencyCap?: FrequencyCapDto;
 }
 
 export class BudgetUpdateDto extends PartialType(BudgetDto) {}
 export class BiddingUpdateDto extends PartialType(BiddingDto) {}
 export class DestinationUpdateDto extends PartialType(DestinationDto) {}
-
-const OptionalObject = () => [IsOptional(), IsObject({ message: '$property must be an object' }), ValidateNested()];
 
 export class AdUpdateDto extends PartialType(OmitType(AdDto, ['destination'] as const)) {
   @ApiPropertyOptional({ type: DestinationUpdateDto })
@@ -279,6 +310,15 @@ export class CampaignUpdateDto extends CampaignIdDto {
   @IsOptional()
   @IsHttpUrl()
   verificationUrl?: string | null;
+
+  @ApiPropertyOptional({
+    type: FrequencyCapUpdateDto,
+    nullable: true,
+    description: 'Merges into the current cap (a campaign without one needs both fields); `null` removes the cap',
+  })
+  @apply(OptionalObject())
+  @Type(() => FrequencyCapUpdateDto)
+  frequencyCap?: FrequencyCapUpdateDto | null;
 }
 
 export class CampaignStatusDto extends CampaignIdDto {
@@ -341,6 +381,9 @@ export class CampaignListItemDto extends CampaignStatsDto {
   @ApiProperty({ enum: BILLING_TYPES, example: 'CPM' })
   billingType: string;
 
+  @ApiProperty({ type: FrequencyCapDto, nullable: true, description: 'Per-user frequency cap, or null when the campaign has none' })
+  frequencyCap: FrequencyCapDto | null;
+
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   createdAt: number;
 }
@@ -389,6 +432,9 @@ export class CampaignResponseDto extends CampaignStatsDto {
 
   @ApiProperty({ description: 'Verification endpoint, or null', example: 'https://api.example.com/adnet/verify', nullable: true, type: String })
   verificationUrl: string | null;
+
+  @ApiProperty({ type: FrequencyCapDto, nullable: true, description: 'Per-user frequency cap, or null when the campaign has none' })
+  frequencyCap: FrequencyCapDto | null;
 
   @ApiProperty({ enum: CAMPAIGN_STATUSES, example: 'onGoing' })
   campaignStatus: CampaignStatus;

@@ -118,6 +118,13 @@ export class Campaign {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   verifiedClicks: number;
 
+  /** Frequency cap: at most this many impressions per user within any `frequencyCapHours`; both null when uncapped. */
+  @Column({ type: 'int', nullable: true })
+  frequencyCapImpressions: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  frequencyCapHours: number | null;
+
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
 

@@ -3,12 +3,14 @@ import {
   ClickOutcome,
   ClickRequest,
   CLICK_DEDUP_MS,
+  FrequencyCap,
   ImpressionCandidate,
   IMPRESSION_WINDOW_MS,
   ReserveRequest,
   ReserveResult,
   ServingState,
   stateKeys,
+  USER_CAP_WINDOW_MS,
 } from './serving-state';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -21,25 +23,55 @@ export class MemoryServingState implements ServingState {
   private readonly counters = new Map<string, number>();
   /** key -> time (ms): when an impression was served / a click counted / until when an ad is excluded */
   private readonly marks = new Map<string, number>();
+  /** key -> when impressions counted by a cap were served, oldest first, only those within its window */
+  private readonly impressionLogs = new Map<string, ImpressionLog>();
   private lastSweep = 0;
 
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
     this.sweep(request.now);
     const served: number[] = [];
     const exhausted: number[] = [];
+    const userCap = request.userImpressionsPerHour ?? 0;
+    const userLog =
+      userCap > 0 ? this.recentImpressions(stateKeys.userImpressionLog(request.userId, request.adBlockId), USER_CAP_WINDOW_MS, request.now) : null;
     for (let i = 0; i < candidates.length && served.length < request.limit; i++) {
+      if (userLog !== null && userLog.times.length >= userCap) break;
       const candidate = candidates[i];
       const excludedUntil = this.marks.get(stateKeys.excluded(request.userId, candidate.adId));
       if (excludedUntil !== undefined && excludedUntil > request.now) continue;
+      const capLog = candidate.frequencyCap ? this.recentImpressionsUnder(request, candidate.adId, candidate.frequencyCap) : null;
+      if (capLog === undefined) continue;
       if (!this.hasBudget(candidate, request.day)) {
         exhausted.push(i);
         continue;
       }
       this.spend(candidate.campaignId, request.day, candidate.priceMicros);
       this.marks.set(stateKeys.served(request.userId, request.adBlockId, candidate.adId), request.now);
+      capLog?.times.push(request.now);
+      userLog?.times.push(request.now);
       served.push(i);
     }
-    return { served, exhausted };
+    return { served, exhausted, userCapped: userLog !== null && userLog.times.length >= userCap };
+  }
+
+  /** The user's log of this capped ad, or undefined when the cap is reached. */
+  private recentImpressionsUnder(request: ReserveRequest, adId: string, cap: FrequencyCap): ImpressionLog | undefined {
+    const log = this.recentImpressions(stateKeys.cappedImpressionLog(request.userId, adId), cap.windowMs, request.now);
+    return log.times.length < cap.impressions ? log : undefined;
+  }
+
+  /** The log under `key` without the impressions older than `windowMs`. */
+  private recentImpressions(key: string, windowMs: number, now: number): ImpressionLog {
+    let log = this.impressionLogs.get(key);
+    if (log === undefined) {
+      log = { windowMs, times: [] };
+      this.impressionLogs.set(key, log);
+    }
+    log.windowMs = windowMs;
+    let expired = 0;
+    while (expired < log.times.length && now - log.times[expired] >= windowMs) expired++;
+    if (expired > 0) log.times.splice(0, expired);
+    return log;
   }
 
   async registerClick(request: ClickRequest): Promise<ClickOutcome> {
@@ -100,9 +132,19 @@ export class MemoryServingState implements ServingState {
       const expired = key.startsWith('excl:') ? time <= now : now - time >= IMPRESSION_WINDOW_MS;
       if (expired) this.marks.delete(key);
     }
+    for (const [key, log] of this.impressionLogs) {
+      const newest = log.times[log.times.length - 1];
+      if (newest === undefined || now - newest >= log.windowMs) this.impressionLogs.delete(key);
+    }
     const today = new Date(now).toISOString().slice(0, 10);
     for (const key of this.counters.keys()) {
       if (key.startsWith('dspend:') && key.slice(-10) < today) this.counters.delete(key);
     }
   }
+}
+
+interface ImpressionLog {
+  windowMs: number;
+  /** ms, ascending */
+  times: number[];
 }

@@ -25,10 +25,13 @@ import {
   ReserveResult,
   ServingState,
   stateKeys,
+  USER_CAP_WINDOW_MS,
 } from './serving-state';
 
 const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
+/** The served hash's field holding when ads were served to its (user, block) within the hour (never an ad id). */
+const USER_LOG_FIELD = '#hour';
 const SWEEP_EVERY_MS = HEARTBEAT_EVERY_MS;
 /**
  * A billed click this process does not know (its script's answer was lost) is given back after this long: far
@@ -53,47 +56,88 @@ interface LeaseReturn {
 }
 
 // The serve script of one or several requests. KEYS the lease holder's heartbeat and leases (hash), then per
-// request excluded, served (a hash per user, ad id -> until when it is excluded; a hash per user and block, ad id ->
-// when it was served). ARGV servedTtl, expectAlive ('1' when a candidate is billed from a lease: the holder's
-// heartbeat must be there), then per request: now, limit, UTC day, n, its n candidates' ad ids in rank order and
-// their n unit prices (0: not billed from a lease). Serves each request's first `limit` ads not excluded for its
-// user, takes what they bill off the holder's outstanding leases in the same step (so a reclaim can only give back
-// units nobody billed), and answers their positions (0-based), a list per request; -1 when the holder's heartbeat
+// request excluded, served and capped (a hash per user, ad id -> until when it is excluded; a hash per user and
+// block, ad id -> when it was served, plus USER_LOG_FIELD -> when ads were served within the hour; a hash per user,
+// ad id of a capped campaign -> when it was served within the cap's window). ARGV servedTtl, expectAlive ('1' when a
+// candidate is billed from a lease: the holder's heartbeat must be there), then per request: now, limit, UTC day,
+// the user's hourly cap (0: none), the frequency caps ('' or "i:impressions:windowMs" for each capped candidate,
+// 1-based, joined by spaces), n, its n candidates' ad ids in rank order and their n unit prices (0: not billed from
+// a lease). Serves each request's first `limit` ads not excluded for its user nor capped, takes what they bill off
+// the holder's outstanding leases in the same step (so a reclaim can only give back units nobody billed), and
+// answers per request {positions (0-based), 1 when the user's hourly cap is reached}; -1 when the holder's heartbeat
 // is gone (its leases may have been reclaimed). The lease field is the campaign id (the ad id without its `ad_`,
-// see adIdOf) and the day.
+// see adIdOf) and the day. Impression logs are ms timestamps joined by spaces, oldest first, none out of window.
 const SERVE_MANY_SCRIPT = `
 if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local function recent(log, since)
+  local kept = {}
+  if log then
+    for t in string.gmatch(log, '%d+') do
+      if tonumber(t) > since then kept[#kept + 1] = t end
+    end
+  end
+  return kept
+end
 local ttl = tonumber(ARGV[1])
 local a = 3
 local answers = {}
 local billed = {}
-for r = 1, (#KEYS - 2) / 2 do
+for r = 1, (#KEYS - 2) / 3 do
+  local excludedKey = KEYS[3 * r]
+  local servedKey = KEYS[3 * r + 1]
+  local cappedKey = KEYS[3 * r + 2]
   local now = tonumber(ARGV[a])
+  local nowText = ARGV[a]
   local limit = tonumber(ARGV[a + 1])
   local day = ARGV[a + 2]
-  local n = tonumber(ARGV[a + 3])
-  local first = a + 4
-  local excludedUntil = redis.call('HMGET', KEYS[1 + 2 * r], unpack(ARGV, first, first + n - 1))
+  local userCap = tonumber(ARGV[a + 3])
+  local caps = {}
+  for i, impressions, window in string.gmatch(ARGV[a + 4], '(%d+):(%d+):(%d+)') do
+    caps[tonumber(i)] = {tonumber(impressions), tonumber(window)}
+  end
+  local n = tonumber(ARGV[a + 5])
+  local first = a + 6
+  local userLog = nil
+  if userCap > 0 then userLog = recent(redis.call('HGET', servedKey, '${USER_LOG_FIELD}'), now - ${USER_CAP_WINDOW_MS}) end
+  local excludedUntil = redis.call('HMGET', excludedKey, unpack(ARGV, first, first + n - 1))
   local served = {}
   local marks = {}
   for i = 1, n do
-    if #served >= limit then break end
+    if #served >= limit or (userLog and #userLog >= userCap) then break end
     if not excludedUntil[i] or tonumber(excludedUntil[i]) <= now then
-      served[#served + 1] = i - 1
-      marks[#marks + 1] = ARGV[first + i - 1]
-      marks[#marks + 1] = now
-      local price = tonumber(ARGV[first + n + i - 1])
-      if price > 0 then
-        local field = string.sub(ARGV[first + i - 1], 4) .. '|' .. day
-        billed[field] = (billed[field] or 0) + price
+      local adId = ARGV[first + i - 1]
+      local cap = caps[i]
+      local capLog = nil
+      if cap then capLog = recent(redis.call('HGET', cappedKey, adId), now - cap[2]) end
+      if not capLog or #capLog < cap[1] then
+        served[#served + 1] = i - 1
+        marks[#marks + 1] = adId
+        marks[#marks + 1] = now
+        if capLog then
+          capLog[#capLog + 1] = nowText
+          redis.call('HSET', cappedKey, adId, table.concat(capLog, ' '))
+          if redis.call('PTTL', cappedKey) < cap[2] then redis.call('PEXPIRE', cappedKey, cap[2]) end
+        end
+        if userLog then userLog[#userLog + 1] = nowText end
+        local price = tonumber(ARGV[first + n + i - 1])
+        if price > 0 then
+          local field = string.sub(adId, 4) .. '|' .. day
+          billed[field] = (billed[field] or 0) + price
+        end
       end
     end
   end
   if #served > 0 then
-    redis.call('HSET', KEYS[2 + 2 * r], unpack(marks))
-    redis.call('PEXPIRE', KEYS[2 + 2 * r], ttl)
+    if userLog then
+      marks[#marks + 1] = '${USER_LOG_FIELD}'
+      marks[#marks + 1] = table.concat(userLog, ' ')
+    end
+    redis.call('HSET', servedKey, unpack(marks))
+    redis.call('PEXPIRE', servedKey, ttl)
   end
-  answers[r] = served
+  local userCapped = 0
+  if userLog and #userLog >= userCap then userCapped = 1 end
+  answers[r] = {served, userCapped}
   a = first + 2 * n
 end
 for field, micros in pairs(billed) do
@@ -153,15 +197,33 @@ type ScriptedRedis = Redis & {
   adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][] | -1>;
+  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<[number[], number][] | -1>;
   adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
 
 type LeaseOutcome = 'granted' | 'exhausted';
 
+/** The serve script's answer to one request: positions served, and whether the user's hourly cap is reached. */
+interface ServeAnswer {
+  chosen: number[];
+  userCapped: boolean;
+}
+
 interface PendingServe {
-  serve: { excludedKey: string; servedKey: string; now: number; day: string; limit: number; adIds: string[]; leases: (Lease | null)[] };
-  resolve: (positions: number[]) => void;
+  serve: {
+    excludedKey: string;
+    servedKey: string;
+    cappedKey: string;
+    now: number;
+    day: string;
+    limit: number;
+    userCap: number;
+    /** '' or "i:impressions:windowMs" per capped candidate (1-based), see SERVE_MANY_SCRIPT */
+    caps: string;
+    adIds: string[];
+    leases: (Lease | null)[];
+  };
+  resolve: (answer: ServeAnswer) => void;
   reject: (error: unknown) => void;
 }
 
@@ -253,25 +315,32 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     const offered: number[] = [];
     const adIds: string[] = [];
     const leases: (Lease | null)[] = [];
+    let caps = '';
     for (let i = 0; i < candidates.length; i++) {
       const lease = taken[i];
       if (lease === null) continue;
       offered.push(i);
       adIds.push(candidates[i].adId);
       leases.push(lease.priceMicros > 0 ? lease : null);
+      const cap = candidates[i].frequencyCap;
+      if (cap) caps += `${caps === '' ? '' : ' '}${offered.length}:${cap.impressions}:${cap.windowMs}`;
     }
     let chosen: number[] = [];
+    let userCapped = false;
     try {
       if (offered.length > 0) {
-        chosen = await this.serveBatched({
+        ({ chosen, userCapped } = await this.serveBatched({
           excludedKey: stateKeys.excludedAds(request.userId),
           servedKey: stateKeys.servedAds(request.userId, request.adBlockId),
+          cappedKey: stateKeys.cappedImpressions(request.userId),
           now: request.now,
           day: request.day,
           limit: request.limit,
+          userCap: request.userImpressionsPerHour ?? 0,
+          caps,
           adIds,
           leases,
-        });
+        }));
       }
     } finally {
       // What was billed tentatively and not served goes back (all of it when the script failed). `chosen` holds
@@ -285,7 +354,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     const served = new Array<number>(chosen.length);
     for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
     if (this.closing) await this.returnLeases([...this.leases.values()]);
-    return { served, exhausted };
+    return { served, exhausted, userCapped };
   }
 
   /**
@@ -326,7 +395,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    * client to build and Redis to run instead of one per request (a tenth of the ad route's CPU went to the Redis
    * client). Each request still gets exactly its own answer; a failed call fails every request in it.
    */
-  private serveBatched(serve: PendingServe['serve']): Promise<number[]> {
+  private serveBatched(serve: PendingServe['serve']): Promise<ServeAnswer> {
     return new Promise((resolve, reject) => {
       this.pendingServes.push({ serve, resolve, reject });
       if (this.pendingServes.length === 1) setImmediate(() => this.sendServes());
@@ -346,8 +415,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     const keys: string[] = [stateKeys.leaseHolder(holderId), stateKeys.holderLeases(holderId)];
     const args: (string | number)[] = [SERVED_TTL_MS, '0'];
     for (const { serve } of batch) {
-      keys.push(serve.excludedKey, serve.servedKey);
-      args.push(serve.now, serve.limit, serve.day, serve.adIds.length, ...serve.adIds);
+      keys.push(serve.excludedKey, serve.servedKey, serve.cappedKey);
+      args.push(serve.now, serve.limit, serve.day, serve.userCap, serve.caps, serve.adIds.length, ...serve.adIds);
       for (const lease of serve.leases) {
         if (lease === null) {
           args.push(0);
@@ -364,7 +433,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
           batch.forEach(({ reject }) => reject(new HolderLostError()));
           return;
         }
-        batch.forEach(({ resolve }, i) => resolve(answers[i]));
+        batch.forEach(({ resolve }, i) => resolve({ chosen: answers[i][0], userCapped: answers[i][1] === 1 }));
       },
       (error: unknown) => batch.forEach(({ reject }) => reject(error)),
     );

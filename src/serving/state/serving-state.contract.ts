@@ -133,5 +133,63 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       const results = await Promise.all(Array.from({ length: 50 }, (_, i) => reserve(`p${i}`, [candidate({ dailyBudgetMicros: 100_000 })])));
       expect(results.reduce((sum, result) => sum + result.served.length, 0)).toBe(5);
     });
+
+    describe('frequency caps', () => {
+      const HOUR = 3_600_000;
+      const capped = (impressions: number, windowMs: number, overrides: Partial<ImpressionCandidate> = {}) =>
+        candidate({ frequencyCap: { impressions, windowMs }, dailyBudgetMicros: 1_000_000, totalBudgetMicros: 1_000_000, ...overrides });
+      const other = (n: number) => candidate({ campaignId: `${campaignId}-o${n}`, adId: `ad_${campaignId}-o${n}`, dailyBudgetMicros: 1_000_000, totalBudgetMicros: 1_000_000 });
+      const user = (tag: string) => `${campaignId}-${tag}`;
+
+      it('should serve a capped campaign to a user at most `impressions` times within any window (rolling)', async () => {
+        const ad = capped(2, HOUR);
+        const at = async (tag: string, ms: number) => (await reserve(user(tag), [ad], 5, now + ms)).served.length;
+        expect([await at('a', 0), await at('a', 30 * 60_000), await at('a', 59 * 60_000)]).toEqual([1, 1, 0]);
+        expect(await at('b', 59 * 60_000)).toBe(1);
+        // the first impression leaves the window at exactly one hour; the second is still in it a minute later
+        expect([await at('a', HOUR), await at('a', HOUR + 60_000), await at('a', 90 * 60_000)]).toEqual([1, 0, 1]);
+      });
+
+      it('should serve the next candidate in place of a capped one', async () => {
+        const ad = capped(1, 24 * HOUR);
+        expect((await reserve(user('a'), [ad, other(1)], 1)).served).toEqual([0]);
+        expect((await reserve(user('a'), [ad, other(1)], 1, now + 1)).served).toEqual([1]);
+        expect((await reserve(user('b'), [ad, other(1)], 1, now + 2)).served).toEqual([0]);
+      });
+
+      it('should not bill what a cap refused: the budget serves exactly its units to other users', async () => {
+        const ad = capped(1, 24 * HOUR, { priceMicros: 1000, totalBudgetMicros: 3000, dailyBudgetMicros: 3000 });
+        const served: number[] = [];
+        served.push((await reserve(user('a'), [ad])).served.length);
+        for (let i = 1; i <= 5; i++) served.push((await reserve(user('a'), [ad], 5, now + i)).served.length);
+        for (const tag of ['b', 'c', 'd']) served.push((await reserve(user(tag), [ad], 5, now + 10)).served.length);
+        expect(served).toEqual([1, 0, 0, 0, 0, 0, 1, 1, 0]);
+      });
+
+      it('should bound the impressions of one (block, user) pair within any hour across campaigns', async () => {
+        const three = [other(1), other(2), other(3)];
+        const reserveCapped = (userId: string, adBlockId: string, at: number) =>
+          state.reserveImpressions({ userId, adBlockId, now: at, day, limit: 3, userImpressionsPerHour: 5 }, three);
+        const first = await reserveCapped(user('a'), 'b1', now);
+        const second = await reserveCapped(user('a'), 'b1', now + 1);
+        const third = await reserveCapped(user('a'), 'b1', now + 2);
+        expect([first.served, second.served, third.served]).toEqual([[0, 1, 2], [0, 1], []]);
+        expect([first.userCapped, second.userCapped, third.userCapped]).toEqual([false, true, true]);
+        expect((await reserveCapped(user('a'), 'b2', now + 3)).served).toEqual([0, 1, 2]);
+        expect((await reserveCapped(user('b'), 'b1', now + 4)).served).toEqual([0, 1, 2]);
+        // the first request's three leave the window an hour later; the second's two are still in it
+        expect((await reserveCapped(user('a'), 'b1', now + HOUR - 1)).served).toEqual([]);
+        expect((await reserveCapped(user('a'), 'b1', now + HOUR)).served).toEqual([0, 1, 2]);
+        expect((await reserveCapped(user('a'), 'b1', now + HOUR)).served).toEqual([]);
+      });
+
+      it('should count nothing against the hourly cap when it is off', async () => {
+        const results = [];
+        for (let i = 0; i < 4; i++) {
+          results.push((await state.reserveImpressions({ userId: user('a'), adBlockId: 'b1', now: now + i, day, limit: 3 }, [other(1), other(2), other(3)])).served.length);
+        }
+        expect(results).toEqual([3, 3, 3, 3]);
+      });
+    });
   });
 }

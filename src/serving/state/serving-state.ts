@@ -10,6 +10,8 @@ export const SERVING_STATE = Symbol('SERVING_STATE');
 export const IMPRESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A repeated click within this window is answered success and not counted again. */
 export const CLICK_DEDUP_MS = 10 * 60 * 1000;
+/** The window of the network-wide cap USER_IMPRESSIONS_PER_HOUR (rolling). */
+export const USER_CAP_WINDOW_MS = 60 * 60 * 1000;
 
 export interface BudgetFacts {
   campaignId: string;
@@ -24,6 +26,13 @@ export interface ImpressionCandidate extends BudgetFacts {
   adId: string;
   /** What one impression costs: costPer/1000 for CPM, 0 for CPC. */
   priceMicros: number;
+  /** The campaign's frequency cap: at most `impressions` to one user within any `windowMs` (rolling). */
+  frequencyCap?: FrequencyCap | null;
+}
+
+export interface FrequencyCap {
+  impressions: number;
+  windowMs: number;
 }
 
 export interface ReserveRequest {
@@ -33,6 +42,8 @@ export interface ReserveRequest {
   /** UTC day of `now`, YYYY-MM-DD: the daily budget's counter. */
   day: string;
   limit: number;
+  /** Network-wide cap: most impressions of this (block, user) pair within any hour; 0 or absent: no cap. */
+  userImpressionsPerHour?: number;
 }
 
 export interface ReserveResult {
@@ -40,6 +51,8 @@ export interface ReserveResult {
   served: number[];
   /** Indexes of candidates skipped because their total or daily budget is spent. */
   exhausted: number[];
+  /** The (block, user) pair reached USER_IMPRESSIONS_PER_HOUR: no further candidate would be served. */
+  userCapped?: boolean;
 }
 
 export interface ClickRequest extends BudgetFacts {
@@ -84,6 +97,12 @@ export const stateKeys = {
   /** Redis: one hash per user, ad id -> until when it is excluded (rule 6). */
   excludedAds: (userId: string) => `excls:${userId}`,
   clicked: (userId: string, adBlockId: string, adId: string) => `clk:${userId}:${adBlockId}:${adId}`,
+  /** Redis: one hash per user, ad id -> when its capped campaign was served to the user (frequency caps). */
+  cappedImpressions: (userId: string) => `fcaps:${userId}`,
+  /** Memory: when a capped campaign's ad was served to the user. */
+  cappedImpressionLog: (userId: string, adId: string) => `fcap:${userId}:${adId}`,
+  /** Memory: when ads were served to the user on the block, within the last hour (USER_IMPRESSIONS_PER_HOUR). */
+  userImpressionLog: (userId: string, adBlockId: string) => `ucap:${userId}:${adBlockId}`,
   /** Redis: the ids of the processes that hold or held budget leases (see budget-leases.ts). */
   leaseHolders: () => 'leaseholders',
   /** Redis: a lease holder's heartbeat. */
