@@ -146,7 +146,7 @@ export class ProfilesService implements OnModuleInit {
       const chunkSize = this.config.profileChunkSize;
       for (let from = 0; from < rows.length; from += chunkSize) {
         const chunk = rows.slice(from, from + chunkSize);
-        await this.profiles.upsertChunk(batch.accountId, chunk, this.clock.now());
+        await this.upsertChunk(batch.accountId, chunk);
         await this.publishFacts(batch.accountId, chunk);
         const processed = Math.min(from + chunkSize, rows.length);
         if (processed < rows.length) await this.batches.update({ id: batchId }, { processed, updatedAt: this.clock.now() });
@@ -163,6 +163,11 @@ export class ProfilesService implements OnModuleInit {
       );
       throw error;
     }
+  }
+
+  /** Writes one chunk of the publisher's records with one multi-row upsert statement. */
+  upsertChunk(accountId: string, rows: ProfileRow[]): Promise<void> {
+    return this.profiles.upsertChunk(accountId, rows, this.clock.now());
   }
 
   /**
