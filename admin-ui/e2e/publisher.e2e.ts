@@ -14,7 +14,7 @@ test.describe('publisher', () => {
     const adBlockId = decodeURIComponent(page.url().split('/adBlocks/')[1].split('/')[0]);
     const detail = () => apiData(`/api/v2/openapi/ad/block/detail?adBlockId=${adBlockId}`, publisher.apiKey);
     expect((await detail()).requireSignedViewer).toBe(true);
-    const toggle = page.getByRole('checkbox', { name: 'Require signed viewer' });
+    const toggle = page.getByLabel('Require signed viewer');
     await expect(toggle).toBeChecked();
     await expect(page.getByTestId('signed-viewer-note')).toContainText('x-adnet-viewer');
     await screenshot(page, '21-ad-block-signed-viewer');
@@ -23,7 +23,7 @@ test.describe('publisher', () => {
     await expect(toggle).not.toBeChecked();
     await waitFor(detail, (value: any) => value.requireSignedViewer === false, 'signed viewers off');
     await page.reload();
-    await expect(page.getByRole('checkbox', { name: 'Require signed viewer' })).not.toBeChecked();
+    await expect(page.getByLabel('Require signed viewer')).not.toBeChecked();
   });
 
   test('should create an ad block, show its id to copy, and chart its earnings', async ({ page, context }) => {
