@@ -1,4 +1,6 @@
-import { TEST_PROFILE } from '../support/profile';
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { TEST_PROFILE, TEST_REDIS_URL } from '../support/profile';
 import { batchStatus, countRows, PROFILE_BATCH, PROFILE_CSV, storedProfile, waitForBatch } from '../support/profile-helpers';
 import { expectValidationError, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
@@ -64,4 +66,35 @@ describe(`Profile uploads name their publisher: publisherId [${TEST_PROFILE}]`, 
     }
     expect(await counts()).toEqual(before);
   });
+
+  (TEST_PROFILE === 'mysql' ? it : it.skip)(
+    "should keep per-publisher keys in Redis and drop the former global store's keys at the first start after the upgrade",
+    async () => {
+      const prefix = `adnet-e2e:legacy-${randomBytes(4).toString('hex')}:`;
+      const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix });
+      try {
+        // what a process of the former version left: its built marker and global keys
+        await redis.mset('profmeta:built', '1', 'prof:legacy-1', '1||', 'prof:legacy-2', '3|en|');
+        await redis.set('other:kept', 'x');
+        const user = newUser('redis');
+        const batchId = (await postJson(publisher.apiKey, [{ messengerUserId: user, isPremium: true }]).expect(200)).body.data.batchId;
+        await waitForBatch(t, publisher.apiKey, batchId);
+
+        const upgraded = await startTestApp({ REDIS_PREFIX: prefix }, { dropSchema: false });
+        try {
+          expect(await redis.exists('prof:legacy-1', 'prof:legacy-2', 'profmeta:built')).toBe(0);
+          expect(await redis.get('other:kept')).toBe('x');
+          // the rebuild wrote the publisher's profile under its own key
+          expect(await redis.get(`pprof:${publisher.accountId}:${user}`)).toBe('1||');
+          expect(await redis.exists('profmeta:built:per-publisher')).toBe(1);
+        } finally {
+          await upgraded.close();
+        }
+      } finally {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys.map((key) => key.slice(prefix.length)));
+        redis.disconnect();
+      }
+    },
+  );
 });

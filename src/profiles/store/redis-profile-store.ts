@@ -9,6 +9,9 @@ export const profileKey = (publisherUser: string) => `pprof:${publisherUser}`;
  * global store's marker (`profmeta:built`), so that the first start after the upgrade fills the per-publisher keys.
  */
 const BUILT_KEY = 'profmeta:built:per-publisher';
+/** The global store's marker and keys, from before profiles were per publisher: never read, removed after a rebuild. */
+const LEGACY_BUILT_KEY = 'profmeta:built';
+const LEGACY_KEYS = 'prof:*';
 /** Change notice topic: these (publisher, user) profiles were written; ids are publisherUserKey values. */
 export const PROFILES_CHANGED = 'profiles';
 
@@ -85,6 +88,22 @@ export class RedisProfileStore implements ProfileStore {
   async markBuilt(): Promise<void> {
     await this.redis.set(BUILT_KEY, '1');
     this.forgetAll();
+    await this.dropLegacyKeys();
+  }
+
+  /** Once, on the first rebuild after the upgrade: SCAN in pages, so a big keyspace never blocks Redis. */
+  private async dropLegacyKeys(): Promise<void> {
+    if ((await this.redis.exists(LEGACY_BUILT_KEY)) === 0) return;
+    // SCAN's pattern and answers carry REDIS_PREFIX; other commands add it themselves
+    const prefix = this.redis.options.keyPrefix ?? '';
+    const pattern = prefix.replace(/[*?[\]\\]/g, '\\$&') + LEGACY_KEYS;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await this.redis.unlink(...keys.map((key) => key.slice(prefix.length)));
+    } while (cursor !== '0');
+    await this.redis.del(LEGACY_BUILT_KEY);
   }
 
   private lookup(userId: string, now: number): Cached | undefined {
