@@ -61,7 +61,7 @@ export class ServingService {
    */
   async serve(query: AdFetchQueryDto, facts: RequestFacts): Promise<IndexedCampaign[]> {
     const block = await this.blockOf(query.adBlockId);
-    await this.viewers.assertSigned(block, query.openId, facts);
+    if (block.requireSignedViewer) await this.viewers.assertSigned(block, query.openId, facts);
     const now = this.clock.now();
     const context = this.contextOf(facts, now, await this.profileOf(block.accountId, query.openId));
     const day = utcDay(now);
