@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiData, createAccount, login, screenshot } from './support/harness';
+import { adminKey, apiData, createAccount, login, screenshot } from './support/harness';
 
 function csv(rows: number, prefix: string): Buffer {
   const lines = ['messengerUserId,walletAddress,walletClassify,isPremium'];
@@ -33,6 +33,27 @@ test.describe('profile import', () => {
     ]);
     await expect(rows.nth(2)).toContainText('2000 / 2000');
     await screenshot(page, '60-profile-import-done');
+  });
+
+  test("should make an admin name the publisher an import is for, and write that publisher's profiles", async ({ page }) => {
+    const publisher = await createAccount(['publisher'], `Import target ${Date.now()}`);
+    await login(page, adminKey());
+    await page.getByRole('menuitem', { name: 'Profile import' }).click();
+    const user = `pwadmin${Date.now()}`;
+    await page.getByTestId('csv-file').setInputFiles({
+      name: 'one.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`messengerUserId,walletAddress,walletClassify,isPremium\n${user},,,true\n`),
+    });
+    // nothing is preselected: no import before a target is chosen
+    await expect(page.getByRole('button', { name: 'Import' })).toBeDisabled();
+    await page.getByLabel('Profiles of').click();
+    await page.getByRole('option', { name: new RegExp(publisher.accountId) }).click();
+    await page.getByRole('button', { name: 'Import' }).click();
+    await expect(page.getByTestId('import-summary')).toHaveText('Done: 1 profiles in 1 batches', { timeout: 30_000 });
+    const batchId = (await page.locator('[data-testid^="batch-"]').first().getAttribute('data-testid'))!.slice('batch-'.length);
+    // the batch is the publisher's: its own key reads it
+    expect(await apiData(`/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisher.apiKey)).toMatchObject({ status: 'done', total: 1 });
   });
 
   test('should show the line and field of a bad row, and start no batch', async ({ page }) => {

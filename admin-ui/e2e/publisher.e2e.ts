@@ -2,6 +2,30 @@ import { expect, test } from '@playwright/test';
 import { apiData, campaignBody, createAccount, login, screenshot, traffic, waitFor } from './support/harness';
 
 test.describe('publisher', () => {
+  test('should require signed viewers on a new block from its form and switch it off on its page', async ({ page }) => {
+    const publisher = await createAccount(['publisher']);
+    await login(page, publisher.apiKey);
+    await page.getByRole('menuitem', { name: 'Ad blocks' }).click();
+    await page.getByRole('link', { name: 'Create' }).click();
+    await page.locator('input[name="name"]').fill('Signed banner');
+    await page.getByLabel('Require signed viewer').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(/#\/adBlocks\/[^/]+\/show$/);
+    const adBlockId = decodeURIComponent(page.url().split('/adBlocks/')[1].split('/')[0]);
+    const detail = () => apiData(`/api/v2/openapi/ad/block/detail?adBlockId=${adBlockId}`, publisher.apiKey);
+    expect((await detail()).requireSignedViewer).toBe(true);
+    const toggle = page.getByLabel('Require signed viewer');
+    await expect(toggle).toBeChecked();
+    await expect(page.getByTestId('signed-viewer-note')).toContainText('x-adnet-viewer');
+    await screenshot(page, '21-ad-block-signed-viewer');
+
+    await toggle.uncheck();
+    await expect(toggle).not.toBeChecked();
+    await waitFor(detail, (value: any) => value.requireSignedViewer === false, 'signed viewers off');
+    await page.reload();
+    await expect(page.getByLabel('Require signed viewer')).not.toBeChecked();
+  });
+
   test('should create an ad block, show its id to copy, and chart its earnings', async ({ page, context }) => {
     const publisher = await createAccount(['publisher']);
     const advertiser = await createAccount(['advertiser']);

@@ -310,7 +310,7 @@ describe('data provider', () => {
   it('should refuse what the API cannot do', async () => {
     const { provider } = fakeApi({});
     await expect(provider.delete('campaigns')).rejects.toThrow('delete is not available for campaigns');
-    await expect(provider.update('adBlocks', { id: 1, data: {} } as any)).rejects.toThrow('update is not available for adBlocks');
+    await expect(provider.update('accounts', { id: 1, data: {} } as any)).rejects.toThrow('update is not available for accounts');
   });
 
   it('should map exchange campaigns: list, create without an empty image, update removing it, status and series', async () => {
@@ -356,6 +356,32 @@ describe('data provider', () => {
     expect(imported).toEqual({ batchIds: ['b1', 'b2'], total: 6000 });
     expect(query(calls[1])).toEqual({ batchId: 'b1' });
     expect(status).toMatchObject({ status: 'processing', processed: 1000 });
+  });
+
+  it("should send an admin's CSV import for the publisher it names", async () => {
+    const { provider, calls } = fakeApi({ 'POST /api/v2/openapi/user/profile/batch/csv': () => ok({ batchIds: ['b1'], total: 1 }) });
+    await provider.importProfilesCsv(new Blob(['messengerUserId,walletAddress,walletClassify\nu1,,\n']), 'pub1');
+    await provider.importProfilesCsv(new Blob(['messengerUserId,walletAddress,walletClassify\nu1,,\n']));
+    expect(query(calls[0])).toEqual({ publisherId: 'pub1' });
+    expect(query(calls[1])).toEqual({});
+  });
+
+  it('should create an ad block with its signed-viewer rule and update it through ad/block/update', async () => {
+    const detail = (extra: Record<string, unknown>) => ({ adBlockId: 'blk1', userId: 'acc1', name: 'Banner', requireSignedViewer: false, ...extra });
+    const { provider, calls } = fakeApi({
+      'POST /api/v2/openapi/ad/block/create': () => ok({ adBlockId: 'blk1' }),
+      'GET /api/v2/openapi/ad/block/detail': () => ok(detail({ requireSignedViewer: true })),
+      'POST /api/v2/openapi/ad/block/update': (call) => ok(detail(call.body)),
+    });
+    const created = await provider.create('adBlocks', { data: { name: 'Banner', requireSignedViewer: true } });
+    expect(calls[0].body).toEqual({ name: 'Banner', requireSignedViewer: true });
+    expect(created.data).toMatchObject({ id: 'blk1', requireSignedViewer: true });
+
+    const updated = await provider.update('adBlocks', { id: 'blk1', data: { requireSignedViewer: false, impressions: 3 } });
+    expect(calls[2].body).toEqual({ adBlockId: 'blk1', requireSignedViewer: false });
+    expect(updated.data).toMatchObject({ id: 'blk1', adBlockId: 'blk1', requireSignedViewer: false });
+    await provider.create('adBlocks', { data: { name: 'Plain' } });
+    expect(calls[3].body).toEqual({ name: 'Plain' });
   });
 
   it('should map CSV line errors to their lines', async () => {

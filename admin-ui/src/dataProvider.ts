@@ -58,6 +58,14 @@ export function exchangeCampaignBody(data: Record<string, any>, forUpdate = fals
   return body;
 }
 
+/** The fields ad/block/create and ad/block/update take (update also needs the block id). */
+export function adBlockBody(data: Record<string, any>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (data.name !== undefined) body.name = data.name;
+  if (typeof data.requireSignedViewer === 'boolean') body.requireSignedViewer = data.requireSignedViewer;
+  return body;
+}
+
 /** Filters the panel applies itself: the list endpoints page but do not filter. */
 export function matchesFilter(record: RaRecord, filter: Record<string, unknown>): boolean {
   return Object.entries(filter).every(([name, wanted]) => {
@@ -205,7 +213,7 @@ export function createDataProvider(api: Api = defaultApi) {
           return { data: await getCampaign(campaignId) };
         }
         case 'adBlocks': {
-          const { adBlockId } = await api(`${OPENAPI}/ad/block/create`, { body: { name: params.data.name } });
+          const { adBlockId } = await api(`${OPENAPI}/ad/block/create`, { body: adBlockBody(params.data) });
           return { data: await getAdBlock(adBlockId) };
         }
         case 'accounts': {
@@ -234,6 +242,10 @@ export function createDataProvider(api: Api = defaultApi) {
         const body = { exchangeCampaignId: String(params.id), ...exchangeCampaignBody(params.data, true) };
         const data = await api(`${OPENAPI}/exchange/campaign/update`, { body });
         return { data: { ...data, id: data.exchangeCampaignId } };
+      }
+      if (resource === 'adBlocks') {
+        const data = await api(`${OPENAPI}/ad/block/update`, { body: { adBlockId: String(params.id), ...adBlockBody(params.data) } });
+        return { data: { ...data, id: data.adBlockId } };
       }
       if (resource !== 'campaigns') return unsupported('update', resource);
       const body: Record<string, unknown> = { campaignId: String(params.id), ...campaignBody(params.data) };
@@ -264,9 +276,15 @@ export function createDataProvider(api: Api = defaultApi) {
       api(`${OPENAPI}/exchange/campaign/status`, { body: { exchangeCampaignId, status } }),
     exchangeCampaignSeries: (exchangeCampaignId: string, range: SeriesRange = {}) =>
       api(`${OPENAPI}/exchange/campaign/stats`, { query: { exchangeCampaignId, ...range } }).then((data) => data.series as any[]),
-    /** Sends a CSV file as is (the API streams it) and answers `{batchIds, total}`: one batch per 5000 rows. */
-    importProfilesCsv: (file: Blob) =>
-      api<{ batchIds: string[]; total: number }>(`${OPENAPI}/user/profile/batch/csv`, { raw: { body: file, contentType: 'text/csv' } }),
+    /**
+     * Sends a CSV file as is (the API streams it) and answers `{batchIds, total}`: one batch per 5000 rows. The profiles
+     * are the caller's own; an admin names the publisher they are for (`publisherId`).
+     */
+    importProfilesCsv: (file: Blob, publisherId?: string) =>
+      api<{ batchIds: string[]; total: number }>(`${OPENAPI}/user/profile/batch/csv`, {
+        query: { publisherId },
+        raw: { body: file, contentType: 'text/csv' },
+      }),
     profileBatchStatus: (batchId: string) => api(`${OPENAPI}/user/profile/batch/status`, { query: { batchId } }),
     revokeKey: (keyId: string) => api(`${ADMIN}/keys/${encodeURIComponent(keyId)}/revoke`, { body: {} }),
   };

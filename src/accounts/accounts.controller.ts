@@ -25,7 +25,7 @@ export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get('me')
-  @ApiOperation({ summary: 'The account behind the key: id, name, roles (and webhook secret for advertisers)' })
+  @ApiOperation({ summary: 'The account behind the key: id, name, roles (and webhook secret for advertisers and publishers)' })
   @ApiEnvelope(AccountMeDto)
   @ApiErrors(401)
   async me(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
@@ -34,9 +34,12 @@ export class AccountsController {
 
   @Post('webhook-secret/rotate')
   @HttpCode(200)
-  @Roles('advertiser')
+  @Roles('advertiser', 'publisher')
   @ApiOperation({
-    summary: 'Replace your webhook secret (it signs the calls to your verification endpoint); answers the new one',
+    summary: 'Replace your webhook secret; answers the new one',
+    description:
+      'It signs the calls to your verification endpoint (advertisers) and your viewer tokens (publishers, x-adnet-viewer): ' +
+      'tokens signed with the old secret are refused from then on.',
   })
   @ApiEnvelope(AccountMeDto)
   @ApiErrors(401, 403)

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
@@ -15,6 +16,9 @@ interface CachedPrincipal {
 }
 
 const MAX_CACHED_KEYS = 50_000;
+const MAX_CACHED_SECRETS = 50_000;
+/** Change notice topic: this account's webhook secret was replaced. */
+const WEBHOOK_SECRET_CHANGED = 'webhookSecret';
 const SANDBOX_ROLES: Role[] = ['advertiser', 'publisher', 'partner'];
 
 @Injectable()
@@ -24,13 +28,18 @@ export class AccountsService implements OnModuleInit {
   private readonly keys: Repository<ApiKey>;
   /** Key hash -> principal. Keeps key checks off the database on hot paths; revocation clears it here at once, elsewhere within KEY_CACHE_TTL_MS. */
   private readonly principalCache = new Map<string, CachedPrincipal>();
+  /** Account id -> webhook secret, for checking signed viewers on the ad path; a rotation reaches every process by notice. */
+  private readonly secretCache = new Map<string, { secret: string; expiresAt: number }>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly changes: ChangeBus,
   ) {
     this.accounts = dataSource.getRepository(Account);
     this.keys = dataSource.getRepository(ApiKey);
+    changes.on(WEBHOOK_SECRET_CHANGED, (accountId) => this.secretCache.delete(accountId));
+    changes.onReconnect(() => this.secretCache.clear());
   }
 
   async onModuleInit(): Promise<void> {
@@ -95,12 +104,31 @@ export class AccountsService implements OnModuleInit {
     return account;
   }
 
-  /** A new secret for the verification calls; calls signed with the old one stop the moment this commits. */
+  /**
+   * A new webhook secret: verification calls are signed with it from the moment this commits, and viewer tokens
+   * signed with the old one stop being accepted (in other processes within the change notice's delivery).
+   */
   async rotateWebhookSecret(accountId: string): Promise<Account> {
     const account = await this.getAccount(accountId);
     account.webhookSecret = generateWebhookSecret();
     await this.accounts.update({ id: accountId }, { webhookSecret: account.webhookSecret });
+    this.secretCache.delete(accountId);
+    this.changes.publish(WEBHOOK_SECRET_CHANGED, accountId);
     return account;
+  }
+
+  /** The account's webhook secret (remembered for KEY_CACHE_TTL_MS); null for an unknown account. */
+  async webhookSecretOf(accountId: string): Promise<string | null> {
+    const now = Date.now();
+    const cached = this.secretCache.get(accountId);
+    if (cached && cached.expiresAt > now) return cached.secret;
+    const account = await this.accounts.findOne({ where: { id: accountId }, select: { id: true, webhookSecret: true } });
+    if (!account) return null;
+    if (this.config.keyCacheTtlMs > 0) {
+      if (this.secretCache.size >= MAX_CACHED_SECRETS) this.secretCache.delete(this.secretCache.keys().next().value as string);
+      this.secretCache.set(accountId, { secret: account.webhookSecret, expiresAt: now + this.config.keyCacheTtlMs });
+    }
+    return account.webhookSecret;
   }
 
   async issueKey(accountId: string, label: string): Promise<{ key: ApiKey; apiKey: string }> {

@@ -5,7 +5,7 @@ import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { PagingQueryDto } from '../common/paging.dto';
 import { AdBlocksService } from './ad-blocks.service';
-import { AdBlockCreateDto, AdBlockCreatedDto, AdBlockIdDto, AdBlockListDto, AdBlockResponseDto } from './dto/ad-block.dto';
+import { AdBlockCreateDto, AdBlockCreatedDto, AdBlockIdDto, AdBlockListDto, AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 
 @ApiTags('ad blocks')
 @ApiSecurity('x-api-key')
@@ -16,11 +16,32 @@ export class AdBlocksController {
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an ad block (a publisher ad spot); its id goes into matching/ad' })
+  @ApiOperation({
+    summary: 'Create an ad block (a publisher ad spot); its id goes into matching/ad',
+    description: 'With `requireSignedViewer: true` its ad requests need a signed viewer header (see ad/block/update).',
+  })
   @ApiEnvelope(AdBlockCreatedDto)
   @ApiErrors(400, 401, 403)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: AdBlockCreateDto): Promise<Envelope<AdBlockCreatedDto>> {
-    return ok({ adBlockId: await this.adBlocks.create(principal, body.name) });
+    return ok({ adBlockId: await this.adBlocks.create(principal, body.name, body.requireSignedViewer) });
+  }
+
+  @Post('update')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Change an ad block: name, signed viewers',
+    description:
+      'The fields given change, the others stay; answers the detail. `requireSignedViewer: true` makes matching/ad on the ' +
+      'block need the header `x-adnet-viewer: <openId>.<expiresAtMs>.<signature>`, where the signature is the lower-case hex ' +
+      'HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account\'s webhook secret (GET account/me), made by your ' +
+      'server for the user it serves; `expiresAtMs` must be in the future and at most 24 hours ahead. A request without it, ' +
+      'expired, signed for another openId or with a wrong signature is a 401 naming the header. Clicks need no header: they ' +
+      'count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet.',
+  })
+  @ApiEnvelope(AdBlockResponseDto)
+  @ApiErrors(400, 401, 403, 404)
+  async update(@CurrentPrincipal() principal: Principal, @Body() body: AdBlockUpdateDto): Promise<Envelope<AdBlockResponseDto>> {
+    return ok(await this.adBlocks.update(principal, body));
   }
 
   @Get('list')

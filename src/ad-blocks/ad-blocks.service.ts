@@ -1,32 +1,58 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
+import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { fromMicros } from '../common/money';
-import { AdBlockResponseDto } from './dto/ad-block.dto';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 import { AdBlock } from './entities/ad-block.entity';
+
+/** What the hot routes need of a block: its owner (whose profiles and webhook secret apply) and its viewer rule. */
+export interface ServingBlock {
+  accountId: string;
+  requireSignedViewer: boolean;
+}
+
+interface KnownBlock extends ServingBlock {
+  loadedAt: number;
+}
+
+/** Change notice topic: this ad block's settings changed. */
+const AD_BLOCK_CHANGED = 'adBlock';
 
 @Injectable()
 export class AdBlocksService {
-  /** Block id -> owner. Blocks never change owner and are never deleted, so this never goes stale. */
-  private readonly owners = new Map<string, string>();
+  /**
+   * Block id -> owner and settings. Owners never change and blocks are never deleted; a settings change reaches
+   * every process through a change notice, and an entry is reloaded after INDEX_REFRESH_MS in case a notice was lost.
+   */
+  private readonly known = new Map<string, KnownBlock>();
 
-  constructor(@InjectRepository(AdBlock) private readonly blocks: Repository<AdBlock>) {}
+  constructor(
+    @InjectRepository(AdBlock) private readonly blocks: Repository<AdBlock>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly changes: ChangeBus,
+  ) {
+    changes.on(AD_BLOCK_CHANGED, (adBlockId) => this.known.delete(adBlockId));
+    changes.onReconnect(() => this.known.clear());
+  }
 
-  async create(principal: Principal, name: string): Promise<string> {
+  async create(principal: Principal, name: string, requireSignedViewer = false): Promise<string> {
     const block = this.blocks.create({
       id: newId(),
       accountId: principal.accountId,
       name,
+      requireSignedViewer,
       impressions: 0,
       clicks: 0,
       earningsMicros: 0,
       createdAt: Date.now(),
     });
     await this.blocks.insert(block);
-    this.owners.set(block.id, block.accountId);
+    this.remember(block);
     return block.id;
   }
 
@@ -41,31 +67,66 @@ export class AdBlocksService {
   }
 
   async detail(principal: Principal, adBlockId: string): Promise<AdBlockResponseDto> {
-    const block = await this.blocks.findOneBy({ id: adBlockId });
-    if (!block || !canUse(principal, block.accountId)) throw new NotFoundError('adBlockId', 'ad block');
+    return toResponse(await this.usableBlock(principal, adBlockId));
+  }
+
+  /** Changes the fields given; answers the detail. */
+  async update(principal: Principal, change: AdBlockUpdateDto): Promise<AdBlockResponseDto> {
+    const block = await this.usableBlock(principal, change.adBlockId);
+    const fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer'>> = {};
+    if (change.name !== undefined) fields.name = change.name;
+    if (change.requireSignedViewer !== undefined) fields.requireSignedViewer = change.requireSignedViewer;
+    if (Object.keys(fields).length > 0) {
+      await this.blocks.update({ id: block.id }, fields);
+      Object.assign(block, fields);
+      this.remember(block);
+      this.changes.publish(AD_BLOCK_CHANGED, block.id);
+    }
     return toResponse(block);
   }
 
   /** Whether this principal may use the block, when its owner is already known (no I/O); undefined otherwise. */
   usableIfKnown(principal: Principal, adBlockId: string): boolean | undefined {
-    const owner = this.owners.get(adBlockId);
-    return owner === undefined ? undefined : canUse(principal, owner);
+    const block = this.knownBlock(adBlockId);
+    return block === undefined ? undefined : canUse(principal, block.accountId);
   }
 
   /**
    * Throws the same 404 for an unknown block and for another publisher's: the hot path calls this on every
-   * ad fetch and click, so owners are remembered after the first lookup.
+   * ad fetch and click, so blocks are remembered after the first lookup.
    */
   async assertUsable(principal: Principal, adBlockId: string): Promise<void> {
-    let owner = this.owners.get(adBlockId);
-    if (owner === undefined) {
-      const block = await this.blocks.findOne({ where: { id: adBlockId }, select: { id: true, accountId: true } });
-      if (block) {
-        owner = block.accountId;
-        this.owners.set(adBlockId, owner);
-      }
+    const block = await this.servingBlock(adBlockId);
+    if (block === null || !canUse(principal, block.accountId)) throw new NotFoundError('adBlockId', 'ad block');
+  }
+
+  /** The block's owner and viewer rule (remembered; null for an unknown block). */
+  async servingBlock(adBlockId: string): Promise<ServingBlock | null> {
+    const known = this.knownBlock(adBlockId);
+    if (known !== undefined) return known;
+    const block = await this.blocks.findOne({ where: { id: adBlockId }, select: { id: true, accountId: true, requireSignedViewer: true } });
+    return block ? this.remember(block) : null;
+  }
+
+  private knownBlock(adBlockId: string): KnownBlock | undefined {
+    const block = this.known.get(adBlockId);
+    if (block !== undefined && Date.now() - block.loadedAt >= this.config.indexRefreshMs) {
+      this.known.delete(adBlockId);
+      return undefined;
     }
-    if (owner === undefined || !canUse(principal, owner)) throw new NotFoundError('adBlockId', 'ad block');
+    return block;
+  }
+
+  private remember(block: Pick<AdBlock, 'id' | 'accountId' | 'requireSignedViewer'>): KnownBlock {
+    const known = { accountId: block.accountId, requireSignedViewer: block.requireSignedViewer, loadedAt: Date.now() };
+    this.known.set(block.id, known);
+    return known;
+  }
+
+  private async usableBlock(principal: Principal, adBlockId: string): Promise<AdBlock> {
+    const block = await this.blocks.findOneBy({ id: adBlockId });
+    if (!block || !canUse(principal, block.accountId)) throw new NotFoundError('adBlockId', 'ad block');
+    return block;
   }
 }
 
@@ -78,6 +139,7 @@ function toResponse(block: AdBlock): AdBlockResponseDto {
     adBlockId: block.id,
     userId: block.accountId,
     name: block.name,
+    requireSignedViewer: block.requireSignedViewer,
     impressions: block.impressions,
     clicks: block.clicks,
     ctr: block.impressions > 0 ? block.clicks / block.impressions : 0,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-const ALLOWED_HEADERS = 'x-api-key, debug, content-type, x-request-id, accept-language';
+const ALLOWED_HEADERS = 'x-api-key, debug, content-type, x-request-id, accept-language, x-adnet-viewer';
 const EXPOSED_HEADERS = 'x-request-id, retry-after';
 
 /**

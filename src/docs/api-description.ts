@@ -37,6 +37,14 @@ campaign within any \`hours\`-long window (rolling); \`null\` in an update remov
 served at most \`USER_IMPRESSIONS_PER_HOUR\` (60) impressions on one ad block within any hour. Capped ads are simply not
 served (the next best may be).
 
+### Publishers' own data
+Profiles (\`user/profile/batch\`, CSV import) belong to the publisher that uploaded them: keyed by (publisher,
+\`messengerUserId\`), they target users on that publisher's ad blocks only, and no publisher can change or read another's.
+An admin uploads for a publisher by naming it (\`?publisherId=\`). An ad block may set \`requireSignedViewer\` (at create or
+with \`POST ad/block/update {adBlockId, name?, requireSignedViewer?}\`): \`matching/ad\` on it then needs the header
+\`x-adnet-viewer: <openId>.<expiresAtMs>.<hex HMAC-SHA256(webhookSecret, "<openId>.<expiresAtMs>")>\` made by the
+publisher's server with its webhook secret (\`account/me\`), expiring within 24 h; otherwise 401. Clicks need no header.
+
 ### Exchange
 Partners register exchange campaigns (\`exchange/campaign/create|list|detail|update|status|stats\`). \`matching/exchange\`
 answers other partners' ongoing campaigns as entries (\`outExchangeCampaignId\` = yours, \`inExchangeCampaignId\` = the

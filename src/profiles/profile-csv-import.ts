@@ -1,7 +1,6 @@
 import { Readable, Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CsvError, parse } from 'csv-parse';
-import type { Principal } from '../accounts/principal';
 import { DomainError, FieldError, PayloadTooLargeError, ValidationError } from '../common/errors';
 import { validateWithDecorators } from '../common/validation.pipe';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
@@ -32,7 +31,7 @@ function rowErrors(errors: FieldError[], line: number): FieldError[] {
 }
 
 /**
- * CSV import of profile records (DESIGN §8): read as a stream and parsed by csv-parse, each row checked like a
+ * CSV import of profile records: read as a stream and parsed by csv-parse, each row checked like a
  * record of endpoint 10, stored in batches of 5000 that stay invisible until the whole file proved good, then
  * queued together. A bad row, a bad header or a file over PROFILE_CSV_MAX_BYTES stores nothing.
  */
@@ -43,7 +42,8 @@ export class ProfileCsvImporter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async import(principal: Principal, input: Readable): Promise<ProfileCsvImportedDto> {
+  /** Imports the file into the profiles of the publisher `accountId` (see ProfilesService.ownerOf). */
+  async import(accountId: string, input: Readable): Promise<ProfileCsvImportedDto> {
     const staged: string[] = [];
     try {
       let total = 0;
@@ -53,11 +53,11 @@ export class ProfileCsvImporter {
         chunk.push(toProfileRow(this.toRecord(file.columns, cells, line)));
         total += 1;
         if (chunk.length === MAX_BATCH_RECORDS) {
-          staged.push(await this.profiles.stage(principal, chunk));
+          staged.push(await this.profiles.stage(accountId, chunk));
           chunk = [];
         }
       }
-      if (chunk.length > 0) staged.push(await this.profiles.stage(principal, chunk));
+      if (chunk.length > 0) staged.push(await this.profiles.stage(accountId, chunk));
       if (total === 0) throw ValidationError.of('file', 'holds no records (only a header, or nothing)');
       await this.profiles.release(staged);
       return { batchIds: staged, total };

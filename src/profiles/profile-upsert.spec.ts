@@ -27,17 +27,17 @@ describe('profile upsert', () => {
     expect(fieldMask({ messengerUserId: 'u', walletAddress: 'w', walletClassify: 'evm', language: 'en' })).toBe(2 | 4 | 64);
   });
 
-  it('should build one multi-row statement per chunk for each database', () => {
+  it('should build one multi-row statement per chunk for each database, every row keyed by the publisher', () => {
     const rows = [
       { messengerUserId: 'a', isPremium: true },
       { messengerUserId: 'b', ipAddress: '8.8.8.8', isHighValue: false },
     ];
-    const mysql = upsertStatement('mysql', rows, 1000);
-    expect(mysql.sql.match(/\(\?(, \?){9}\)/g)).toHaveLength(2);
+    const mysql = upsertStatement('mysql', 'pub1', rows, 1000);
+    expect(mysql.sql.match(/\(\?(, \?){10}\)/g)).toHaveLength(2);
     expect(mysql.sql).toContain('ON DUPLICATE KEY UPDATE `ipAddress` = CASE WHEN (VALUES(`lastFields`) & 1) <> 0 THEN VALUES(`ipAddress`) ELSE `ipAddress` END');
-    expect(mysql.params).toEqual(['a', null, null, null, 1, null, null, null, 8, 1000, 'b', '8.8.8.8', null, null, null, 0, null, null, 17, 1000]);
-    const sqlite = upsertStatement('sqlite', rows, 1000);
-    expect(sqlite.sql).toContain('ON CONFLICT("messengerUserId") DO UPDATE SET "ipAddress" = CASE WHEN (excluded."lastFields" & 1) <> 0');
+    expect(mysql.params).toEqual(['pub1', 'a', null, null, null, 1, null, null, null, 8, 1000, 'pub1', 'b', '8.8.8.8', null, null, null, 0, null, null, 17, 1000]);
+    const sqlite = upsertStatement('sqlite', 'pub1', rows, 1000);
+    expect(sqlite.sql).toContain('ON CONFLICT("accountId", "messengerUserId") DO UPDATE SET "ipAddress" = CASE WHEN (excluded."lastFields" & 1) <> 0');
     expect(sqlite.params).toEqual(mysql.params);
   });
 });

@@ -45,17 +45,18 @@ export function fieldMask(row: ProfileRow): number {
 
 /**
  * One multi-row INSERT … ON DUPLICATE KEY UPDATE (MySQL) or INSERT … ON CONFLICT DO UPDATE (SQLite) for a chunk of
- * records of any shapes. Each row carries its field mask (`lastFields`); an existing profile takes only the
+ * records of any shapes, all of one publisher (`accountId`): another publisher's profile of the same user is a
+ * different row and is never touched. Each row carries its field mask (`lastFields`); an existing profile takes only the
  * columns the mask names and keeps the others, a new one gets null for the absent ones. Rows apply in order, so
  * a later record of the same user wins.
  */
-export function upsertStatement(dialect: 'mysql' | 'sqlite', rows: ProfileRow[], now: number): { sql: string; params: unknown[] } {
+export function upsertStatement(dialect: 'mysql' | 'sqlite', accountId: string, rows: ProfileRow[], now: number): { sql: string; params: unknown[] } {
   const q = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
-  const columns = ['messengerUserId', ...PROFILE_COLUMNS, 'lastFields', 'updatedAt'];
+  const columns = ['accountId', 'messengerUserId', ...PROFILE_COLUMNS, 'lastFields', 'updatedAt'];
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const params: unknown[] = [];
   for (const row of rows) {
-    params.push(row.messengerUserId);
+    params.push(accountId, row.messengerUserId);
     for (const column of PROFILE_COLUMNS) {
       const value = row[column] ?? null;
       params.push(BOOLEAN_COLUMNS.has(column) && value !== null ? (value ? 1 : 0) : value);
@@ -71,6 +72,6 @@ export function upsertStatement(dialect: 'mysql' | 'sqlite', rows: ProfileRow[],
   const sql =
     dialect === 'mysql'
       ? `${head} ON DUPLICATE KEY UPDATE ${assignments.join(', ')}`
-      : `${head} ON CONFLICT(${q('messengerUserId')}) DO UPDATE SET ${assignments.join(', ')}`;
+      : `${head} ON CONFLICT(${q('accountId')}, ${q('messengerUserId')}) DO UPDATE SET ${assignments.join(', ')}`;
   return { sql, params };
 }

@@ -13,6 +13,7 @@ import {
   ProfileBatchStatusQueryDto,
   ProfileCsvImportedDto,
   ProfileStoreRebuiltDto,
+  ProfileUploadQueryDto,
 } from './dto/profile.dto';
 import { ProfileCsvImporter } from './profile-csv-import';
 import { toProfileRow } from './profile-upsert';
@@ -39,16 +40,27 @@ export class ProfilesController {
       'The whole batch is checked first: any bad record is a 400 naming `list.<index>.<field>` and nothing is stored. ' +
       'An accepted batch is applied by a queue job (upsert by messengerUserId: fields a record carries overwrite, absent ' +
       'fields keep their stored value, null clears one); follow it at `user/profile/batch/status`. Its targeting flags ' +
-      'take effect in matching/ad as soon as the batch is `done`.',
+      'take effect in matching/ad as soon as the batch is `done`.\n\n' +
+      'Profiles belong to the publisher that uploaded them: they target users on that publisher\'s own ad blocks only, ' +
+      'and another publisher uploading the same messengerUserId changes nothing of yours. An admin uploads for a ' +
+      'publisher by naming it in `publisherId`.',
   })
   @ApiEnvelope(ProfileBatchAcceptedDto)
-  @ApiErrors(400, 401, 403, 413)
-  async batch(@CurrentPrincipal() principal: Principal, @Body() body: ProfileBatchDto): Promise<Envelope<ProfileBatchAcceptedDto>> {
-    return ok({ batchId: await this.profiles.accept(principal, body.list.map(toProfileRow)) });
+  @ApiErrors(400, 401, 403, 404, 413)
+  async batch(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ProfileUploadQueryDto,
+    @Body() body: ProfileBatchDto,
+  ): Promise<Envelope<ProfileBatchAcceptedDto>> {
+    const owner = await this.profiles.ownerOf(principal, query.publisherId);
+    return ok({ batchId: await this.profiles.accept(owner, body.list.map(toProfileRow)) });
   }
 
   @Get('batch/status')
-  @ApiOperation({ summary: 'Progress of a profile batch (also of each batch of a CSV import)' })
+  @ApiOperation({
+    summary: 'Progress of a profile batch (also of each batch of a CSV import)',
+    description: "Answers the batches of the caller's account (admins: any); another account's batch is a 404 like an unknown one.",
+  })
   @ApiEnvelope(ProfileBatchStatusDto)
   @ApiErrors(400, 401, 403, 404)
   async status(@CurrentPrincipal() principal: Principal, @Query() query: ProfileBatchStatusQueryDto): Promise<Envelope<ProfileBatchStatusDto>> {
@@ -63,15 +75,25 @@ export class ProfilesController {
       'Header row with at least `messengerUserId,walletAddress,walletClassify`; optional columns `ipAddress`, `isPremium`, ' +
       '`isHighValue`, `walletHasBalance` (true/false, 1/0, yes/no), `language`; other columns are ignored. An empty cell ' +
       `keeps the stored value. Rows are checked like endpoint 10 records; errors name \`line.<line>.<field>\` (the header is ` +
-      `line 1) and store nothing. Answers one batch per ${MAX_BATCH_RECORDS} rows; each reports at user/profile/batch/status.`,
+      `line 1) and store nothing. Answers one batch per ${MAX_BATCH_RECORDS} rows; each reports at user/profile/batch/status. ` +
+      "The profiles are the caller's own (an admin names the publisher in `publisherId`), as for user/profile/batch.",
   })
   @ApiConsumes('text/csv')
   @ApiBody({ schema: { type: 'string', example: 'messengerUserId,walletAddress,walletClassify\n5012345678,EQD4FPq-PRDi,primary\n' } })
   @ApiEnvelope(ProfileCsvImportedDto)
-  @ApiErrors(400, 401, 403, 413)
-  async importCsv(@CurrentPrincipal() principal: Principal, @CsvUpload() body: unknown): Promise<Envelope<ProfileCsvImportedDto>> {
+  @ApiErrors(400, 401, 403, 404, 413)
+  async importCsv(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ProfileUploadQueryDto,
+    @CsvUpload() body: unknown,
+  ): Promise<Envelope<ProfileCsvImportedDto>> {
     if (!(body instanceof Readable)) throw new BadRequestError('send the file as the request body with content-type text/csv');
-    return ok(await this.csv.import(principal, body));
+    // a refused upload's file is read and dropped, so the connection stays usable
+    const owner = await this.profiles.ownerOf(principal, query.publisherId).catch((error: unknown) => {
+      body.resume();
+      throw error;
+    });
+    return ok(await this.csv.import(owner, body));
   }
 }
 

@@ -3,13 +3,14 @@ import { CsvContentType } from './csv-content-type';
 import { ProfileBatchProcessor } from './profile-batch.processor';
 import { ProfileCsvImporter } from './profile-csv-import';
 import { ProfilesAdminController, ProfilesController } from './profiles.controller';
+import { ProfilesRepository } from './profiles.repository';
 import { ProfilesService } from './profiles.service';
 import { ProfileStoreModule } from './store/profile-store.module';
 
 @Module({
   imports: [ProfileStoreModule],
   controllers: [ProfilesController, ProfilesAdminController],
-  providers: [ProfilesService, ProfileCsvImporter, ProfileBatchProcessor, CsvContentType],
+  providers: [ProfilesService, ProfilesRepository, ProfileCsvImporter, ProfileBatchProcessor, CsvContentType],
   exports: [ProfilesService],
 })
 export class ProfilesModule {}

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThan } from 'typeorm';
+import { Account } from '../accounts/entities/account.entity';
 import { isAdmin, Principal } from '../accounts/principal';
 import { Clock } from '../common/clock';
-import { NotFoundError } from '../common/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { QUEUE_NAMES } from '../queue/queue-names';
@@ -12,8 +13,9 @@ import type { JobQueue, QueueJob } from '../queue/queue.types';
 import type { ProfileBatchStatusDto } from './dto/profile.dto';
 import { ProfileBatch } from './entities/profile-batch.entity';
 import { Profile } from './entities/profile.entity';
-import { PROFILE_COLUMNS, ProfileRow, upsertStatement } from './profile-upsert';
-import { factsOf, PROFILE_STORE, ProfileFacts, ProfileStore, StoredProfileColumns } from './store/profile-store';
+import { PROFILE_COLUMNS, ProfileRow } from './profile-upsert';
+import { ProfilesRepository, StoredProfile } from './profiles.repository';
+import { factsOf, PROFILE_STORE, ProfileStore, PublisherProfileFacts, StoredProfileColumns } from './store/profile-store';
 
 export interface ProfileBatchJob {
   batchId: string;
@@ -22,28 +24,51 @@ export interface ProfileBatchJob {
 /** A CSV import that was never completed (the process died while reading it) is dropped after this long. */
 const STALE_STAGED_MS = 60 * 60 * 1000;
 const REBUILD_PAGE = 5000;
-const SELECT_COLUMNS = 'messengerUserId, ipAddress, walletAddress, walletClassify, isPremium, isHighValue, walletHasBalance, language';
+
+const toStoreEntry = (profile: StoredProfile): PublisherProfileFacts => ({
+  accountId: profile.accountId,
+  messengerUserId: profile.messengerUserId,
+  facts: factsOf(profile),
+});
 
 /**
- * Profile batches (endpoint 10, DESIGN §8): accepted whole, kept with their records, applied by a queue job that
- * upserts by messengerUserId in chunks (one multi-row statement per chunk) and then writes
- * the merged profiles' targeting facts to the serving store.
+ * Profile batches (endpoint 10): accepted whole, kept with their records, applied by a queue job that upserts by
+ * (publisher, messengerUserId) in chunks (one multi-row statement per chunk) and then writes the merged profiles'
+ * targeting facts to the serving store. A batch belongs to one publisher account and changes only its profiles,
+ * which serve only its ad blocks (docs/TRUST_AND_SAFETY.md).
  */
 @Injectable()
 export class ProfilesService implements OnModuleInit {
   private readonly logger = new Logger(ProfilesService.name);
-  private readonly dialect: 'mysql' | 'sqlite';
   private readonly queue: JobQueue<ProfileBatchJob>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly profiles: ProfilesRepository,
     @Inject(PROFILE_STORE) private readonly store: ProfileStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     queues: QueueService,
   ) {
-    this.dialect = config.database.type;
     this.queue = queues.queue<ProfileBatchJob>(QUEUE_NAMES.profileBatch);
+  }
+
+  /**
+   * The publisher account an upload is for: the caller's own, unless an admin names another with `publisherId`
+   * (an admin upload never lands on a publisher's users without naming that publisher). Checked before any record
+   * is read or stored.
+   */
+  async ownerOf(principal: Principal, publisherId: string | undefined): Promise<string> {
+    if (publisherId === undefined || publisherId === principal.accountId) return principal.accountId;
+    if (!isAdmin(principal)) {
+      const message = 'only an admin may upload profiles for another account';
+      throw new ForbiddenError(`publisherId: ${message}`, { errors: [{ field: 'publisherId', message }] });
+    }
+    const account = await this.dataSource.getRepository(Account).findOneBy({ id: publisherId });
+    if (!account) throw new NotFoundError('publisherId', 'publisher account');
+    const roles = account.roleList;
+    if (!roles.includes('publisher') && !roles.includes('admin')) throw ValidationError.of('publisherId', 'must name a publisher account');
+    return account.id;
   }
 
   private get batches() {
@@ -60,9 +85,9 @@ export class ProfilesService implements OnModuleInit {
     if (unfinished.length > 0) await this.queue.addBulk(unfinished.map((batch) => this.jobOf(batch.id)));
   }
 
-  /** Stores an accepted batch and queues its job; answers the batchId. */
-  async accept(principal: Principal, rows: ProfileRow[]): Promise<string> {
-    const batchId = await this.insertBatch(principal, rows, 'json', 'queued');
+  /** Stores an accepted batch of the publisher `accountId` (see ownerOf) and queues its job; answers the batchId. */
+  async accept(accountId: string, rows: ProfileRow[]): Promise<string> {
+    const batchId = await this.insertBatch(accountId, rows, 'json', 'queued');
     try {
       await this.queue.add(QUEUE_NAMES.profileBatch, { batchId }, this.jobOf(batchId).options);
     } catch (error) {
@@ -73,8 +98,8 @@ export class ProfilesService implements OnModuleInit {
   }
 
   /** A chunk of a CSV import still being read: stored, invisible and not queued until release(). */
-  stage(principal: Principal, rows: ProfileRow[]): Promise<string> {
-    return this.insertBatch(principal, rows, 'csv', 'staged');
+  stage(accountId: string, rows: ProfileRow[]): Promise<string> {
+    return this.insertBatch(accountId, rows, 'csv', 'staged');
   }
 
   async release(batchIds: string[]): Promise<void> {
@@ -121,8 +146,8 @@ export class ProfilesService implements OnModuleInit {
       const chunkSize = this.config.profileChunkSize;
       for (let from = 0; from < rows.length; from += chunkSize) {
         const chunk = rows.slice(from, from + chunkSize);
-        await this.upsertChunk(chunk);
-        await this.publishFacts(chunk);
+        await this.upsertChunk(batch.accountId, chunk);
+        await this.publishFacts(batch.accountId, chunk);
         const processed = Math.min(from + chunkSize, rows.length);
         if (processed < rows.length) await this.batches.update({ id: batchId }, { processed, updatedAt: this.clock.now() });
       }
@@ -140,51 +165,42 @@ export class ProfilesService implements OnModuleInit {
     }
   }
 
-  /** Writes one chunk with one multi-row upsert statement. */
-  async upsertChunk(rows: ProfileRow[]): Promise<void> {
-    const { sql, params } = upsertStatement(this.dialect, rows, this.clock.now());
-    await this.dataSource.query(sql, params);
+  /** Writes one chunk of the publisher's records with one multi-row upsert statement. */
+  upsertChunk(accountId: string, rows: ProfileRow[]): Promise<void> {
+    return this.profiles.upsertChunk(accountId, rows, this.clock.now());
   }
 
   /**
    * Writes the chunk's targeting facts to the serving store. A record that carries every column and is its user's
    * only one in the chunk is the merged profile itself; the others are read back merged (one query).
    */
-  private async publishFacts(chunk: ProfileRow[]): Promise<void> {
+  private async publishFacts(accountId: string, chunk: ProfileRow[]): Promise<void> {
     const occurrences = new Map<string, number>();
     for (const row of chunk) occurrences.set(row.messengerUserId, (occurrences.get(row.messengerUserId) ?? 0) + 1);
-    const facts: [string, ProfileFacts][] = [];
+    const entries: PublisherProfileFacts[] = [];
     const readBack = new Set<string>();
     for (const row of chunk) {
       const complete = occurrences.get(row.messengerUserId) === 1 && PROFILE_COLUMNS.every((column) => row[column] !== undefined);
-      if (complete) facts.push([row.messengerUserId, factsOf(row as StoredProfileColumns)]);
+      if (complete) entries.push({ accountId, messengerUserId: row.messengerUserId, facts: factsOf(row as StoredProfileColumns) });
       else readBack.add(row.messengerUserId);
     }
     if (readBack.size > 0) {
-      const ids = [...readBack];
-      const profiles: (StoredProfileColumns & { messengerUserId: string })[] = await this.dataSource.query(
-        `SELECT ${SELECT_COLUMNS} FROM profiles WHERE messengerUserId IN (${ids.map(() => '?').join(', ')})`,
-        ids,
-      );
-      for (const profile of profiles) facts.push([profile.messengerUserId, factsOf(profile)]);
+      for (const profile of await this.profiles.findMerged(accountId, [...readBack])) entries.push(toStoreEntry(profile));
     }
-    await this.store.putMany(facts);
+    await this.store.putMany(entries);
   }
 
   /** Writes every stored profile to the serving store (after Redis lost it, or at an embedded start). */
   async rebuildStore(): Promise<number> {
     const started = this.clock.now();
-    let after = '';
+    let after: StoredProfile | null = null;
     let count = 0;
     for (;;) {
-      const page: (StoredProfileColumns & { messengerUserId: string })[] = await this.dataSource.query(
-        `SELECT ${SELECT_COLUMNS} FROM profiles WHERE messengerUserId > ? ORDER BY messengerUserId LIMIT ${REBUILD_PAGE}`,
-        [after],
-      );
+      const page = await this.profiles.page(after, REBUILD_PAGE);
       if (page.length === 0) break;
-      await this.store.putMany(page.map((profile) => [profile.messengerUserId, factsOf(profile)]));
+      await this.store.putMany(page.map(toStoreEntry));
       count += page.length;
-      after = page[page.length - 1].messengerUserId;
+      after = page[page.length - 1];
       if (page.length < REBUILD_PAGE) break;
     }
     await this.store.markBuilt();
@@ -192,17 +208,17 @@ export class ProfilesService implements OnModuleInit {
     return count;
   }
 
-  /** The profile as stored (tests and the admin panel). */
-  findProfile(messengerUserId: string): Promise<Profile | null> {
-    return this.dataSource.getRepository(Profile).findOne({ where: { messengerUserId } });
+  /** One publisher's profile of a user as stored (tests and the admin panel). */
+  findProfile(accountId: string, messengerUserId: string): Promise<Profile | null> {
+    return this.profiles.findOne(accountId, messengerUserId);
   }
 
-  private async insertBatch(principal: Principal, rows: ProfileRow[], source: 'json' | 'csv', status: 'queued' | 'staged'): Promise<string> {
+  private async insertBatch(accountId: string, rows: ProfileRow[], source: 'json' | 'csv', status: 'queued' | 'staged'): Promise<string> {
     const now = this.clock.now();
     const id = newId(now);
     await this.batches.insert({
       id,
-      accountId: principal.accountId,
+      accountId,
       source,
       status,
       total: rows.length,

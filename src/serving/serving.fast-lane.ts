@@ -4,11 +4,11 @@ import { answerError } from '../common/all-exceptions.filter';
 import { ok } from '../common/envelope';
 import type { FastLane } from '../common/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
-import { isDebug, testAds } from './debug-ads';
+import { isDebug } from './debug-ads';
 import { AdFetchQueryDto } from './dto/serving.dto';
 import { JSON_TYPE, PublisherGate } from './publisher-gate';
 import { servedAdsEnvelopeJson } from './served-ads-json';
-import { DEBUG_ADS_MESSAGE, servedMessage, ServingService } from './serving.service';
+import { servedMessage, ServingService } from './serving.service';
 
 /**
  * Endpoint 5 without Nest's per-request machinery (see FastLane): a plainly valid query that the PublisherGate
@@ -29,11 +29,15 @@ export class ServingFastLane implements FastLane {
     const query = AdFetchQueryDto.acceptFast(request.query);
     if (query === null || !this.gate.admits(request, query.adBlockId)) return false;
 
+    const facts = requestFactsOf(request);
     if (isDebug(request.headers.debug)) {
-      reply.header('content-type', JSON_TYPE).send(ok({ msg: DEBUG_ADS_MESSAGE, success: true, ads: testAds(query.adBlockId, query.limit) }));
+      this.serving.debugAds(query, facts).then(
+        (answer) => reply.header('content-type', JSON_TYPE).send(ok(answer)),
+        (error: unknown) => answerError(error, request, reply, this.logger),
+      );
       return true;
     }
-    this.serving.serve(query, requestFactsOf(request)).then(
+    this.serving.serve(query, facts).then(
       (served) => reply.header('content-type', JSON_TYPE).send(servedAdsEnvelopeJson(servedMessage(served.length), query.adBlockId, served)),
       (error: unknown) => answerError(error, request, reply, this.logger),
     );

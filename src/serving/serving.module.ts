@@ -15,6 +15,7 @@ import { ServingController } from './serving.controller';
 import { PublisherGate } from './publisher-gate';
 import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
+import { SignedViewers } from './signed-viewer';
 import { MemoryServingState } from './state/memory-serving-state';
 import { holderTimings } from './state/budget-leases';
 import { RedisServingState } from './state/redis-serving-state';
@@ -29,6 +30,7 @@ import { SERVING_STATE } from './state/serving-state';
     ServingService,
     ServingFastLane,
     PublisherGate,
+    SignedViewers,
     {
       provide: SERVING_STATE,
       inject: [REDIS, APP_CONFIG, DataSource],

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
+import { AdBlocksService, ServingBlock } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
+import { NotFoundError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';
 import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
@@ -14,6 +15,7 @@ import { isDebug, testAds } from './debug-ads';
 import { AdFetchQueryDto, ServedAdDto, ServedAdsDto } from './dto/serving.dto';
 import { GeoService } from './geo.service';
 import { languageFromAcceptLanguage, platformFromUserAgent } from './request-context';
+import { SignedViewers } from './signed-viewer';
 import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
 
 /** Candidates offered to the serving state per requested ad: spares for ads it refuses (budget, exclusion, caps). */
@@ -32,25 +34,36 @@ export class ServingService {
     @Inject(SERVING_STATE) private readonly state: ServingState,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(PROFILE_STORE) private readonly profiles: ProfileStore,
+    private readonly viewers: SignedViewers,
   ) {}
 
   async fetchAds(principal: Principal, query: AdFetchQueryDto, facts: RequestFacts): Promise<ServedAdsDto> {
     await this.adBlocks.assertUsable(principal, query.adBlockId);
-    if (isDebug(facts.header('debug'))) {
-      return { msg: DEBUG_ADS_MESSAGE, success: true, ads: testAds(query.adBlockId, query.limit) };
-    }
+    if (isDebug(facts.header('debug'))) return this.debugAds(query, facts);
     const served = await this.serve(query, facts);
     const ads = served.map((campaign) => toServedAd(campaign, query.adBlockId));
     return { msg: servedMessage(ads.length), success: true, ads };
   }
 
   /**
+   * Test ads of a block the caller may use: never counted. A block that requires signed viewers requires them here
+   * too, so a publisher can try its signing without spending anything.
+   */
+  async debugAds(query: AdFetchQueryDto, facts: RequestFacts): Promise<ServedAdsDto> {
+    await this.viewers.assertSigned(await this.blockOf(query.adBlockId), query.openId, facts);
+    return { msg: DEBUG_ADS_MESSAGE, success: true, ads: testAds(query.adBlockId, query.limit) };
+  }
+
+  /**
    * Selects, reserves and counts the ads of one request whose block the caller may use: the campaigns served, best
-   * first (each one impression, billed for CPM).
+   * first (each one impression, billed for CPM). The block's viewer rule is checked first; targeting reads the
+   * profile the block's owner uploaded for this user.
    */
   async serve(query: AdFetchQueryDto, facts: RequestFacts): Promise<IndexedCampaign[]> {
+    const block = await this.blockOf(query.adBlockId);
+    if (block.requireSignedViewer) await this.viewers.assertSigned(block, query.openId, facts);
     const now = this.clock.now();
-    const context = this.contextOf(facts, now, await this.profileOf(query.openId));
+    const context = this.contextOf(facts, now, await this.profileOf(block.accountId, query.openId));
     const day = utcDay(now);
     const served = await this.reserveBest(query, context, day);
     this.stats.recordImpressions(
@@ -95,9 +108,16 @@ export class ServingService {
     return served;
   }
 
-  /** The uploaded profile's facts (one store read, no SQL); a store failure serves the user as unknown. */
-  private profileOf(userId: string): Promise<ProfileFacts | null> {
-    return this.profiles.get(userId).catch(() => null);
+  /** The block (its owner and viewer rule); callers have checked that it exists and is the caller's. */
+  private async blockOf(adBlockId: string): Promise<ServingBlock> {
+    const block = await this.adBlocks.servingBlock(adBlockId);
+    if (block === null) throw new NotFoundError('adBlockId', 'ad block');
+    return block;
+  }
+
+  /** The publisher's uploaded profile's facts (one store read, no SQL); a store failure serves the user as unknown. */
+  private profileOf(accountId: string, userId: string): Promise<ProfileFacts | null> {
+    return this.profiles.get(accountId, userId).catch(() => null);
   }
 
   /**

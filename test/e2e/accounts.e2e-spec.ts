@@ -60,10 +60,14 @@ describe('Accounts, roles and API keys', () => {
     expect(detail).toEqual(list.accounts[0]);
   });
 
-  it('should show the webhook secret only to advertisers', async () => {
+  it('should show the webhook secret to advertisers and publishers (it signs their viewer tokens), not to partners', async () => {
     const publisher = await createAccount(t, ['publisher']);
-    const me = (await t.http().get(ME).set('x-api-key', publisher.apiKey).expect(200)).body.data;
-    expect(me.roles).toEqual(['publisher']);
+    const mine = (await t.http().get(ME).set('x-api-key', publisher.apiKey).expect(200)).body.data;
+    expect(mine.roles).toEqual(['publisher']);
+    expect(mine.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
+    const partner = await createAccount(t, ['partner']);
+    const me = (await t.http().get(ME).set('x-api-key', partner.apiKey).expect(200)).body.data;
+    expect(me.roles).toEqual(['partner']);
     expect(me).not.toHaveProperty('webhookSecret');
   });
 

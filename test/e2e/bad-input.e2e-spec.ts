@@ -700,7 +700,28 @@ function buildRoutes(f: Fixtures): Route[] {
       wrongRoleKeys: notPublisher,
       body: 'json',
       valid: () => ({ body: JSON.stringify({ name: 'Stolen block' }) }),
-      broken: jsonBody(brokenObject(() => ({ name: 'Fuzz block' }), [edit('name', bad.text(200))])),
+      broken: jsonBody(brokenObject(() => ({ name: 'Fuzz block' }), [edit('name', bad.text(200)), edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null)))])),
+    },
+    {
+      name: `POST ${OPENAPI}/ad/block/update`,
+      method: 'POST',
+      path: `${OPENAPI}/ad/block/update`,
+      key: pub,
+      wrongRoleKeys: notPublisher,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ adBlockId: f.adBlockId, name: 'Taken over', requireSignedViewer: true }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ adBlockId: f.adBlockId }),
+          [
+            ...idBreakers('adBlockId'),
+            // null is refused too: it never means "unchanged" here
+            edit('name', fc.oneof(bad.text(200, false), fc.constant(null))),
+            edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null))),
+          ],
+          [edit('name', hostileText), fc.constant<Edit[]>([['requireSignedViewer', true]])],
+        ),
+      ),
     },
     listRoute(`GET ${OPENAPI}/ad/block/list`, `${OPENAPI}/ad/block/list`, pub, notPublisher),
     {
@@ -931,7 +952,8 @@ function buildRoutes(f: Fixtures): Route[] {
       method: 'POST',
       path: `${OPENAPI}/account/webhook-secret/rotate`,
       key: adv,
-      wrongRoleKeys: notAdvertiser,
+      // advertisers and publishers have a webhook secret (it signs publishers' viewer tokens)
+      wrongRoleKeys: [partner],
       body: 'none',
       valid: () => ({}),
     },
@@ -1329,6 +1351,7 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       [`${OPENAPI}/ad/campaign/status`, adv, 'campaignId'],
       [`${OPENAPI}/ad/campaign/update`, adv, 'campaignId'],
       [`${OPENAPI}/ad/block/create`, pub, 'name'],
+      [`${OPENAPI}/ad/block/update`, pub, 'adBlockId'],
       [`${OPENAPI}/ad/event/report`, pub, 'eventData'],
       [`${OPENAPI}/ad/event/report/conversion`, adv, 'eventData'],
       [`${OPENAPI}/user/profile/batch`, pub, 'list'],
@@ -1469,6 +1492,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/ad/campaign/status`, 'advertiser'],
     [`${OPENAPI}/ad/campaign/update`, 'advertiser'],
     [`${OPENAPI}/ad/block/create`, 'publisher'],
+    [`${OPENAPI}/ad/block/update`, 'publisher'],
     [`${OPENAPI}/ad/event/report`, 'publisher'],
     [`${OPENAPI}/ad/event/report/conversion`, 'advertiser'],
     [`${OPENAPI}/user/profile/batch`, 'publisher'],

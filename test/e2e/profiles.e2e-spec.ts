@@ -173,7 +173,7 @@ describe(`Profiles (endpoint 10), batch status, upserts [${TEST_PROFILE}]`, () =
     });
   });
 
-  describe('upserts by messengerUserId', () => {
+  describe('upserts by (publisher, messengerUserId)', () => {
     it('should overwrite the fields a later batch carries, keep those it does not, and clear those it sets to null', async () => {
       const user = newUser('merge');
       await uploadAndApply(t, publisher.apiKey, [
@@ -190,8 +190,7 @@ describe(`Profiles (endpoint 10), batch status, upserts [${TEST_PROFILE}]`, () =
         language: 'de',
       });
 
-      // another publisher's upload updates the same global profile
-      await uploadAndApply(t, otherPublisher.apiKey, [{ messengerUserId: user, isHighValue: true, walletAddress: '0xsecond', walletClassify: 'evm' }]);
+      await uploadAndApply(t, publisher.apiKey, [{ messengerUserId: user, isHighValue: true, walletAddress: '0xsecond', walletClassify: 'evm' }]);
       expect(await storedProfile(t, user)).toEqual({
         messengerUserId: user,
         ipAddress: '81.2.69.142',
@@ -203,8 +202,15 @@ describe(`Profiles (endpoint 10), batch status, upserts [${TEST_PROFILE}]`, () =
         language: 'de',
       });
 
+      // another publisher's upload of the same user is its own profile: this publisher's stays as it is
+      await uploadAndApply(t, otherPublisher.apiKey, [{ messengerUserId: user, isHighValue: false, walletAddress: null }]);
+      expect(await storedProfile(t, user, publisher.accountId)).toEqual(expect.objectContaining({ isHighValue: true, walletAddress: '0xsecond' }));
+      expect(await storedProfile(t, user, otherPublisher.accountId)).toEqual(
+        expect.objectContaining({ isHighValue: false, walletAddress: null, isPremium: null, ipAddress: null, language: null }),
+      );
+
       await uploadAndApply(t, publisher.apiKey, [{ messengerUserId: user, walletAddress: null, ipAddress: null, isPremium: false }]);
-      expect(await storedProfile(t, user)).toEqual({
+      expect(await storedProfile(t, user, publisher.accountId)).toEqual({
         messengerUserId: user,
         ipAddress: null,
         walletAddress: null,
@@ -275,10 +281,10 @@ describe(`Profiles (endpoint 10), batch status, upserts [${TEST_PROFILE}]`, () =
       const service = t.app.get(ProfilesService);
       const upsert = service.upsertChunk.bind(service);
       let calls = 0;
-      jest.spyOn(service, 'upsertChunk').mockImplementation(async (rows) => {
+      jest.spyOn(service, 'upsertChunk').mockImplementation(async (accountId, rows) => {
         calls += 1;
         if (calls === 2) await gate; // hold the second chunk of the first batch
-        return upsert(rows);
+        return upsert(accountId, rows);
       });
       const tag = newUser('status');
       const first = await uploadBatch(t, publisher.apiKey, Array.from({ length: 1500 }, (_, i) => ({ messengerUserId: `${tag}-a${i}` })));

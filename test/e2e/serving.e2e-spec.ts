@@ -73,6 +73,7 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
         adBlockId: first,
         userId: owner.accountId,
         name: 'Home banner',
+        requireSignedViewer: false,
         impressions: 0,
         clicks: 0,
         ctr: 0,

@@ -265,7 +265,9 @@ describe('Verification calls (endpoint 11, DESIGN §7)', () => {
     await settled(campaignId);
     const [call] = endpoint.callsTo('/true').filter((request) => request.messengerId === user);
     expect(call.signature).toBe(createHmac('sha256', fresh).update(`${call.timestamp}.${user}`).digest('hex'));
-    const forbidden = await t.http().post('/api/v2/openapi/account/webhook-secret/rotate').set('x-api-key', publisher.apiKey);
+    // publishers rotate theirs too (it signs their viewer tokens); a partner has none to rotate
+    const partner = await createAccount(t, ['partner']);
+    const forbidden = await t.http().post('/api/v2/openapi/account/webhook-secret/rotate').set('x-api-key', partner.apiKey);
     expect(forbidden.status).toBe(403);
   });
 

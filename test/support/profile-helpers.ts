@@ -53,14 +53,19 @@ export function uploadCsv(t: TestApp, apiKey: string, text: string | Buffer, con
   return t.http().post(PROFILE_CSV).set('x-api-key', apiKey).set('content-type', contentType).send(text);
 }
 
-/** The stored profile row, booleans as booleans, or null. */
-export async function storedProfile(t: TestApp, messengerUserId: string): Promise<Json | null> {
+/**
+ * The stored profile row, booleans as booleans, or null. Profiles are per publisher: name the account when more than
+ * one publisher uploaded this user.
+ */
+export async function storedProfile(t: TestApp, messengerUserId: string, accountId?: string): Promise<Json | null> {
   const rows: Json[] = await t.app
     .get(DataSource)
     .query(
-      'SELECT messengerUserId, ipAddress, walletAddress, walletClassify, isPremium, isHighValue, walletHasBalance, language FROM profiles WHERE messengerUserId = ?',
-      [messengerUserId],
+      'SELECT messengerUserId, ipAddress, walletAddress, walletClassify, isPremium, isHighValue, walletHasBalance, language FROM profiles WHERE messengerUserId = ?' +
+        (accountId === undefined ? '' : ' AND accountId = ?'),
+      accountId === undefined ? [messengerUserId] : [messengerUserId, accountId],
     );
+  if (rows.length > 1) throw new Error(`${rows.length} publishers' profiles of ${messengerUserId}: name the account`);
   if (rows.length === 0) return null;
   const row = rows[0];
   const bool = (value: unknown) => (value === null ? null : value === true || Number(value) === 1);

@@ -48,7 +48,8 @@ export const MyAccount = () => {
             <Typography variant="h6">Webhook secret</Typography>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1, maxWidth: 720 }}>
               Calls to your verification endpoint carry <code>x-adnet-timestamp</code> and <code>x-adnet-signature</code>, the
-              lower-case hex HMAC-SHA256 of <code>&lt;timestamp&gt;.&lt;messenger_id&gt;</code> keyed with this secret.
+              lower-case hex HMAC-SHA256 of <code>&lt;timestamp&gt;.&lt;messenger_id&gt;</code> keyed with this secret. Publishers
+              sign viewer tokens with it (<code>x-adnet-viewer</code>, ad blocks that require signed viewers). Keep it on your server.
             </Typography>
             <Stack direction="row" alignItems="center" spacing={1}>
               <Typography component="code" data-testid="webhook-secret" sx={{ fontFamily: 'monospace', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}>
@@ -63,13 +64,13 @@ export const MyAccount = () => {
             <Confirm
               isOpen={confirming}
               title="Rotate the webhook secret?"
-              content="Calls are signed with the new secret at once; your endpoint must check against the new one."
+              content="Calls are signed with the new secret at once and viewer tokens signed with the old one are refused; update your servers."
               onConfirm={rotate}
               onClose={() => setConfirming(false)}
             />
           </Box>
         ) : (
-          <Alert severity="info">Only advertiser accounts have a webhook secret.</Alert>
+          <Alert severity="info">Only advertiser and publisher accounts have a webhook secret.</Alert>
         )}
       </CardContent>
     </Card>

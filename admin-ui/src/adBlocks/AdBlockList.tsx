@@ -1,5 +1,5 @@
 import { Stack } from '@mui/material';
-import { Datagrid, DateField, FunctionField, List, TextField, usePermissions } from 'react-admin';
+import { BooleanField, Datagrid, DateField, FunctionField, List, TextField, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
 import { CopyButton } from '../common/CopyButton';
 import { CountField, MoneyField, RateField } from '../common/fields';
@@ -20,6 +20,7 @@ export const AdBlockList = () => {
             </Stack>
           )}
         />
+        <BooleanField source="requireSignedViewer" label="Signed viewers" />
         <CountField source="impressions" />
         <CountField source="clicks" />
         <RateField source="ctr" label="CTR" />

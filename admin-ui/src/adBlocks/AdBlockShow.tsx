@@ -6,6 +6,7 @@ import { CopyButton } from '../common/CopyButton';
 import { CountField, MoneyField, RateField } from '../common/fields';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
 import type { AdnetDataProvider } from '../dataProvider';
+import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
 
 const BlockCharts = () => {
   const record = useRecordContext();
@@ -60,6 +61,12 @@ const Integration = () => {
         <code style={{ wordBreak: 'break-all' }}>{call}</code>
         <CopyButton value={call} label="Copy request" />
       </Stack>
+      {record.requireSignedViewer ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="signed-viewer-note">
+          with the header <code>x-adnet-viewer: &lt;openId&gt;.&lt;expiresAtMs&gt;.&lt;hex HMAC-SHA256(webhookSecret, "&lt;openId&gt;.&lt;expiresAtMs&gt;")&gt;</code>{' '}
+          made by your server.
+        </Typography>
+      ) : null}
     </Box>
   );
 };
@@ -86,6 +93,12 @@ export const AdBlockShow = () => (
         <Labeled label="CTR"><RateField source="ctr" /></Labeled>
         <Labeled label="Earnings"><MoneyField source="earnings" /></Labeled>
         <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
+      </Box>
+      <Box>
+        <SignedViewerSwitch />
+        <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 720 }}>
+          {SIGNED_VIEWER_HELP}
+        </Typography>
       </Box>
       <Integration />
       <BlockCharts />

@@ -7,15 +7,18 @@ import {
   CardContent,
   Chip,
   LinearProgress,
+  MenuItem,
   Table,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
+  TextField,
   Typography,
 } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { Title, useDataProvider } from 'react-admin';
+import { Title, useDataProvider, useGetList, usePermissions } from 'react-admin';
+import { isAdmin } from '../authProvider';
 import type { FieldError } from '../api';
 import type { AdnetDataProvider } from '../dataProvider';
 
@@ -39,12 +42,49 @@ export function importProgress(batches: BatchStatus[], total: number): number {
   return Math.min(100, Math.round((applied / total) * 100));
 }
 
+/** The admin's choice of whose profiles an import writes: their own account's, or a publisher's they name. */
+const OWN_ACCOUNT = 'own';
+
+/**
+ * Profiles belong to the publisher that uploads them. An admin names the publisher an import is for (nothing is
+ * preselected, so an import never lands on a publisher's users by accident).
+ */
+const TargetPublisher = ({ value, onChange }: { value: string; onChange: (value: string) => void }) => {
+  const { data: publishers = [], isPending } = useGetList('accounts', {
+    filter: { roles: 'publisher' },
+    pagination: { page: 1, perPage: 500 },
+    sort: { field: 'name', order: 'ASC' },
+  });
+  return (
+    <TextField
+      select
+      label="Profiles of"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      helperText="The publisher whose users these are: they target only that publisher's ad blocks"
+      sx={{ minWidth: 320 }}
+      disabled={isPending}
+      inputProps={{ 'data-testid': 'import-publisher' }}
+    >
+      <MenuItem value={OWN_ACCOUNT}>My own account (my ad blocks only)</MenuItem>
+      {publishers.map((account) => (
+        <MenuItem key={account.id} value={String(account.id)}>
+          {account.name} ({account.id})
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+};
+
 /**
  * Profile CSV import (header `messengerUserId,walletAddress,walletClassify`, optional extra columns): the file is sent
  * as is and the API answers one batch per 5000 rows; the progress bar follows their status until all are finished.
  */
 export const ProfileImport = () => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
+  const { permissions } = usePermissions();
+  const admin = isAdmin(permissions);
+  const [target, setTarget] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [sending, setSending] = useState(false);
@@ -72,7 +112,7 @@ export const ProfileImport = () => {
     setError(null);
     setBatches([]);
     try {
-      const answer = await dataProvider.importProfilesCsv(file);
+      const answer = await dataProvider.importProfilesCsv(file, admin && target !== OWN_ACCOUNT ? target : undefined);
       setTotal(answer.total);
       setBatches(answer.batchIds.map((batchId) => ({ batchId, status: 'queued', total: 0, processed: 0 })));
     } catch (caught: any) {
@@ -92,8 +132,10 @@ export const ProfileImport = () => {
         <Typography gutterBottom>
           Upload user profiles as CSV: a header row with <code>messengerUserId,walletAddress,walletClassify</code> (optional
           columns <code>ipAddress</code>, <code>isPremium</code>, <code>isHighValue</code>, <code>walletHasBalance</code>,{' '}
-          <code>language</code>), one user per row. Profiles feed ad targeting as soon as their batch is done.
+          <code>language</code>), one user per row. Profiles feed ad targeting as soon as their batch is done, on the ad
+          blocks of the account they belong to only.
         </Typography>
+        {admin ? <TargetPublisher value={target} onChange={setTarget} /> : null}
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', my: 2 }}>
           <input
             ref={input}
@@ -103,7 +145,7 @@ export const ProfileImport = () => {
             data-testid="csv-file"
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
           />
-          <Button variant="contained" startIcon={<UploadFileIcon />} disabled={!file || sending || running} onClick={upload}>
+          <Button variant="contained" startIcon={<UploadFileIcon />} disabled={!file || sending || running || (admin && !target)} onClick={upload}>
             Import
           </Button>
         </Box>

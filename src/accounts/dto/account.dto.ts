@@ -61,14 +61,16 @@ export class AccountResponseDto {
 
 export class AccountMeDto extends AccountResponseDto {
   @ApiPropertyOptional({
-    description: 'Signs the verification calls (DESIGN §7); only for advertiser (and admin) accounts',
+    description:
+      'For advertisers it signs the verification calls to your verification URL; for publishers it signs viewer tokens ' +
+      '(`x-adnet-viewer`, ad blocks with requireSignedViewer). Keep it on your server. Only for advertiser, publisher (and admin) accounts',
     example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
   })
   webhookSecret?: string;
 
   static fromAccount(account: Account): AccountMeDto {
     const roles = account.roleList;
-    const showSecret = roles.includes('advertiser') || roles.includes('admin');
+    const showSecret = roles.includes('advertiser') || roles.includes('publisher') || roles.includes('admin');
     return { ...AccountResponseDto.from(account), ...(showSecret ? { webhookSecret: account.webhookSecret } : {}) };
   }
 }

@@ -1,11 +1,43 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IsText } from '../../common/validators';
+
+/** Absent means "unchanged" (or the default); null is refused, not taken as absent. */
+const unlessAbsent = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
+
+const REQUIRE_SIGNED_VIEWER =
+  'true: matching/ad on this block needs the header `x-adnet-viewer: <openId>.<expiresAtMs>.<hex HMAC-SHA256(webhookSecret, "<openId>.<expiresAtMs>")>`, ' +
+  "made by your server with your account's webhook secret (GET account/me); unsigned, expired or mismatched requests are 401. " +
+  'See docs/SIGNED_VIEWERS.md';
 
 export class AdBlockCreateDto {
   @ApiProperty({ description: 'Name of the ad spot, up to 200 characters', example: 'Home screen banner' })
   @IsText(200)
   name: string;
+
+  @ApiPropertyOptional({ description: `${REQUIRE_SIGNED_VIEWER}. Default false`, example: false, default: false })
+  @unlessAbsent()
+  @IsBoolean({ message: '$property must be true or false' })
+  requireSignedViewer?: boolean;
+}
+
+/** Body of ad/block/update: the fields given change, the others stay. */
+export class AdBlockUpdateDto {
+  @ApiProperty({ description: 'The ad block to change (yours)', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property is required' })
+  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  adBlockId: string;
+
+  @ApiPropertyOptional({ description: 'New name, up to 200 characters', example: 'Home screen banner' })
+  @unlessAbsent()
+  @IsText(200)
+  name?: string;
+
+  @ApiPropertyOptional({ description: REQUIRE_SIGNED_VIEWER, example: true })
+  @unlessAbsent()
+  @IsBoolean({ message: '$property must be true or false' })
+  requireSignedViewer?: boolean;
 }
 
 export class AdBlockIdDto {
@@ -30,6 +62,9 @@ export class AdBlockResponseDto {
 
   @ApiProperty({ example: 'Home screen banner' })
   name: string;
+
+  @ApiProperty({ description: 'matching/ad on this block needs a signed `x-adnet-viewer` header', example: false })
+  requireSignedViewer: boolean;
 
   @ApiProperty({ description: 'Ads served on this block (not debug)', example: 1200 })
   impressions: number;

@@ -14,6 +14,10 @@ export class AdBlock {
   @Column({ type: 'varchar', length: 200 })
   name: string;
 
+  /** Ad requests need a viewer token signed by the publisher's server (x-adnet-viewer, docs/SIGNED_VIEWERS.md). */
+  @Column({ type: 'boolean', default: false })
+  requireSignedViewer: boolean;
+
   /** Running totals kept by the event pipeline, like the campaign's. */
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   impressions: number;

@@ -165,6 +165,21 @@ export class ProfileBatchDto {
   }
 }
 
+/** Query of the upload routes (JSON batch and CSV import). */
+export class ProfileUploadQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'Admins only: the publisher account whose profiles the upload writes (they then target only that account\'s ad blocks). ' +
+      "Without it an upload writes the caller's own profiles; a publisher naming another account gets 403",
+    example: '01jd3k5m8q9r2s4t6v8w0x2y4a',
+  })
+  @IsOptional()
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property must not be empty' })
+  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  publisherId?: string;
+}
+
 export class ProfileBatchAcceptedDto {
   @ApiProperty({ description: 'Id of the batch; ask for its progress at user/profile/batch/status', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
   batchId: string;

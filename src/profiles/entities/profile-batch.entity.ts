@@ -19,6 +19,7 @@ export class ProfileBatch {
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;
 
+  /** The publisher account whose profiles the batch writes: the uploader's own, or the one an admin named. */
   @Column({ type: 'varchar', length: 26 })
   accountId: string;
 

@@ -2,11 +2,16 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
 
 /**
- * A user profile (DESIGN §8): global, keyed by messengerUserId, merged from every uploaded batch. A null column
- * was never given or was cleared with an explicit null. Written only by the batch upsert (ProfileUpsert).
+ * A user profile as one publisher uploaded it: keyed by (publisher account, messengerUserId), merged from that
+ * publisher's batches only, read when serving that publisher's ad blocks (docs/TRUST_AND_SAFETY.md). A null column
+ * was never given or was cleared with an explicit null. Written only by the batch upsert (ProfilesRepository).
  */
 @Entity('profiles')
 export class Profile {
+  /** The publisher whose batches wrote this profile and whose ad blocks it targets. */
+  @PrimaryColumn({ type: 'varchar', length: 26 })
+  accountId: string;
+
   @PrimaryColumn({ type: 'varchar', length: 128 })
   messengerUserId: string;
 

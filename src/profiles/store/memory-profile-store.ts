@@ -1,16 +1,16 @@
-import { ProfileFacts, ProfileStore } from './profile-store';
+import { ProfileFacts, ProfileStore, PublisherProfileFacts, publisherUserKey } from './profile-store';
 
 /** The embedded profile's store: a Map in the one process, rebuilt from the database at every start. */
 export class MemoryProfileStore implements ProfileStore {
   private readonly profiles = new Map<string, ProfileFacts>();
   private built = false;
 
-  async get(messengerUserId: string): Promise<ProfileFacts | null> {
-    return this.profiles.get(messengerUserId) ?? null;
+  async get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null> {
+    return this.profiles.get(publisherUserKey(accountId, messengerUserId)) ?? null;
   }
 
-  async putMany(entries: [string, ProfileFacts][]): Promise<void> {
-    for (const [userId, facts] of entries) this.profiles.set(userId, facts);
+  async putMany(entries: PublisherProfileFacts[]): Promise<void> {
+    for (const { accountId, messengerUserId, facts } of entries) this.profiles.set(publisherUserKey(accountId, messengerUserId), facts);
   }
 
   async isBuilt(): Promise<boolean> {

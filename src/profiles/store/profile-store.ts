@@ -1,5 +1,5 @@
 /**
- * What serving needs of a user's profile (DESIGN §5, §8), kept in a fast store so that an ad request reads it
+ * What serving needs of a user's profile as the ad block owner uploaded it, kept in a fast store so that an ad request reads it
  * without SQL: process memory on the embedded profile, Redis on the MySQL + Redis profile (one GET per request).
  * The database stays the source of truth: the store is written after each applied chunk and can be rebuilt
  * from it (at start when empty, or through the admin API).
@@ -16,16 +16,29 @@ export interface ProfileFacts {
   ipAddress: string | null;
 }
 
+/** One publisher's profile of one user: profiles are kept per (publisher account, messengerUserId). */
+export interface PublisherProfileFacts {
+  accountId: string;
+  messengerUserId: string;
+  facts: ProfileFacts;
+}
+
 export interface ProfileStore {
-  /** null: no profile known (or the store lost it): serving treats the user as unknown, every flag false. */
-  get(messengerUserId: string): Promise<ProfileFacts | null>;
-  putMany(entries: [messengerUserId: string, facts: ProfileFacts][]): Promise<void>;
+  /**
+   * The profile the publisher `accountId` uploaded for this user. null: no profile known (or the store lost it):
+   * serving treats the user as unknown, every flag false.
+   */
+  get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null>;
+  putMany(entries: PublisherProfileFacts[]): Promise<void>;
   /** False when the store may lack profiles the database has: a fresh process (memory) or a flushed Redis. */
   isBuilt(): Promise<boolean>;
   markBuilt(): Promise<void>;
 }
 
 /** The stored profile columns, as the database answers them (booleans may come as 0/1). */
+/** The key of one publisher's profile of one user in a store: account ids are fixed-length ULIDs, so it is unambiguous. */
+export const publisherUserKey = (accountId: string, messengerUserId: string) => `${accountId}:${messengerUserId}`;
+
 export interface StoredProfileColumns {
   ipAddress: string | null;
   walletAddress: string | null;
@@ -38,7 +51,7 @@ export interface StoredProfileColumns {
 
 const yes = (value: boolean | number | null) => value === true || value === 1;
 
-/** Targeting facts of a merged profile (DESIGN §8): userLinkedChainWallet is a `primary` wallet. */
+/** Targeting facts of a merged profile: userLinkedChainWallet is a `primary` wallet. */
 export function factsOf(profile: StoredProfileColumns): ProfileFacts {
   const linkedWallet = profile.walletAddress !== null && profile.walletAddress !== '';
   return {

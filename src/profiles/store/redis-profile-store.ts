@@ -1,11 +1,18 @@
 import type Redis from 'ioredis';
 import type { ChangeBus } from '../../common/change-bus';
-import { decodeFacts, encodeFacts, ProfileFacts, ProfileStore } from './profile-store';
+import { decodeFacts, encodeFacts, ProfileFacts, ProfileStore, PublisherProfileFacts, publisherUserKey } from './profile-store';
 
-export const profileKey = (messengerUserId: string) => `prof:${messengerUserId}`;
-/** Set after a full rebuild; gone when Redis lost its data, which makes the next start rebuild. */
-const BUILT_KEY = 'profmeta:built';
-/** Change notice topic: these users' profiles were written. */
+/** `pprof:<publisher>:<user>`: profiles are per publisher (the keys of the former global store were `prof:<user>`). */
+export const profileKey = (publisherUser: string) => `pprof:${publisherUser}`;
+/**
+ * Set after a full rebuild; gone when Redis lost its data, which makes the next start rebuild. Named apart from the
+ * global store's marker (`profmeta:built`), so that the first start after the upgrade fills the per-publisher keys.
+ */
+const BUILT_KEY = 'profmeta:built:per-publisher';
+/** The global store's marker and keys, from before profiles were per publisher: never read, removed after a rebuild. */
+const LEGACY_BUILT_KEY = 'profmeta:built';
+const LEGACY_KEYS = 'prof:*';
+/** Change notice topic: these (publisher, user) profiles were written; ids are publisherUserKey values. */
 export const PROFILES_CHANGED = 'profiles';
 
 interface Cached {
@@ -20,7 +27,7 @@ export interface ProfileCacheOptions {
 }
 
 /**
- * The MySQL + Redis profile's store: one string key per user under REDIS_PREFIX, shared by every process.
+ * The MySQL + Redis profile's store: one string key per (publisher, user) under REDIS_PREFIX, shared by every process.
  *
  * Each API process keeps the profiles it read lately in memory (two generations of at most max/2 entries each,
  * an approximate LRU), so a returning user costs the ad request no Redis read. Writes publish the changed users
@@ -43,27 +50,32 @@ export class RedisProfileStore implements ProfileStore {
     changes?.onReconnect(() => this.forgetAll());
   }
 
-  async get(messengerUserId: string): Promise<ProfileFacts | null> {
+  async get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null> {
+    const key = publisherUserKey(accountId, messengerUserId);
     if (this.cache.max > 0) {
       const now = Date.now();
-      const cached = this.lookup(messengerUserId, now);
+      const cached = this.lookup(key, now);
       if (cached !== undefined) return cached.facts;
       const generation = this.generation;
-      const text = await this.redis.get(profileKey(messengerUserId));
+      const text = await this.redis.get(profileKey(key));
       const facts = text === null ? null : decodeFacts(text);
-      if (generation === this.generation) this.keep(messengerUserId, { facts, at: now });
+      if (generation === this.generation) this.keep(key, { facts, at: now });
       return facts;
     }
-    const text = await this.redis.get(profileKey(messengerUserId));
+    const text = await this.redis.get(profileKey(key));
     return text === null ? null : decodeFacts(text);
   }
 
-  async putMany(entries: [string, ProfileFacts][]): Promise<void> {
+  async putMany(entries: PublisherProfileFacts[]): Promise<void> {
     if (entries.length === 0) return;
     const pairs: string[] = [];
-    for (const [userId, facts] of entries) pairs.push(profileKey(userId), encodeFacts(facts));
+    const userIds: string[] = [];
+    for (const { accountId, messengerUserId, facts } of entries) {
+      const key = publisherUserKey(accountId, messengerUserId);
+      pairs.push(profileKey(key), encodeFacts(facts));
+      userIds.push(key);
+    }
     await this.redis.mset(pairs);
-    const userIds = entries.map(([userId]) => userId);
     for (const userId of userIds) this.forget(userId);
     // Awaited: a batch is reported done only once every process has been told.
     await this.changes?.publishMany(PROFILES_CHANGED, userIds);
@@ -76,6 +88,22 @@ export class RedisProfileStore implements ProfileStore {
   async markBuilt(): Promise<void> {
     await this.redis.set(BUILT_KEY, '1');
     this.forgetAll();
+    await this.dropLegacyKeys();
+  }
+
+  /** Once, on the first rebuild after the upgrade: SCAN in pages, so a big keyspace never blocks Redis. */
+  private async dropLegacyKeys(): Promise<void> {
+    if ((await this.redis.exists(LEGACY_BUILT_KEY)) === 0) return;
+    // SCAN's pattern and answers carry REDIS_PREFIX; other commands add it themselves
+    const prefix = this.redis.options.keyPrefix ?? '';
+    const pattern = prefix.replace(/[*?[\]\\]/g, '\\$&') + LEGACY_KEYS;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await this.redis.unlink(...keys.map((key) => key.slice(prefix.length)));
+    } while (cursor !== '0');
+    await this.redis.del(LEGACY_BUILT_KEY);
   }
 
   private lookup(userId: string, now: number): Cached | undefined {

@@ -1,0 +1,36 @@
+import { FormControlLabel, Switch } from '@mui/material';
+import { useNotify, useRecordContext, useUpdate } from 'react-admin';
+
+export const SIGNED_VIEWER_HELP =
+  "Ad requests need an x-adnet-viewer header made by your server with your webhook secret (see My account and docs/SIGNED_VIEWERS.md); a copied key alone fetches nothing.";
+
+/** The block's "require signed viewer" rule, changed in place through ad/block/update. */
+export const SignedViewerSwitch = () => {
+  const record = useRecordContext();
+  const notify = useNotify();
+  const [update, { isPending }] = useUpdate();
+  if (!record) return null;
+  const toggle = (checked: boolean) =>
+    update(
+      'adBlocks',
+      { id: record.id, data: { requireSignedViewer: checked }, previousData: record },
+      {
+        onSuccess: () => notify(checked ? 'Signed viewers required' : 'Signed viewers no longer required', { type: 'success' }),
+        onError: (error) => notify((error as Error).message, { type: 'error' }),
+      },
+    );
+  return (
+    <FormControlLabel
+      control={
+        <Switch
+          checked={Boolean(record.requireSignedViewer)}
+          disabled={isPending}
+          onChange={(event) => toggle(event.target.checked)}
+          inputProps={{ 'aria-label': 'Require signed viewer' }}
+          data-testid="require-signed-viewer"
+        />
+      }
+      label="Require signed viewer"
+    />
+  );
+};
