@@ -13,6 +13,11 @@ const MAX_KEY_LENGTH = 200;
 
 export type RequestWithPrincipal = FastifyRequest & { principal?: Principal };
 
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
 export function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
   return Array.isArray(header) ? header[0] : header;
@@ -34,15 +39,17 @@ export function installEdgeKeyCheck(fastify: FastifyInstance, accounts: Accounts
       return;
     }
     const clientIp = request.ip;
-    const refuseUnknown = (message: string) => {
-      const error = limiter.admitUnknownKey(clientIp) ? new UnauthorizedError(message) : new RateLimitedError(1);
+    const refuse = (error: Error) => {
+      // The body was never read: closing the connection spares reading (and discarding) the rest of it.
+      if (hasBody(request)) reply.header('connection', 'close');
       answerError(error, request, reply, logger);
     };
+    const refuseUnknown = (message: string) => refuse(limiter.admitUnknownKey(clientIp) ? new UnauthorizedError(message) : new RateLimitedError(1));
     const decide = (principal: Principal | null) => {
       if (!principal) return refuseUnknown('x-api-key is not a valid key (unknown or revoked)');
       const origin = request.headers.origin;
       const refusal = keyAccessRefusal(principal, { publishableKeyAllowed: config?.adnetPublishable === true }, typeof origin === 'string' ? origin : undefined);
-      if (refusal) return answerError(refusal, request, reply, logger);
+      if (refusal) return refuse(refusal);
       request.principal = principal;
       done();
     };
@@ -52,7 +59,7 @@ export function installEdgeKeyCheck(fastify: FastifyInstance, accounts: Accounts
     if (rawKey.length > MAX_KEY_LENGTH) return refuseUnknown('x-api-key is not a valid key');
     const cached = accounts.cachedPrincipal(rawKey);
     if (cached !== undefined) return decide(cached);
-    if (limiter.unknownKeyBudgetSpent(clientIp)) return answerError(new RateLimitedError(1), request, reply, logger);
+    if (limiter.unknownKeyBudgetSpent(clientIp)) return refuse(new RateLimitedError(1));
     accounts.authenticate(rawKey).then(decide, (error: unknown) => answerError(error, request, reply, logger));
   });
 }
