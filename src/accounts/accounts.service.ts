@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
@@ -24,6 +25,8 @@ export interface KeyOptions {
 }
 
 const MAX_CACHED_KEYS = 50_000;
+/** Change notice naming the hash of a revoked key: every process forgets it at once (Redis pub/sub). */
+const KEY_REVOKED = 'api-key-revoked';
 const SANDBOX_ROLES: Role[] = ['advertiser', 'publisher', 'partner'];
 
 @Injectable()
@@ -33,8 +36,9 @@ export class AccountsService implements OnModuleInit {
   private readonly keys: Repository<ApiKey>;
   /**
    * Key hash -> principal of a valid key, and apart from it the unknown (or revoked) keys, each a bounded LRU: a flood
-   * of unknown keys never evicts a valid key's entry. Keeps key checks off the database on hot paths; revocation
-   * clears the entry here at once, elsewhere within KEY_CACHE_TTL_MS.
+   * of unknown keys never evicts a valid key's entry. Keeps key checks off the database on hot paths; a revocation
+   * clears the entry in every process through a change notice (at the latest within KEY_CACHE_TTL_MS, should the
+   * notice be lost).
    */
   private readonly principalCache = new LruCache<string, CachedPrincipal>(MAX_CACHED_KEYS);
   private readonly unknownKeyCache: LruCache<string, number>;
@@ -43,10 +47,12 @@ export class AccountsService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly changes: ChangeBus,
   ) {
     this.accounts = dataSource.getRepository(Account);
     this.keys = dataSource.getRepository(ApiKey);
     this.unknownKeyCache = new LruCache(config.unknownKeyCacheMax);
+    changes.on(KEY_REVOKED, (keyHash) => this.principalCache.delete(keyHash));
   }
 
   async onModuleInit(): Promise<void> {
@@ -169,6 +175,7 @@ export class AccountsService implements OnModuleInit {
       await this.keys.update({ id: key.id }, { revokedAt: key.revokedAt });
     }
     this.principalCache.delete(key.keyHash);
+    this.changes.publish(KEY_REVOKED, key.keyHash);
     return key;
   }
 
@@ -209,19 +216,24 @@ export class AccountsService implements OnModuleInit {
       return;
     }
     const options: KeyOptions = { scope: 'full', label: `${name} key from the environment`, allowedOrigins: null };
+    const revokedHashes: string[] = [];
     try {
       await this.dataSource.transaction(async (manager) => {
         const previous = await manager.find(ApiKey, { where: { bootstrap: name }, order: { id: 'DESC' } });
         const now = Date.now();
         for (const key of previous.filter((candidate) => candidate.revokedAt === null)) {
           await manager.update(ApiKey, { id: key.id }, { revokedAt: now });
-          this.principalCache.delete(key.keyHash);
+          revokedHashes.push(key.keyHash);
         }
         const previousAccount = previous.length > 0 ? await manager.findOneBy(Account, { id: previous[0].accountId }) : null;
         const account = previousAccount ?? (await manager.save(this.newAccount(name, roles, sandbox)));
         await manager.save(this.newKey(account.id, rawKey, options, name));
         if (previous.length > 0) this.logger.warn(`the configured ${name} key changed: the previous one is revoked`);
       });
+      for (const keyHash of revokedHashes) {
+        this.principalCache.delete(keyHash);
+        this.changes.publish(KEY_REVOKED, keyHash);
+      }
       this.logger.log(`the configured ${name} key is registered`);
     } catch (error) {
       // Another process created it between our read and write: the unique key hash kept it single.

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { TEST_PROFILE } from '../support/profile';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { createAdBlock } from '../support/serving-helpers';
 import { expectValidationError, UNKNOWN_ID } from '../support/serving-fixtures';
@@ -171,5 +173,37 @@ describe('Account keys: scopes, labels, allowed origins', () => {
       active: true,
     });
     expect(await listKeys(partner.apiKey)).toEqual(keys);
+  });
+});
+
+/** Two server processes on one database and Redis: a revocation in one reaches the other's key cache at once. */
+(TEST_PROFILE === 'mysql' ? describe : describe.skip)('Key revocation across processes (MySQL + Redis)', () => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    // a key cache far longer than the test: only the change notice can make the second process forget the key
+    const shared = { REDIS_PREFIX: `adnet-e2e:keys-${randomBytes(4).toString('hex')}:`, KEY_CACHE_TTL_MS: '600000' };
+    first = await startTestApp(shared);
+    second = await startTestApp(shared, { dropSchema: false });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('should refuse a key in the other process as soon as it is revoked', async () => {
+    const owner = await createAccount(first, ['publisher'], 'Two processes');
+    const serve = (await first.http().post(KEYS).set('x-api-key', owner.apiKey).send({ scope: 'serve' }).expect(200)).body.data;
+    const fetch = (t: TestApp) => t.http().get(FETCH).query({ adBlockId: UNKNOWN_ID, openId: 'u', type: 'messenger', limit: 1 }).set('x-api-key', serve.apiKey);
+    await fetch(second).expect(404);
+    expect(second.app.get(AccountsService).cachedPrincipal(serve.apiKey)?.keyId).toBe(serve.keyId);
+
+    await first.http().post(REVOKE).set('x-api-key', owner.apiKey).send({ keyId: serve.keyId }).expect(200);
+    const deadline = Date.now() + 2000;
+    while (second.app.get(AccountsService).cachedPrincipal(serve.apiKey) !== undefined && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await fetch(second).expect(401);
+    await fetch(first).expect(401);
   });
 });

@@ -21,6 +21,8 @@ const KEYS = '/api/v2/openapi/account/keys';
 const SERVE_KEY_MESSAGE =
   'this key is a publishable (serve) key: it may only fetch ads and report clicks (matching/ad, ad/event/report, matching/exchange, exchange/event/report); use a full key';
 const MiB = 1024 * 1024;
+// floods of a few hundred requests, and app restarts: far longer than the default 5 s on a busy machine
+jest.setTimeout(60_000);
 
 type Account = { accountId: string; apiKey: string };
 
