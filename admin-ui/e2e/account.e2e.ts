@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { api, apiData, createAccount, login, screenshot } from './support/harness';
+import { api, apiData, baseUrl, createAccount, login, screenshot } from './support/harness';
 
 test.describe('my account', () => {
   test('should show the webhook secret of an advertiser and rotate it', async ({ page }) => {
@@ -56,5 +56,26 @@ test.describe('my account', () => {
     await expect(row).toContainText('revoked');
     expect((await api('/api/v2/openapi/matching/ad?adBlockId=01hzzzzzzzzzzzzzzzzzzzzzzz&openId=u&type=messenger&limit=1', serveKey)).status).toBe(401);
     expect((await api('/api/v2/openapi/account/me', publisher.apiKey)).status).toBe(200);
+  });
+
+  test('should run under its Content-Security-Policy, which forbids framing, without a single violation', async ({ page }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    const document = await page.goto(`${baseUrl()}/admin/`);
+    const headers = document!.headers();
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+
+    // a page that charts, shows images and calls the API: everything it needs is allowed
+    const publisher = await createAccount(['publisher']);
+    await login(page, publisher.apiKey);
+    await page.getByRole('menuitem', { name: 'Ad blocks' }).click();
+    await page.getByRole('menuitem', { name: 'My account' }).click();
+    await expect(page.getByTestId('keys-table')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(violations).toEqual([]);
   });
 });
