@@ -144,6 +144,41 @@ describe('abuse: a publishable (serve) key and allowed origins', () => {
     expect({ impressions: after.impressions - before.impressions, clicks: after.clicks - before.clicks }).toEqual({ impressions: 4, clicks: 2 });
   });
 
+  it('should let a partner\'s serve key fetch (8) and report clicks (9) for its own exchange campaign only', async () => {
+    const exchangeBody = (name: string) => ({
+      name,
+      icon: 'https://cdn.example.com/icon.png',
+      text: 'Swap traffic',
+      destination: { actionType: 'open.miniapp', url: 'https://t.example/app' },
+    });
+    const partnerA = await createAccount(t, ['partner'], 'Serve partner A');
+    const partnerB = await createAccount(t, ['partner'], 'Serve partner B');
+    const out = (await t.http().post('/api/v2/openapi/exchange/campaign/create').set('x-api-key', partnerA.apiKey).send(exchangeBody('A')).expect(200)).body.data.exchangeCampaignId;
+    const promoted = (await t.http().post('/api/v2/openapi/exchange/campaign/create').set('x-api-key', partnerB.apiKey).send(exchangeBody('B')).expect(200)).body.data.exchangeCampaignId;
+    const serveA = (await issueKey(t, partnerA.apiKey, { scope: 'serve', allowedOrigins: ['https://a.example.com'] })).apiKey;
+    const user = newUser();
+
+    const fetched = await t.http().get('/api/v2/openapi/matching/exchange').query({ exchangeCampaignId: out, openId: user, type: 'messenger', limit: 3 }).set('x-api-key', serveA).set('origin', 'https://a.example.com').expect(200);
+    expect(fetched.body.data.exchangeCampaigns).toEqual([expect.objectContaining({ outExchangeCampaignId: out, inExchangeCampaignId: promoted })]);
+    const report = { eventType: 'click', eventData: { messengerUserId: user, inExchangeCampaignId: promoted, outExchangeCampaignId: out } };
+    await t.http().post('/api/v2/openapi/exchange/event/report').set('x-api-key', serveA).set('origin', 'https://evil.example.com').send(report).expect(403);
+    await t.http().post('/api/v2/openapi/exchange/event/report').set('x-api-key', serveA).send(report).expect(200, { status: 'success' });
+
+    const foreign = await t.http().get('/api/v2/openapi/matching/exchange').query({ exchangeCampaignId: promoted, openId: user, type: 'messenger', limit: 3 }).set('x-api-key', serveA).expect(404);
+    expect(foreign.body.code).toBe(404);
+    for (const attempt of [
+      t.http().get('/api/v2/openapi/exchange/campaign/list').set('x-api-key', serveA),
+      t.http().get('/api/v2/openapi/exchange/campaign/detail').query({ exchangeCampaignId: out }).set('x-api-key', serveA),
+      t.http().post('/api/v2/openapi/exchange/campaign/status').set('x-api-key', serveA).send({ exchangeCampaignId: out, status: 'end' }),
+      t.http().post('/api/v2/openapi/exchange/campaign/create').set('x-api-key', serveA).send(exchangeBody('spam')),
+    ]) {
+      expectServeRefusal(await attempt);
+    }
+    const detail = (await t.http().get('/api/v2/openapi/exchange/campaign/detail').query({ exchangeCampaignId: out }).set('x-api-key', partnerA.apiKey).expect(200)).body.data;
+    // the refused status change did nothing; the click counted once
+    expect({ campaignStatus: detail.campaignStatus, clicksSent: detail.clicksSent }).toEqual({ campaignStatus: 'onGoing', clicksSent: 1 });
+  });
+
   it('should apply allowedOrigins to full keys too', async () => {
     const lockedFull = (await issueKey(t, publisher.apiKey, { allowedOrigins: ['https://dashboard.example.com'] })).apiKey;
     await t.http().get('/api/v2/openapi/ad/block/list').set('x-api-key', lockedFull).set('origin', 'https://evil.example.com').expect(403);
