@@ -57,11 +57,14 @@ export class AccountsController {
 
   @Post('keys')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Issue another key for your account (shown once); a serve key cannot manage keys', description: SCOPES_DESCRIPTION })
+  @ApiOperation({
+    summary: 'Issue another key for your account (shown once); a serve key (and the published test key) cannot manage keys',
+    description: SCOPES_DESCRIPTION,
+  })
   @ApiEnvelope(KeyCreatedDto)
   @ApiErrors(400, 401, 403)
   async issueKey(@CurrentPrincipal() principal: Principal, @Body() body: KeyCreateDto): Promise<Envelope<KeyCreatedDto>> {
-    const { key, apiKey } = await this.accounts.issueKey(principal.accountId, keyOptions(body));
+    const { key, apiKey } = await this.accounts.issueOwnKey(principal, keyOptions(body));
     return ok({ keyId: key.id, apiKey, scope: key.scope });
   }
 
@@ -70,7 +73,7 @@ export class AccountsController {
   @ApiEnvelope(KeyListDto)
   @ApiErrors(401, 403)
   async listKeys(@CurrentPrincipal() principal: Principal): Promise<Envelope<KeyListDto>> {
-    return ok({ keys: (await this.accounts.listKeys(principal.accountId)).map(KeyResponseDto.from) });
+    return ok({ keys: (await this.accounts.listOwnKeys(principal)).map(KeyResponseDto.from) });
   }
 
   @Post('keys/revoke')
@@ -82,7 +85,7 @@ export class AccountsController {
   @ApiEnvelope(ResultDto)
   @ApiErrors(400, 401, 403, 404)
   async revokeKey(@CurrentPrincipal() principal: Principal, @Body() body: KeyRevokeDto): Promise<Envelope<ResultDto>> {
-    await this.accounts.revokeOwnKey(principal.accountId, body.keyId);
+    await this.accounts.revokeOwnKey(principal, body.keyId);
     return ok({ result: 'success' });
   }
 }

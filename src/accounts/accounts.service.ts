@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ChangeBus } from '../common/change-bus';
-import { NotFoundError } from '../common/errors';
+import { ForbiddenError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
 import { Account, Role } from './entities/account.entity';
@@ -162,11 +162,28 @@ export class AccountsService implements OnModuleInit {
     return this.revoke(key);
   }
 
-  /** Revokes one of the account's own keys; another account's key answers like an unknown one. */
-  async revokeOwnKey(accountId: string, keyId: string): Promise<ApiKey> {
-    const key = await this.keys.findOneBy({ id: keyId, accountId });
+  /** Self-service: a new key for the caller's own account. */
+  async issueOwnKey(principal: Principal, options: KeyOptions): Promise<{ key: ApiKey; apiKey: string }> {
+    this.assertMayManageKeys(principal);
+    return this.issueKey(principal.accountId, options);
+  }
+
+  async listOwnKeys(principal: Principal): Promise<ApiKey[]> {
+    this.assertMayManageKeys(principal);
+    return this.listKeys(principal.accountId);
+  }
+
+  /** Revokes one of the caller's own keys; another account's key answers like an unknown one. */
+  async revokeOwnKey(principal: Principal, keyId: string): Promise<ApiKey> {
+    this.assertMayManageKeys(principal);
+    const key = await this.keys.findOneBy({ id: keyId, accountId: principal.accountId });
     if (!key) throw new NotFoundError('keyId', 'key');
     return this.revoke(key);
+  }
+
+  /** The published test key is everyone's: whoever holds it could revoke it, or mint keys that outlive it. */
+  private assertMayManageKeys(principal: Principal): void {
+    if (principal.sandbox) throw new ForbiddenError('the published test key (TEST_API_KEY) cannot manage keys');
   }
 
   private async revoke(key: ApiKey): Promise<ApiKey> {

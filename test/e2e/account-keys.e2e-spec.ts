@@ -176,6 +176,34 @@ describe('Account keys: scopes, labels, allowed origins', () => {
   });
 });
 
+describe('Account keys of the published test key', () => {
+  const TEST_KEY = 'published-test-key-0123456789';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ APP_ENV: 'test', TEST_API_KEY: TEST_KEY });
+  });
+  afterAll(() => t.close());
+
+  it('should not let the sandbox key issue, list or revoke keys (anyone holds it)', async () => {
+    const me = (await t.http().get(ME).set('x-api-key', TEST_KEY).expect(200)).body.data;
+    const before = Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM api_keys WHERE accountId = ?', [me.accountId]))[0].n);
+    const sandboxKeys = (await t.http().get(`/api/v2/admin/accounts/${me.accountId}/keys`).set('x-api-key', ADMIN_KEY).expect(200)).body.data.keys;
+    for (const call of [
+      t.http().post(KEYS).set('x-api-key', TEST_KEY).send({ scope: 'full' }),
+      t.http().get(KEYS).set('x-api-key', TEST_KEY),
+      t.http().post(REVOKE).set('x-api-key', TEST_KEY).send({ keyId: sandboxKeys[0].keyId }),
+    ]) {
+      const response = await call;
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 403,
+        body: { code: 403, message: 'the published test key (TEST_API_KEY) cannot manage keys', data: {} },
+      });
+    }
+    expect(Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM api_keys WHERE accountId = ?', [me.accountId]))[0].n)).toBe(before);
+    await t.http().get(ME).set('x-api-key', TEST_KEY).expect(200);
+  });
+});
+
 /** Two server processes on one database and Redis: a revocation in one reaches the other's key cache at once. */
 (TEST_PROFILE === 'mysql' ? describe : describe.skip)('Key revocation across processes (MySQL + Redis)', () => {
   let first: TestApp;
