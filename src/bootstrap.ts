@@ -7,6 +7,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { AccountsService } from './accounts/accounts.service';
+import { installEdgeKeyCheck } from './accounts/edge-key-check';
+import { RateLimiter } from './accounts/rate-limiter';
 import { AppModule, AppModuleOptions } from './app.module';
 import { registerCors } from './common/cors';
 import { installFastLanes } from './common/fast-lane';
@@ -18,7 +21,7 @@ import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } fr
 import { projectRoot } from './common/project-root';
 import type { AppConfig } from './config/app.config';
 import { API_DESCRIPTION } from './docs/api-description';
-import { mountQueueBoard } from './queue/queue-board';
+import { mountQueueBoard, QUEUE_BOARD_PATH } from './queue/queue-board';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -79,6 +82,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   });
 
   registerCors(fastify, config.corsOrigins);
+  installEdgeKeyCheck(fastify, app.get(AccountsService), app.get(RateLimiter));
   installFastLanes(fastify, () => [app.get(ServingFastLane), app.get(EventsFastLane)]);
 
   await mountQueueBoard(app, config);
@@ -96,6 +100,12 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
  */
 const LONG_ROUTES = [/\/user\/profile\/batch$/, /\/user\/profile\/batch\/csv$/, /\/admin\/profiles\/rebuild-store$/];
 /**
+ * Only the bulk uploads take bodies up to BODY_LIMIT (the CSV import streams under its own PROFILE_CSV_MAX_BYTES);
+ * every other route at most SMALL_BODY_LIMIT, so no route but these can be made to buffer megabytes.
+ */
+const BULK_BODY_ROUTES = [/^\/api\/v2\/openapi\/user\/profile\/batch$/, /^\/api\/v2\/openapi\/user\/profile\/batch\/csv$/];
+export const SMALL_BODY_LIMIT = 64 * 1024;
+/**
  * The hot paths answer from memory and Redis, whose client gives up after two reconnect tries; a deadline timer
  * per request (an AbortController and a timeout) would cost them more than it could catch. The click report keeps a
  * deadline, set by its fast lane with a plain timer (see withDeadline).
@@ -103,6 +113,10 @@ const LONG_ROUTES = [/\/user\/profile\/batch$/, /\/user\/profile\/batch\/csv$/, 
 const HOT_ROUTES = [/\/openapi\/matching\/ad$/, /\/openapi\/matching\/exchange$/, /\/openapi\/ad\/event\/report$/];
 
 function registerRequestLimits(fastify: FastifyInstance, config: AppConfig): void {
+  fastify.addHook('onRoute', (route) => {
+    if (route.bodyLimit !== undefined) return;
+    route.bodyLimit = BULK_BODY_ROUTES.some((pattern) => pattern.test(route.url)) ? config.bodyLimitBytes : Math.min(SMALL_BODY_LIMIT, config.bodyLimitBytes);
+  });
   if (config.handlerTimeoutMs > 0) {
     // Set per route, not server-wide: a server-wide deadline cannot be lifted from the hot paths.
     fastify.addHook('onRoute', (route) => {
@@ -161,10 +175,32 @@ function setUpSwagger(app: NestFastifyApplication): void {
 }
 
 /**
+ * The panel holds admin keys: it must never be framed (clickjacking) nor run script from elsewhere. Styles allow
+ * inline (MUI's emotion injects <style> tags); images may come from any http(s) URL (ad creatives are previewed).
+ */
+const ADMIN_CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https: http:; " +
+  "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+const ADMIN_SECURITY_HEADERS = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
  * The admin panel: the Vite build in admin-ui/dist (`npm run build`), or a placeholder page when it is not built.
  * Any other path under /admin/ without a file extension is a client route of the panel and gets its index.html.
  */
 function serveAdminPanel(app: NestFastifyApplication): void {
+  app.getHttpAdapter().getInstance().addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const url = request.url;
+    if (url === '/admin' || url.startsWith('/admin/') || url.startsWith('/admin?')) {
+      reply.headers(ADMIN_SECURITY_HEADERS);
+      // bull-board (/admin/queues) is a page of its own with inline script: it keeps the frame and type headers only.
+      if (!url.startsWith(QUEUE_BOARD_PATH)) reply.header('content-security-policy', ADMIN_CONTENT_SECURITY_POLICY);
+    }
+    done();
+  });
   const root = projectRoot();
   const built = join(root, 'admin-ui', 'dist');
   const placeholder = join(root, 'admin-ui', 'public');

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY_STORAGE, createApiClient, toFormErrors } from './api';
-import { campaignBody, createDataProvider, matchesFilter } from './dataProvider';
+import { campaignBody, createDataProvider, keyBody, matchesFilter, parseOrigins, servingSnippet } from './dataProvider';
 
 interface Call {
   url: string;
@@ -195,14 +195,14 @@ describe('data provider', () => {
       'GET /api/v2/openapi/ad/block/list': () =>
         ok({ adBlocks: [{ adBlockId: 'b1', name: 'Home', earnings: 2.1 }], total: 1, current: 1, pageSize: 20, success: true }),
       'GET /api/v2/admin/accounts': () => ok({ accounts: [{ accountId: 'a1', name: 'Acme', roles: ['advertiser'] }], total: 1, current: 1, pageSize: 20 }),
-      'GET /api/v2/admin/accounts/a1/keys': () => ok({ keys: [{ keyId: 'k1', prefix: 'adn_abc', label: '', revokedAt: null }] }),
+      'GET /api/v2/admin/accounts/a1/keys': () => ok({ keys: [{ keyId: 'k1', scope: 'full', label: '', allowedOrigins: null, revokedAt: null, active: true }] }),
     });
     const page = { pagination: { page: 1, perPage: 20 }, sort: { field: 'id', order: 'DESC' as const }, filter: {} };
 
     expect((await provider.getList('adBlocks', page)).data).toEqual([{ id: 'b1', adBlockId: 'b1', name: 'Home', earnings: 2.1 }]);
     expect((await provider.getList('accounts', page)).data[0]).toMatchObject({ id: 'a1', accountId: 'a1' });
     expect(await provider.getList('keys', { ...page, filter: { accountId: 'a1' } })).toEqual({
-      data: [{ id: 'k1', keyId: 'k1', accountId: 'a1', prefix: 'adn_abc', label: '', revokedAt: null }],
+      data: [{ id: 'k1', keyId: 'k1', accountId: 'a1', scope: 'full', label: '', allowedOrigins: null, revokedAt: null, active: true }],
       total: 1,
     });
     expect(await provider.getList('keys', page)).toEqual({ data: [], total: 0 });
@@ -290,8 +290,63 @@ describe('data provider', () => {
     expect(calls[0].body).toEqual({ name: 'Pub', roles: ['publisher'] });
     expect(account.data).toEqual({ id: 'a2', accountId: 'a2', name: 'Pub', roles: ['publisher'], createdAt: 5, apiKey: 'adn_first' });
     expect(calls[2].body).toEqual({ label: 'ci' });
-    expect(key.data).toEqual({ id: 'k2', keyId: 'k2', accountId: 'a2', label: 'ci', apiKey: 'adn_second' });
+    expect(key.data).toEqual({ id: 'k2', keyId: 'k2', accountId: 'a2', label: 'ci', scope: undefined, apiKey: 'adn_second' });
     expect(calls[3].method).toBe('POST');
+  });
+
+  it("should list, issue and revoke the caller's own keys through the self-service routes", async () => {
+    const own = { keyId: 'k5', scope: 'serve', label: 'widget', allowedOrigins: ['https://app.example.com'], createdAt: 1, revokedAt: null, active: true };
+    const { provider, calls } = fakeApi({
+      'GET /api/v2/openapi/account/keys': () => ok({ keys: [own] }),
+      'POST /api/v2/openapi/account/keys': (call) => ok({ keyId: 'k6', apiKey: 'adn_pub', scope: call.body.scope }),
+      'POST /api/v2/openapi/account/keys/revoke': () => ok({ result: 'success' }),
+    });
+    const page = { pagination: { page: 1, perPage: 20 }, sort: { field: 'id', order: 'DESC' as const }, filter: { own: true } };
+
+    expect(await provider.getList('keys', page)).toEqual({ data: [{ ...own, id: 'k5' }], total: 1 });
+    const issued = await provider.create('keys', {
+      data: { own: true, label: '  landing page ', scope: 'serve', allowedOrigins: 'https://app.example.com, http://localhost:5173\nhttps://m.example.com' },
+    });
+    await provider.revokeKey('k6', { own: true });
+
+    expect(calls.map((call) => `${call.method} ${new URL(call.url, 'http://x').pathname}`)).toEqual([
+      'GET /api/v2/openapi/account/keys',
+      'POST /api/v2/openapi/account/keys',
+      'POST /api/v2/openapi/account/keys/revoke',
+    ]);
+    expect(calls[1].body).toEqual({
+      label: 'landing page',
+      scope: 'serve',
+      allowedOrigins: ['https://app.example.com', 'http://localhost:5173', 'https://m.example.com'],
+    });
+    expect(issued.data).toEqual({ id: 'k6', keyId: 'k6', label: 'landing page', scope: 'serve', apiKey: 'adn_pub' });
+    expect(calls[2].body).toEqual({ keyId: 'k6' });
+  });
+
+  it('should issue a publishable key for an account through the admin API with its scope and origins', async () => {
+    const { provider, calls } = fakeApi({
+      'POST /api/v2/admin/accounts/a3/keys': () => ok({ keyId: 'k7', apiKey: 'adn_serve', scope: 'serve' }),
+      'POST /api/v2/admin/keys/k7/revoke': () => ok({ result: 'success' }),
+    });
+    const key = await provider.create('keys', { data: { accountId: 'a3', label: '', scope: 'serve', allowedOrigins: ['https://shop.example.com'] } });
+    await provider.revokeKey('k7');
+    expect(calls[0].body).toEqual({ scope: 'serve', allowedOrigins: ['https://shop.example.com'] });
+    expect(key.data).toEqual({ id: 'k7', keyId: 'k7', accountId: 'a3', label: '', scope: 'serve', apiKey: 'adn_serve' });
+    expect(`${calls[1].method} ${new URL(calls[1].url, 'http://x').pathname}`).toBe('POST /api/v2/admin/keys/k7/revoke');
+  });
+
+  it('should build key bodies, origins and the frontend snippet', () => {
+    expect(parseOrigins(' https://a.example.com,https://b.example.com\n\n http://localhost:3000 ')).toEqual([
+      'https://a.example.com',
+      'https://b.example.com',
+      'http://localhost:3000',
+    ]);
+    expect(keyBody({ label: ' ', scope: 'full', allowedOrigins: '' })).toEqual({ scope: 'full' });
+    expect(keyBody({})).toEqual({});
+    const snippet = servingSnippet('https://ads.example.com', 'adn_pub');
+    expect(snippet).toContain("'https://ads.example.com/api/v2/openapi/matching/ad?'");
+    expect(snippet).toContain("headers: { 'x-api-key': 'adn_pub' }");
+    expect(snippet).toContain("type: 'messenger'");
   });
 
   it('should send status actions and read series with their range', async () => {

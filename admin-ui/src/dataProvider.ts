@@ -118,6 +118,36 @@ async function readList(readPage: PageReader, params: Partial<GetListParams>, de
 
 const unsupported = (what: string, resource: string) => Promise.reject(new Error(`${what} is not available for ${resource}`));
 
+export type KeyScope = 'full' | 'serve';
+
+/** Allowed origins as typed in the panel: separated by commas, spaces or new lines. */
+export function parseOrigins(text: string): string[] {
+  return text.split(/[\s,]+/).map((origin) => origin.trim()).filter(Boolean);
+}
+
+/** The body of a key request: only what was given (the API defaults scope to `full` and origins to any). */
+export function keyBody(data: { label?: string; scope?: KeyScope; allowedOrigins?: string[] | string }): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const label = data.label?.trim();
+  if (label) body.label = label;
+  if (data.scope) body.scope = data.scope;
+  const origins = typeof data.allowedOrigins === 'string' ? parseOrigins(data.allowedOrigins) : (data.allowedOrigins ?? []);
+  if (origins.length > 0) body.allowedOrigins = origins;
+  return body;
+}
+
+/** A frontend's ad fetch (endpoint 5) with a publishable key, to paste into a page. */
+export function servingSnippet(baseUrl: string, apiKey: string): string {
+  return [
+    `const response = await fetch(`,
+    `  '${baseUrl}/api/v2/openapi/matching/ad?' +`,
+    `    new URLSearchParams({ adBlockId: 'YOUR_AD_BLOCK_ID', openId: userId, type: 'messenger', limit: '3' }),`,
+    `  { headers: { 'x-api-key': '${apiKey}' } },`,
+    `);`,
+    `const { data } = await response.json(); // data.ads: the ads to show`,
+  ].join('\n');
+}
+
 /** react-admin's data provider over the same endpoints integrators use, plus the admin API. */
 export function createDataProvider(api: Api = defaultApi) {
   const campaignPages: PageReader = async (current, pageSize) => {
@@ -136,9 +166,10 @@ export function createDataProvider(api: Api = defaultApi) {
     const data = await api(`${OPENAPI}/exchange/campaign/list`, { query: { current, pageSize } });
     return { items: data.exchangeCampaigns, total: data.total };
   };
-  const keyPages = (accountId: string): PageReader => async () => {
-    const data = await api(`${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`);
-    const keys = data.keys.map((key: any) => ({ ...key, id: key.keyId, accountId }));
+  /** An account's keys through the admin API, or (own) the caller's own through the self-service routes. */
+  const keyPages = (accountId: string | null): PageReader => async () => {
+    const data = await api(accountId === null ? `${OPENAPI}/account/keys` : `${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`);
+    const keys = data.keys.map((key: any) => ({ ...key, id: key.keyId, ...(accountId === null ? {} : { accountId }) }));
     return { items: keys, total: keys.length };
   };
 
@@ -185,9 +216,10 @@ export function createDataProvider(api: Api = defaultApi) {
         case 'exchangeCampaigns':
           return readList(exchangePages, params, 'createdAt');
         case 'keys': {
-          const { accountId, ...rest } = (params.filter ?? {}) as Record<string, unknown>;
-          if (typeof accountId !== 'string' || !accountId) return { data: [], total: 0 };
-          return readList(keyPages(accountId), { ...params, filter: rest, pagination: { page: 1, perPage: 1000 } }, 'createdAt');
+          const { accountId, own, ...rest } = (params.filter ?? {}) as Record<string, unknown>;
+          const whose = own === true ? null : typeof accountId === 'string' && accountId ? accountId : undefined;
+          if (whose === undefined) return { data: [], total: 0 };
+          return readList(keyPages(whose), { ...params, filter: rest, pagination: { page: 1, perPage: 1000 } }, 'createdAt');
         }
         default:
           return unsupported('getList', resource);
@@ -226,11 +258,11 @@ export function createDataProvider(api: Api = defaultApi) {
           return { data: await getExchangeCampaign(exchangeCampaignId) };
         }
         case 'keys': {
-          const { accountId, label } = params.data;
-          const { keyId, apiKey } = await api(`${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`, {
-            body: label ? { label } : {},
-          });
-          return { data: { id: keyId, keyId, accountId, label: label ?? '', apiKey } };
+          const { accountId, own } = params.data;
+          const body = keyBody(params.data);
+          const path = own === true ? `${OPENAPI}/account/keys` : `${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`;
+          const { keyId, apiKey, scope } = await api(path, { body });
+          return { data: { id: keyId, keyId, ...(own === true ? {} : { accountId }), label: body.label ?? '', scope, apiKey } };
         }
         default:
           return unsupported('create', resource);
@@ -286,7 +318,11 @@ export function createDataProvider(api: Api = defaultApi) {
         raw: { body: file, contentType: 'text/csv' },
       }),
     profileBatchStatus: (batchId: string) => api(`${OPENAPI}/user/profile/batch/status`, { query: { batchId } }),
-    revokeKey: (keyId: string) => api(`${ADMIN}/keys/${encodeURIComponent(keyId)}/revoke`, { body: {} }),
+    /** Revokes any key (admin API), or with `own` one of the caller's own keys (self-service). */
+    revokeKey: (keyId: string, options: { own?: boolean } = {}) =>
+      options.own
+        ? api(`${OPENAPI}/account/keys/revoke`, { body: { keyId } })
+        : api(`${ADMIN}/keys/${encodeURIComponent(keyId)}/revoke`, { body: {} }),
   };
   return provider;
 }

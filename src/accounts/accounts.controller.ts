@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { PagingQueryDto } from '../common/paging.dto';
-import { AccountsService } from './accounts.service';
+import { AccountsService, KeyOptions } from './accounts.service';
 import { CurrentPrincipal, Roles } from './auth.decorators';
 import {
   AccountCreateDto,
@@ -14,9 +14,20 @@ import {
   KeyCreatedDto,
   KeyListDto,
   KeyResponseDto,
+  KeyRevokeDto,
   ResultDto,
 } from './dto/account.dto';
 import type { Principal } from './principal';
+
+function keyOptions(body: KeyCreateDto): KeyOptions {
+  return { scope: body.scope ?? 'full', label: body.label ?? '', allowedOrigins: body.allowedOrigins ?? null };
+}
+
+const SCOPES_DESCRIPTION =
+  '`scope: serve` makes a publishable key, safe to embed in a frontend: it may only fetch ads and report clicks ' +
+  '(matching/ad, ad/event/report, matching/exchange, exchange/event/report) for the account\'s own blocks and exchange ' +
+  'campaigns, and their rate limit counts per (key, client IP). `allowedOrigins` limits browser use to those exact ' +
+  'origins (a request without `Origin` is not a browser\'s and passes). See docs/TRUST_AND_SAFETY.md.';
 
 @ApiTags('account')
 @ApiSecurity('x-api-key')
@@ -45,6 +56,40 @@ export class AccountsController {
   @ApiErrors(401, 403)
   async rotateWebhookSecret(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
     return ok(AccountMeDto.fromAccount(await this.accounts.rotateWebhookSecret(principal.accountId)));
+  }
+
+  @Post('keys')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Issue another key for your account (shown once); a serve key (and the published test key) cannot manage keys',
+    description: SCOPES_DESCRIPTION,
+  })
+  @ApiEnvelope(KeyCreatedDto)
+  @ApiErrors(400, 401, 403)
+  async issueKey(@CurrentPrincipal() principal: Principal, @Body() body: KeyCreateDto): Promise<Envelope<KeyCreatedDto>> {
+    const { key, apiKey } = await this.accounts.issueOwnKey(principal, keyOptions(body));
+    return ok({ keyId: key.id, apiKey, scope: key.scope });
+  }
+
+  @Get('keys')
+  @ApiOperation({ summary: "Your account's keys, newest first, without their secrets" })
+  @ApiEnvelope(KeyListDto)
+  @ApiErrors(401, 403)
+  async listKeys(@CurrentPrincipal() principal: Principal): Promise<Envelope<KeyListDto>> {
+    return ok({ keys: (await this.accounts.listOwnKeys(principal)).map(KeyResponseDto.from) });
+  }
+
+  @Post('keys/revoke')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Revoke one of your keys; it answers 401 from then on (idempotent)',
+    description: "Another account's key id answers 404 like an unknown one. Other server processes stop accepting it within `KEY_CACHE_TTL_MS`.",
+  })
+  @ApiEnvelope(ResultDto)
+  @ApiErrors(400, 401, 403, 404)
+  async revokeKey(@CurrentPrincipal() principal: Principal, @Body() body: KeyRevokeDto): Promise<Envelope<ResultDto>> {
+    await this.accounts.revokeOwnKey(principal, body.keyId);
+    return ok({ result: 'success' });
   }
 }
 
@@ -84,12 +129,12 @@ export class AdminAccountsController {
 
   @Post('accounts/:accountId/keys')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Issue another API key for the account (shown once)' })
+  @ApiOperation({ summary: 'Issue another API key for the account (shown once)', description: SCOPES_DESCRIPTION })
   @ApiEnvelope(KeyCreatedDto)
   @ApiErrors(400, 401, 403, 404)
   async issueKey(@Param('accountId') accountId: string, @Body() body: KeyCreateDto): Promise<Envelope<KeyCreatedDto>> {
-    const { key, apiKey } = await this.accounts.issueKey(accountId, body.label ?? '');
-    return ok({ keyId: key.id, apiKey });
+    const { key, apiKey } = await this.accounts.issueKey(accountId, keyOptions(body));
+    return ok({ keyId: key.id, apiKey, scope: key.scope });
   }
 
   @Get('accounts/:accountId/keys')

@@ -3,11 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ChangeBus } from '../common/change-bus';
-import { NotFoundError } from '../common/errors';
+import { ForbiddenError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
-import { displayPrefix, generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
+import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
 import { Account, Role } from './entities/account.entity';
-import { ApiKey } from './entities/api-key.entity';
+import { ApiKey, BootstrapKind } from './entities/api-key.entity';
+import type { KeyScope } from './key-access';
+import { LruCache } from './lru-cache';
 import { Principal } from './principal';
 
 interface CachedPrincipal {
@@ -15,10 +17,18 @@ interface CachedPrincipal {
   expiresAt: number;
 }
 
+export interface KeyOptions {
+  scope: KeyScope;
+  label: string;
+  /** null or empty: usable from any origin. */
+  allowedOrigins: string[] | null;
+}
+
 const MAX_CACHED_KEYS = 50_000;
-const MAX_CACHED_SECRETS = 50_000;
 /** Change notice topic: this account's webhook secret was replaced. */
 const WEBHOOK_SECRET_CHANGED = 'webhookSecret';
+/** Change notice naming the hash of a revoked key: every process forgets it at once (Redis pub/sub). */
+const KEY_REVOKED = 'api-key-revoked';
 const SANDBOX_ROLES: Role[] = ['advertiser', 'publisher', 'partner'];
 
 @Injectable()
@@ -26,10 +36,17 @@ export class AccountsService implements OnModuleInit {
   private readonly logger = new Logger(AccountsService.name);
   private readonly accounts: Repository<Account>;
   private readonly keys: Repository<ApiKey>;
-  /** Key hash -> principal. Keeps key checks off the database on hot paths; revocation clears it here at once, elsewhere within KEY_CACHE_TTL_MS. */
-  private readonly principalCache = new Map<string, CachedPrincipal>();
+  /**
+   * Key hash -> principal of a valid key, and apart from it the unknown (or revoked) keys, each a bounded LRU: a flood
+   * of unknown keys never evicts a valid key's entry. Keeps key checks off the database on hot paths; a revocation
+   * clears the entry in every process through a change notice (at the latest within KEY_CACHE_TTL_MS, should the
+   * notice be lost).
+   */
+  private readonly principalCache = new LruCache<string, CachedPrincipal>(MAX_CACHED_KEYS);
+  private readonly unknownKeyCache: LruCache<string, number>;
+  private databaseLookups = 0;
   /** Account id -> webhook secret, for checking signed viewers on the ad path; a rotation reaches every process by notice. */
-  private readonly secretCache = new Map<string, { secret: string; expiresAt: number }>();
+  private readonly secretCache = new LruCache<string, { secret: string; expiresAt: number }>(MAX_CACHED_KEYS);
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -38,6 +55,8 @@ export class AccountsService implements OnModuleInit {
   ) {
     this.accounts = dataSource.getRepository(Account);
     this.keys = dataSource.getRepository(ApiKey);
+    this.unknownKeyCache = new LruCache(config.unknownKeyCacheMax);
+    changes.on(KEY_REVOKED, (keyHash) => this.principalCache.delete(keyHash));
     changes.on(WEBHOOK_SECRET_CHANGED, (accountId) => this.secretCache.delete(accountId));
     changes.onReconnect(() => this.secretCache.clear());
   }
@@ -50,33 +69,51 @@ export class AccountsService implements OnModuleInit {
   }
 
   async authenticate(rawKey: string): Promise<Principal | null> {
-    const keyHash = hashApiKey(rawKey);
-    const now = Date.now();
-    const cached = this.principalCache.get(keyHash);
-    if (cached && cached.expiresAt > now) return this.usable(cached.principal);
+    const cached = this.cachedPrincipal(rawKey);
+    if (cached !== undefined) return cached;
 
+    const keyHash = hashApiKey(rawKey);
+    this.databaseLookups += 1;
     const key = await this.keys.findOneBy({ keyHash });
     const account = key && key.revokedAt === null ? await this.accounts.findOneBy({ id: key.accountId }) : null;
     const principal: Principal | null =
       key && account
-        ? { accountId: account.id, keyId: key.id, roles: account.roleList, sandbox: account.sandbox }
+        ? {
+            accountId: account.id,
+            keyId: key.id,
+            roles: account.roleList,
+            sandbox: account.sandbox,
+            scope: key.scope,
+            allowedOrigins: key.originList,
+          }
         : null;
-    if (this.principalCache.size >= MAX_CACHED_KEYS) this.principalCache.clear();
     if (this.config.keyCacheTtlMs > 0) {
-      this.principalCache.set(keyHash, { principal, expiresAt: now + this.config.keyCacheTtlMs });
+      const expiresAt = Date.now() + this.config.keyCacheTtlMs;
+      if (principal) this.principalCache.set(keyHash, { principal, expiresAt });
+      else this.unknownKeyCache.set(keyHash, expiresAt);
     }
     return this.usable(principal);
   }
 
   /**
-   * The principal of a key already checked and still cached, without any I/O (the hot routes' fast lanes);
-   * undefined when the key must go through authenticate() (never seen, expired, missing or malformed).
+   * The principal of a key already checked and still cached, without any I/O (the edge hook, the hot routes'
+   * fast lanes); null for a key remembered as unknown or revoked; undefined when the key must go through
+   * authenticate() (never seen, expired, missing or malformed).
    */
   cachedPrincipal(rawKey: string | string[] | undefined): Principal | null | undefined {
     if (typeof rawKey !== 'string' || rawKey.length === 0 || rawKey.length > 200) return undefined;
-    const cached = this.principalCache.get(hashApiKey(rawKey));
-    if (!cached || cached.expiresAt <= Date.now()) return undefined;
-    return this.usable(cached.principal);
+    const keyHash = hashApiKey(rawKey);
+    const now = Date.now();
+    const cached = this.principalCache.get(keyHash);
+    if (cached && cached.expiresAt > now) return this.usable(cached.principal);
+    const unknownUntil = this.unknownKeyCache.peek(keyHash);
+    if (unknownUntil !== undefined && unknownUntil > now) return null;
+    return undefined;
+  }
+
+  /** How many key lookups reached the database since start (a cached key costs none). */
+  get keyDatabaseLookups(): number {
+    return this.databaseLookups;
   }
 
   /** The sandbox key is accepted only in the test environment. */
@@ -89,7 +126,7 @@ export class AccountsService implements OnModuleInit {
     const apiKey = generateApiKey();
     return this.dataSource.transaction(async (manager) => {
       const account = await manager.save(this.newAccount(name, roles, false));
-      const key = await manager.save(this.newKey(account.id, apiKey, 'first key'));
+      const key = await manager.save(this.newKey(account.id, apiKey, { scope: 'full', label: 'first key', allowedOrigins: null }));
       return { account, apiKey, keyId: key.id };
     });
   }
@@ -125,16 +162,15 @@ export class AccountsService implements OnModuleInit {
     const account = await this.accounts.findOne({ where: { id: accountId }, select: { id: true, webhookSecret: true } });
     if (!account) return null;
     if (this.config.keyCacheTtlMs > 0) {
-      if (this.secretCache.size >= MAX_CACHED_SECRETS) this.secretCache.delete(this.secretCache.keys().next().value as string);
       this.secretCache.set(accountId, { secret: account.webhookSecret, expiresAt: now + this.config.keyCacheTtlMs });
     }
     return account.webhookSecret;
   }
 
-  async issueKey(accountId: string, label: string): Promise<{ key: ApiKey; apiKey: string }> {
+  async issueKey(accountId: string, options: KeyOptions): Promise<{ key: ApiKey; apiKey: string }> {
     await this.getAccount(accountId);
     const apiKey = generateApiKey();
-    const key = await this.keys.save(this.newKey(accountId, apiKey, label));
+    const key = await this.keys.save(this.newKey(accountId, apiKey, options));
     return { key, apiKey };
   }
 
@@ -143,14 +179,44 @@ export class AccountsService implements OnModuleInit {
     return this.keys.find({ where: { accountId }, order: { id: 'DESC' } });
   }
 
+  /** Revokes any key (admin API). */
   async revokeKey(keyId: string): Promise<ApiKey> {
     const key = await this.keys.findOneBy({ id: keyId });
     if (!key) throw new NotFoundError('keyId', 'key');
+    return this.revoke(key);
+  }
+
+  /** Self-service: a new key for the caller's own account. */
+  async issueOwnKey(principal: Principal, options: KeyOptions): Promise<{ key: ApiKey; apiKey: string }> {
+    this.assertMayManageKeys(principal);
+    return this.issueKey(principal.accountId, options);
+  }
+
+  async listOwnKeys(principal: Principal): Promise<ApiKey[]> {
+    this.assertMayManageKeys(principal);
+    return this.listKeys(principal.accountId);
+  }
+
+  /** Revokes one of the caller's own keys; another account's key answers like an unknown one. */
+  async revokeOwnKey(principal: Principal, keyId: string): Promise<ApiKey> {
+    this.assertMayManageKeys(principal);
+    const key = await this.keys.findOneBy({ id: keyId, accountId: principal.accountId });
+    if (!key) throw new NotFoundError('keyId', 'key');
+    return this.revoke(key);
+  }
+
+  /** The published test key is everyone's: whoever holds it could revoke it, or mint keys that outlive it. */
+  private assertMayManageKeys(principal: Principal): void {
+    if (principal.sandbox) throw new ForbiddenError('the published test key (TEST_API_KEY) cannot manage keys');
+  }
+
+  private async revoke(key: ApiKey): Promise<ApiKey> {
     if (key.revokedAt === null) {
       key.revokedAt = Date.now();
       await this.keys.update({ id: key.id }, { revokedAt: key.revokedAt });
     }
     this.principalCache.delete(key.keyHash);
+    this.changes.publish(KEY_REVOKED, key.keyHash);
     return key;
   }
 
@@ -165,31 +231,51 @@ export class AccountsService implements OnModuleInit {
     });
   }
 
-  private newKey(accountId: string, apiKey: string, label: string): ApiKey {
+  private newKey(accountId: string, apiKey: string, options: KeyOptions, bootstrap: BootstrapKind | null = null): ApiKey {
+    const origins = options.allowedOrigins && options.allowedOrigins.length > 0 ? [...new Set(options.allowedOrigins)] : null;
     return this.keys.create({
       id: newId(),
       accountId,
       keyHash: hashApiKey(apiKey),
-      prefix: displayPrefix(apiKey),
-      label,
+      label: options.label,
+      scope: options.scope,
+      allowedOrigins: origins === null ? null : origins.join(' '),
+      bootstrap,
       createdAt: Date.now(),
       revokedAt: null,
     });
   }
 
-  /** Makes sure a configured key (ADMIN_API_KEY, TEST_API_KEY) belongs to an account; safe when processes race. */
-  private async ensureKeyAccount(rawKey: string, name: string, roles: Role[], sandbox: boolean): Promise<void> {
+  /**
+   * Makes sure a configured key (ADMIN_API_KEY, TEST_API_KEY) belongs to an account; safe when processes race.
+   * A new value (the variable was rotated) revokes the key of the previous value and joins its account.
+   */
+  private async ensureKeyAccount(rawKey: string, name: BootstrapKind, roles: Role[], sandbox: boolean): Promise<void> {
     const existing = await this.keys.findOneBy({ keyHash: hashApiKey(rawKey) });
     if (existing) {
       if (existing.revokedAt !== null) this.logger.warn(`the configured ${name} key was revoked; it stays revoked`);
       return;
     }
+    const options: KeyOptions = { scope: 'full', label: `${name} key from the environment`, allowedOrigins: null };
+    const revokedHashes: string[] = [];
     try {
       await this.dataSource.transaction(async (manager) => {
-        const account = await manager.save(this.newAccount(name, roles, sandbox));
-        await manager.save(this.newKey(account.id, rawKey, `${name} key from the environment`));
+        const previous = await manager.find(ApiKey, { where: { bootstrap: name }, order: { id: 'DESC' } });
+        const now = Date.now();
+        for (const key of previous.filter((candidate) => candidate.revokedAt === null)) {
+          await manager.update(ApiKey, { id: key.id }, { revokedAt: now });
+          revokedHashes.push(key.keyHash);
+        }
+        const previousAccount = previous.length > 0 ? await manager.findOneBy(Account, { id: previous[0].accountId }) : null;
+        const account = previousAccount ?? (await manager.save(this.newAccount(name, roles, sandbox)));
+        await manager.save(this.newKey(account.id, rawKey, options, name));
+        if (previous.length > 0) this.logger.warn(`the configured ${name} key changed: the previous one is revoked`);
       });
-      this.logger.log(`created the ${name} account for the configured key`);
+      for (const keyHash of revokedHashes) {
+        this.principalCache.delete(keyHash);
+        this.changes.publish(KEY_REVOKED, keyHash);
+      }
+      this.logger.log(`the configured ${name} key is registered`);
     } catch (error) {
       // Another process created it between our read and write: the unique key hash kept it single.
       if (!(await this.keys.findOneBy({ keyHash: hashApiKey(rawKey) }))) throw error;

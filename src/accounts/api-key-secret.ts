@@ -11,10 +11,6 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-export function displayPrefix(key: string): string {
-  return key.slice(0, 12);
-}
-
 export function generateWebhookSecret(): string {
   return randomBytes(32).toString('hex');
 }

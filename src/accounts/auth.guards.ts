@@ -1,16 +1,26 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../common/errors';
 import { AccountsService } from './accounts.service';
-import { PUBLIC_ROUTE, REQUIRED_ROLES } from './auth.decorators';
+import { PUBLIC_ROUTE, PUBLISHABLE_KEY_ALLOWED, REQUIRED_ROLES } from './auth.decorators';
+import { presentedKey, RequestWithPrincipal } from './edge-key-check';
 import type { Role } from './entities/account.entity';
-import { hasRole, Principal } from './principal';
+import { keyAccessRefusal, rateLimitBucket, RouteAccess } from './key-access';
+import { hasRole } from './principal';
 import { RateLimiter } from './rate-limiter';
 
-type AuthedRequest = FastifyRequest & { principal?: Principal };
+function routeAccess(reflector: Reflector, context: ExecutionContext): RouteAccess {
+  return {
+    publishableKeyAllowed:
+      reflector.getAllAndOverride<boolean>(PUBLISHABLE_KEY_ALLOWED, [context.getHandler(), context.getClass()]) === true,
+  };
+}
 
-/** 401 for a missing, unknown or revoked `x-api-key`; the first check of every request (DESIGN §11). */
+/**
+ * 401 for a missing, unknown or revoked `x-api-key`, 403 for a key whose scope or origins refuse the route; the
+ * first check of every request. The edge hook (edge-key-check.ts) has normally done it before the body was read and
+ * left the principal on the request; this guard covers a route the hook did not, with the same decision.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -22,13 +32,16 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) {
       return true;
     }
-    const request = context.switchToHttp().getRequest<AuthedRequest>();
-    const header = request.headers['x-api-key'];
-    const rawKey = Array.isArray(header) ? header[0] : header;
+    const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    if (request.principal) return true;
+    const rawKey = presentedKey(request);
     if (!rawKey) throw new UnauthorizedError('x-api-key header is missing');
     if (rawKey.length > 200) throw new UnauthorizedError('x-api-key is not a valid key');
     const principal = await this.accounts.authenticate(rawKey);
     if (!principal) throw new UnauthorizedError('x-api-key is not a valid key (unknown or revoked)');
+    const origin = request.headers.origin;
+    const refusal = keyAccessRefusal(principal, routeAccess(this.reflector, context), typeof origin === 'string' ? origin : undefined);
+    if (refusal) throw refusal;
     request.principal = principal;
     return true;
   }
@@ -44,21 +57,27 @@ export class RolesGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    const principal = context.switchToHttp().getRequest<AuthedRequest>().principal;
+    const principal = context.switchToHttp().getRequest<RequestWithPrincipal>().principal;
     if (!roles || !principal) return true;
     if (roles.some((role) => hasRole(principal, role))) return true;
     throw new ForbiddenError(`this key's account lacks the ${roles.join(' or ')} role`);
   }
 }
 
-/** 429 once a key has used its RATE_LIMIT_PER_SECOND (see RateLimiter). */
+/** 429 once a key (per client IP on the publishable routes, see rateLimitBucket) has used its RATE_LIMIT_PER_SECOND. */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  constructor(private readonly limiter: RateLimiter) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const principal = context.switchToHttp().getRequest<AuthedRequest>().principal;
-    if (principal && !this.limiter.admit(principal.keyId)) throw new RateLimitedError(1);
+    const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    const principal = request.principal;
+    if (principal && !this.limiter.admit(rateLimitBucket(principal, routeAccess(this.reflector, context), request.ip))) {
+      throw new RateLimitedError(1);
+    }
     return true;
   }
 }

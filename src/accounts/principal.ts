@@ -1,4 +1,5 @@
 import type { Role } from './entities/account.entity';
+import type { KeyScope } from './key-access';
 
 /** Who is calling: resolved from `x-api-key` by the guard, read by controllers through @CurrentPrincipal(). */
 export interface Principal {
@@ -6,6 +7,9 @@ export interface Principal {
   keyId: string;
   roles: Role[];
   sandbox: boolean;
+  scope: KeyScope;
+  /** Exact browser origins the key may be used from; null: any. */
+  allowedOrigins: string[] | null;
 }
 
 export function hasRole(principal: Principal, role: Role): boolean {

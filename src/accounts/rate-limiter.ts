@@ -1,29 +1,65 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 
-/**
- * Per-key request budget in fixed one-second windows, in process memory, shared by the guard and the hot routes'
- * fast lanes. Every process enforces it on its own, so N processes admit up to N times RATE_LIMIT_PER_SECOND.
- */
-@Injectable()
-export class RateLimiter {
+/** Request counts per bucket in fixed one-second windows. */
+class WindowCounter {
   private windowStart = 0;
   private counts = new Map<string, number>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(private readonly limit: number) {}
 
-  /** Counts one request of this key; false once the key is over its budget for the current second. */
-  admit(keyId: string): boolean {
-    const limit = this.config.rateLimitPerSecond;
-    if (limit === 0) return true;
+  /** Counts one request of the bucket; false once the bucket is over its limit for the current second. */
+  admit(bucket: string): boolean {
+    if (this.limit === 0) return true;
+    const used = this.used(bucket) + 1;
+    this.counts.set(bucket, used);
+    return used <= this.limit;
+  }
+
+  /** True when the bucket has already used its limit this second (counts nothing). */
+  exhausted(bucket: string): boolean {
+    return this.limit !== 0 && this.used(bucket) >= this.limit;
+  }
+
+  private used(bucket: string): number {
     const now = Date.now();
     const window = now - (now % 1000);
     if (window !== this.windowStart) {
       this.windowStart = window;
       this.counts = new Map();
     }
-    const used = (this.counts.get(keyId) ?? 0) + 1;
-    this.counts.set(keyId, used);
-    return used <= limit;
+    return this.counts.get(bucket) ?? 0;
+  }
+}
+
+/**
+ * Request budgets in process memory, shared by the edge hook, the guard and the hot routes' fast lanes. Every process
+ * enforces them on its own, so N processes admit up to N times the limit.
+ * - RATE_LIMIT_PER_SECOND per bucket of a valid key (see rateLimitBucket: per key, or per key and client IP).
+ * - UNKNOWN_KEY_RATE_LIMIT_PER_SECOND per client IP for requests with a missing or unknown key.
+ */
+@Injectable()
+export class RateLimiter {
+  private readonly keys: WindowCounter;
+  private readonly unknownKeyClients: WindowCounter;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.keys = new WindowCounter(config.rateLimitPerSecond);
+    this.unknownKeyClients = new WindowCounter(config.unknownKeyRateLimitPerSecond);
+  }
+
+  /** Counts one request of a valid key's bucket; false once it is over its budget for the current second. */
+  admit(bucket: string): boolean {
+    return this.keys.admit(bucket);
+  }
+
+  /** Counts one request without a valid key from this client IP; false once the IP is over its budget. */
+  admitUnknownKey(clientIp: string): boolean {
+    return this.unknownKeyClients.admit(clientIp);
+  }
+
+  /** True when this IP has used its budget of requests without a valid key this second (nothing counted). */
+  unknownKeyBudgetSpent(clientIp: string): boolean {
+    return this.unknownKeyClients.exhausted(clientIp);
   }
 }

@@ -30,6 +30,17 @@ describe(loadConfig.name, () => {
     );
   });
 
+  it('should read the unknown-key limits, 50 per IP and second and 10000 remembered by default', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ unknownKeyRateLimitPerSecond: 50, unknownKeyCacheMax: 10_000 }));
+    expect(loadConfig({ UNKNOWN_KEY_RATE_LIMIT_PER_SECOND: '0', UNKNOWN_KEY_CACHE_MAX: '5' })).toEqual(
+      expect.objectContaining({ unknownKeyRateLimitPerSecond: 0, unknownKeyCacheMax: 5 }),
+    );
+    expect(problemsOf({ UNKNOWN_KEY_RATE_LIMIT_PER_SECOND: '-1', UNKNOWN_KEY_CACHE_MAX: 'many' })).toEqual([
+      'UNKNOWN_KEY_RATE_LIMIT_PER_SECOND must be an integer from 0 to 1000000 (got "-1")',
+      'UNKNOWN_KEY_CACHE_MAX must be an integer from 0 to 10000000 (got "many")',
+    ]);
+  });
+
   it('should read the MySQL + Redis profile', () => {
     const config = loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/adnet', REDIS_URL: 'redis://127.0.0.1:6379' });
     expect(config.database).toEqual({ type: 'mysql', location: 'mysql://root@127.0.0.1:3306/adnet' });

@@ -27,6 +27,12 @@ export interface AppConfig {
   handlerTimeoutMs: number;
   maxQueryBytes: number;
   keyCacheTtlMs: number;
+  /**
+   * Requests with a missing or unknown key, per client IP and second (429 above it); unknown keys remembered so
+   * repeats skip the database (a bounded LRU, apart from the valid keys' cache).
+   */
+  unknownKeyRateLimitPerSecond: number;
+  unknownKeyCacheMax: number;
   /** Profiles each API process keeps in memory (MySQL + Redis profile; 0: read Redis every time), and for how long. */
   profileCacheMax: number;
   profileCacheTtlMs: number;
@@ -170,6 +176,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     handlerTimeoutMs: integer('HANDLER_TIMEOUT_MS', 15_000, 0, 3_600_000),
     maxQueryBytes: integer('MAX_QUERY_BYTES', 4096, 256, 65_536),
     keyCacheTtlMs: integer('KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
+    // UNKNOWN_KEY_RATE_LIMIT_PER_SECOND=50   requests without a valid key per client IP and second (0: off)
+    unknownKeyRateLimitPerSecond: integer('UNKNOWN_KEY_RATE_LIMIT_PER_SECOND', 50, 0, 1_000_000),
+    // UNKNOWN_KEY_CACHE_MAX=10000            unknown keys remembered per process (LRU; valid keys are kept apart)
+    unknownKeyCacheMax: integer('UNKNOWN_KEY_CACHE_MAX', 10_000, 0, 10_000_000),
     profileCacheMax: integer('PROFILE_CACHE_MAX', 200_000, 0, 10_000_000),
     profileCacheTtlMs: integer('PROFILE_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     campaignReview: boolean('CAMPAIGN_REVIEW', false),

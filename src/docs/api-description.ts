@@ -12,13 +12,25 @@ several per account. \`GET /api/v2/openapi/account/me\` tells who a key is. In t
 (\`APP_ENV=test\`) the published \`TEST_API_KEY\` works on a sandbox account with the advertiser, publisher and partner roles.
 Get a first key from an admin: \`POST /api/v2/admin/accounts {name, roles}\` answers \`{accountId, apiKey}\`.
 
+### Publishable keys (for frontends)
+A key has a scope: \`full\` (default) or \`serve\`. A \`serve\` key is safe to ship in a web page or mini-app: it
+may only call \`matching/ad\`, \`ad/event/report\`, \`matching/exchange\` and \`exchange/event/report\` for the
+account's own blocks and exchange campaigns; anything else answers 403. A key may carry \`allowedOrigins\` (exact
+origins such as \`https://app.example.com\`): a browser request from another \`Origin\` is 403 (requests without
+\`Origin\` are not a browser's and pass). Manage your keys with \`POST /api/v2/openapi/account/keys {scope, label?,
+allowedOrigins?}\` → \`{keyId, apiKey, scope}\`, \`GET /api/v2/openapi/account/keys\` (no secrets) and
+\`POST /api/v2/openapi/account/keys/revoke {keyId}\` (a \`serve\` key cannot). Keys are checked before the body
+is read; bodies are limited to 64 KiB except on the profile batch and CSV import. On the four routes above the rate
+limit counts per (key, client IP), elsewhere per key; requests with a missing or unknown key are limited per client IP.
+
 ### Envelope and errors
 Success: HTTP 200, \`{code: 0, message: "success", data}\` (endpoints 7 and 9 answer \`{status: "success"}\`).
 Every failure is \`{code, message, data}\` with \`code\` = the HTTP status and \`message\` naming the field and
 the problem; validation failures list \`data.errors: [{field, message}]\` with dotted paths (\`budget.amount\`).
-400 bad input or malformed JSON · 401 missing/unknown/revoked key · 403 role missing · 404 unknown id
+400 bad input or malformed JSON · 401 missing/unknown/revoked key · 403 role missing, a \`serve\` key off its routes or a
+foreign \`Origin\` · 404 unknown id
 (another account's id answers the same) · 408 request not received in time · 409 forbidden state change · 413 body
-too large · 414 query string too long · 429 rate limited per key (\`Retry-After\`) · 431 headers too large · 500
+too large · 414 query string too long · 429 rate limited (\`Retry-After\`) · 431 headers too large · 500
 internal (never a stack trace) · 503 not answered in time, retry later. Checks run in the order 401 → 403 → 400 → 404 → 409.
 A failed request stores nothing; unknown extra fields are ignored.
 

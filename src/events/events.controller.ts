@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import { CurrentPrincipal, PublishableKeyAllowed, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
@@ -14,6 +14,7 @@ export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Post('report')
+  @PublishableKeyAllowed()
   @HttpCode(200)
   @Roles('publisher')
   @ApiOperation({

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import { CurrentPrincipal, PublishableKeyAllowed, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
@@ -41,6 +41,7 @@ export class ExchangeController {
   ) {}
 
   @Get('matching/exchange')
+  @PublishableKeyAllowed()
   @ApiOperation({
     summary: '8. Fetch exchange entries for your exchange campaign',
     description:
@@ -63,6 +64,7 @@ export class ExchangeController {
   }
 
   @Post('exchange/event/report')
+  @PublishableKeyAllowed()
   @HttpCode(200)
   @ApiOperation({
     summary: '9. Report a click on an exchange entry (key of the partner owning outExchangeCampaignId)',

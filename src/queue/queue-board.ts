@@ -4,6 +4,7 @@ import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AccountsService } from '../accounts/accounts.service';
+import { keyAccessRefusal } from '../accounts/key-access';
 import { isAdmin } from '../accounts/principal';
 import type { AppConfig } from '../config/app.config';
 import { QueueService } from './queue.service';
@@ -44,6 +45,8 @@ export async function mountQueueBoard(app: NestFastifyApplication, config: AppCo
         if (!rawKey) return refuse(reply, 401, 'x-api-key header (or ?key= once, which sets a cookie) with an admin key is required');
         const principal = rawKey.length <= 200 ? await accounts.authenticate(rawKey) : null;
         if (!principal) return refuse(reply, 401, 'x-api-key is not a valid key (unknown or revoked)');
+        const refusal = keyAccessRefusal(principal, { publishableKeyAllowed: false }, request.headers.origin);
+        if (refusal) return refuse(reply, 403, refusal.message);
         if (!isAdmin(principal)) return refuse(reply, 403, "this key's account lacks the admin role");
         if (queryKey !== undefined && rawKey === queryKey) {
           const secure = request.protocol === 'https' ? '; Secure' : '';

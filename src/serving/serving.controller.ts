@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import { CurrentPrincipal, PublishableKeyAllowed, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
@@ -15,6 +15,7 @@ export class ServingController {
   constructor(private readonly serving: ServingService) {}
 
   @Get('ad')
+  @PublishableKeyAllowed()
   @ApiOperation({
     summary: '5. Fetch ads for an ad block',
     description:

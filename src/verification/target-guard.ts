@@ -10,18 +10,51 @@ export class RefusedTargetError extends Error {
   }
 }
 
+/** IPv6 global unicast (RFC 4291 2.4): every address outside it is unassigned or special. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** IPv4-compatible IPv6 (`::a.b.c.d`, deprecated by RFC 4291): ipaddr.js names no range for it, so it reads as unicast. */
+const IPV4_COMPATIBLE_V6 = ipaddr.parseCIDR('::/96');
+/** The NAT64 well-known prefix (RFC 6052): its last 32 bits are the IPv4 address a NAT64 gateway connects to. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
 /**
- * True only for globally routable unicast addresses: loopback, private (RFC 1918, fc00::/7), link-local (which
- * holds the cloud metadata address 169.254.169.254), carrier-grade NAT, unspecified, broadcast, multicast and
- * reserved ranges are refused. IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ * True only for globally routable unicast addresses. IPv4: loopback, private (RFC 1918), link-local (which holds
+ * the cloud metadata address 169.254.169.254), carrier-grade NAT, unspecified, broadcast, multicast and the reserved
+ * and documentation ranges are refused (every ipaddr.js range but `unicast`). IPv6: only global unicast (2000::/3)
+ * outside every special range ipaddr.js names (Teredo, 6to4, benchmarking, ORCHID, AMT, AS112, documentation and
+ * IETF protocol assignments) is allowed; IPv4-mapped (`::ffff:a.b.c.d`) and NAT64 well-known prefix
+ * (`64:ff9b::a.b.c.d`) addresses are judged as the IPv4 address they carry; IPv4-compatible (`::a.b.c.d`),
+ * IPv4-translated, local-use NAT64 (64:ff9b:1::/48), unique local, link-local, site-local, multicast, loopback and
+ * unspecified addresses are refused. See docs/TRUST_AND_SAFETY.md.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const canonical = isIP(address) === 6 ? canonicalIPv6(address) : address;
+  if (canonical === null || !ipaddr.isValid(canonical)) return false;
+  const parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  if (v6.match(NAT64_WELL_KNOWN)) return embeddedIPv4(v6).range() === 'unicast';
+  if (v6.match(IPV4_COMPATIBLE_V6)) return false;
+  return v6.match(GLOBAL_UNICAST_V6) && v6.range() === 'unicast';
+}
+
+/**
+ * The address as the socket layer reads it. ipaddr.js reads the dotted form `::a.b.c.d` as IPv4-mapped
+ * (`::ffff:a.b.c.d`), but the connection goes to the IPv4-compatible `::a.b.c.d`: WHATWG URL parsing writes it
+ * in hex (`::7f00:1`) as every resolver does. Null for what it cannot parse (a zone id).
+ */
+function canonicalIPv6(address: string): string | null {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
   }
-  return parsed.range() === 'unicast';
+}
+
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const bytes = address.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(12, 16));
 }
 
 export interface ResolvedTarget {

@@ -101,7 +101,7 @@ describe('Accounts, roles and API keys', () => {
 
     const keys = (await t.http().get(`${ACCOUNTS}/${accountId}/keys`).set('x-api-key', ADMIN_KEY).expect(200)).body.data.keys;
     expect(keys).toHaveLength(2);
-    expect(keys[0]).toEqual({ keyId, prefix: second.slice(0, 12), label: 'frontend', createdAt: expect.any(Number), revokedAt: null });
+    expect(keys[0]).toEqual({ keyId, scope: 'full', label: 'frontend', allowedOrigins: null, createdAt: expect.any(Number), revokedAt: null, active: true });
     expect(JSON.stringify(keys)).not.toContain(second);
     expect(JSON.stringify(keys)).not.toContain(first);
 

@@ -26,6 +26,9 @@ const MAX_TIMESTAMP = 9_999_999_999_999;
 /** Past this many bytes a query string may be refused as too long (414) or overflow the header limit (431). */
 const LONG_QUERY_BYTES = 4096;
 const SMALL_BODY_LIMIT = 4096;
+/** Every route but the bulk uploads takes bodies up to 64 KiB (docs/TRUST_AND_SAFETY.md). */
+const ROUTE_BODY_LIMIT = 64 * 1024;
+const BULK_BODY_ROUTES = [/\/user\/profile\/batch$/, /\/user\/profile\/batch\/csv$/];
 const SMALL_CSV_LIMIT = 2048;
 
 /** An edit that removes the field instead of setting it. */
@@ -278,7 +281,7 @@ const anyOf = (noise: fc.Arbitrary<Edit[]>[]) =>
 
 /** Unknown fields are ignored by contract, so they never decide validity: they ride along as noise. */
 const KNOWN_NAMES = new Set(
-  'name targeting budget bidding ad verificationUrl campaignId status adBlockId exchangeCampaignId batchId eventType eventData list label roles icon image text destination openId type limit current pageSize from to granularity'.split(' '),
+  'name targeting budget bidding ad verificationUrl campaignId status adBlockId exchangeCampaignId batchId eventType eventData list label roles icon image text destination openId type limit current pageSize from to granularity scope allowedOrigins keyId'.split(' '),
 );
 // a known name would not be noise: an unknown "budget" could carry a total that makes a breaking amount valid
 const unknownName = fc.string({ minLength: 1, maxLength: 10 }).filter((name) => isPlainKey(name) && !KNOWN_NAMES.has(name));
@@ -958,6 +961,55 @@ function buildRoutes(f: Fixtures): Route[] {
       valid: () => ({}),
     },
     {
+      name: `GET ${OPENAPI}/account/keys`,
+      method: 'GET',
+      path: `${OPENAPI}/account/keys`,
+      key: adv,
+      wrongRoleKeys: [],
+      valid: () => ({}),
+    },
+    {
+      name: `POST ${OPENAPI}/account/keys`,
+      method: 'POST',
+      path: `${OPENAPI}/account/keys`,
+      key: adv,
+      wrongRoleKeys: [],
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ scope: 'serve', label: 'widget', allowedOrigins: ['https://app.example.com'] }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ scope: 'serve', label: 'widget', allowedOrigins: ['https://app.example.com', 'http://localhost:5173'] }),
+          [
+            edit('scope', fc.oneof(notString(false), fc.constantFrom('', 'FULL', 'admin', 'publishable', ' serve'), hostileText)),
+            edit('label', fc.oneof(notString(false), longerThan(100))),
+            edit('allowedOrigins', fc.oneof(fc.integer(), fc.boolean(), smallObject, fc.constant('https://app.example.com'), fc.constant(Array.from({ length: 21 }, (_, i) => `https://a${i}.example.com`)))),
+            edit(
+              'allowedOrigins.1',
+              fc.oneof(
+                fc.constantFrom('https://app.example.com/', 'https://app.example.com/path', 'app.example.com', 'ftp://app.example.com', 'https://', '*', 'null', 'https://app.example.com?x=1', 'https://user@app.example.com', 'https://app.example.com:99999999'),
+                notString(true),
+                hostileText,
+              ),
+            ),
+          ],
+        ),
+      ),
+    },
+    {
+      name: `POST ${OPENAPI}/account/keys/revoke`,
+      method: 'POST',
+      path: `${OPENAPI}/account/keys/revoke`,
+      key: adv,
+      wrongRoleKeys: [],
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ keyId: f.keyId }) }),
+      broken: fc.oneof(
+        jsonBody(brokenObject(() => ({ keyId: f.keyId }), [edit('keyId', fc.oneof(notString(true), fc.constant(ABSENT), fc.constant(''), longerThan(64)))])),
+        // another account's key (the fixture key is the publisher's) or no key at all: 404 alike
+        fc.oneof(fc.constant(f.keyId), unknownId(() => [])).map((keyId) => ({ body: JSON.stringify({ keyId }), contentType: 'application/json', expect: [404] })),
+      ),
+    },
+    {
       name: `POST ${ADMIN}/accounts`,
       method: 'POST',
       path: `${ADMIN}/accounts`,
@@ -1184,7 +1236,9 @@ const tally = { requests: 0, serverErrors: 0, rowsChanged: 0, routes: new Set<st
 /** `route`: the route name when the attempt belongs to the fuzz of one route (counted as an endpoint tried). */
 async function tryAttempt(t: TestApp, route: string | null, attempt: Attempt): Promise<void> {
   const longQuery = attempt.query !== undefined && Buffer.byteLength(queryText(attempt.query)) > LONG_QUERY_BYTES;
-  const expected = longQuery ? [...attempt.expect, 414, 431] : attempt.expect;
+  const bigBody =
+    attempt.body !== undefined && Buffer.byteLength(attempt.body) > ROUTE_BODY_LIMIT && !BULK_BODY_ROUTES.some((pattern) => pattern.test(attempt.path));
+  const expected = [...attempt.expect, ...(longQuery ? [414, 431] : []), ...(bigBody && attempt.key !== null ? [413] : [])];
   const response = await send(t, attempt);
   tally.requests += 1;
   if (route !== null) tally.routes.add(route);
@@ -1269,7 +1323,8 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
 
   beforeAll(async () => {
     // the fuzz sends far more than the default 2000 requests per second and key
-    t = await startTestApp({ RATE_LIMIT_PER_SECOND: '0' });
+    // Rate limits have their own tests (abuse/keys-and-edge): here every bad request must reach its check.
+    t = await startTestApp({ RATE_LIMIT_PER_SECOND: '0', UNKNOWN_KEY_RATE_LIMIT_PER_SECOND: '0' });
     const advertiser = await createAccount(t, ['advertiser'], 'Fuzz advertiser');
     const publisher = await createAccount(t, ['publisher'], 'Fuzz publisher');
     const partner = await createAccount(t, ['partner'], 'Fuzz partner');
@@ -1475,7 +1530,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
   beforeAll(async () => {
     // on the MySQL profile this joins the schema of the suite above instead of dropping it
     t = await startTestApp(
-      { BODY_LIMIT: String(SMALL_BODY_LIMIT), PROFILE_CSV_MAX_BYTES: String(SMALL_CSV_LIMIT), RATE_LIMIT_PER_SECOND: '0' },
+      { BODY_LIMIT: String(SMALL_BODY_LIMIT), PROFILE_CSV_MAX_BYTES: String(SMALL_CSV_LIMIT), RATE_LIMIT_PER_SECOND: '0', UNKNOWN_KEY_RATE_LIMIT_PER_SECOND: '0' },
       { dropSchema: TEST_PROFILE === 'embedded' },
     );
     keys = {
@@ -1501,13 +1556,15 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/exchange/campaign/update`, 'partner'],
     [`${OPENAPI}/exchange/campaign/status`, 'partner'],
     [`${OPENAPI}/account/webhook-secret/rotate`, 'advertiser'],
+    [`${OPENAPI}/account/keys`, 'advertiser'],
+    [`${OPENAPI}/account/keys/revoke`, 'advertiser'],
     [`${ADMIN}/accounts`, 'admin'],
     [`${ADMIN}/accounts/${UNKNOWN_ID}/keys`, 'admin'],
     [`${ADMIN}/keys/${UNKNOWN_ID}/revoke`, 'admin'],
     [`${ADMIN}/profiles/rebuild-store`, 'admin'],
   ];
 
-  it('should answer every JSON body over the limit with 413, with or without a key', async () => {
+  it('should answer every JSON body over the limit with 413 for a valid key, and 401 without a key (checked before the body is read)', async () => {
     const oversized = fc
       .record({
         route: fc.constantFrom(...POSTS),
@@ -1518,7 +1575,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
       .map(({ route: [path, role], extra, withKey, shape }) => {
         const filler = 'z'.repeat(SMALL_BODY_LIMIT + extra);
         const body = shape === 'object' ? JSON.stringify({ name: filler }) : shape === 'array' ? JSON.stringify([filler]) : `{"name":"${filler}`;
-        return withShortDescription({ method: 'POST', path, key: withKey ? keys[role] : null, body, contentType: 'application/json', expect: [413] });
+        return withShortDescription({ method: 'POST', path, key: withKey ? keys[role] : null, body, contentType: 'application/json', expect: withKey ? [413] : [401] });
       });
     await expectNothingStored(t, () => fc.assert(fc.asyncProperty(oversized, (attempt) => tryAttempt(t, null, attempt)), FUZZ_OPTIONS));
   }, 60_000);

@@ -3,6 +3,7 @@ import { Alert, Box, Card, CardContent, Chip, Stack, Typography } from '@mui/mat
 import { useEffect, useState } from 'react';
 import { Button, Confirm, Title, useDataProvider, useNotify } from 'react-admin';
 import type { Me } from '../authProvider';
+import { ApiKeys } from '../common/ApiKeys';
 import { CopyButton } from '../common/CopyButton';
 import type { AdnetDataProvider } from '../dataProvider';
 
@@ -72,6 +73,9 @@ export const MyAccount = () => {
         ) : (
           <Alert severity="info">Only advertiser and publisher accounts have a webhook secret.</Alert>
         )}
+        <Box sx={{ mt: 3 }}>
+          <ApiKeys owner={{ own: true }} />
+        </Box>
       </CardContent>
     </Card>
   );

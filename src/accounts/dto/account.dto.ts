@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsText } from '../../common/validators';
 import { Account, Role, ROLES } from '../entities/account.entity';
 import { ApiKey } from '../entities/api-key.entity';
+import { KEY_SCOPES, KeyScope, MAX_ALLOWED_ORIGINS, ORIGIN_PATTERN } from '../key-access';
 
 export class AccountCreateDto {
   @ApiProperty({ description: 'Display name of the account', example: 'Acme Games', maxLength: 200 })
@@ -18,11 +19,48 @@ export class AccountCreateDto {
 }
 
 export class KeyCreateDto {
+  @ApiPropertyOptional({
+    description:
+      '`full` (default): everything the account may do. `serve`: a publishable key, safe to embed in a frontend: it may only ' +
+      'fetch ads and report clicks (matching/ad, ad/event/report, matching/exchange, exchange/event/report) on the account\'s ' +
+      'own blocks and exchange campaigns; anything else answers 403',
+    enum: KEY_SCOPES,
+    default: 'full',
+    example: 'serve',
+  })
+  @IsOptional()
+  @IsIn(KEY_SCOPES, { message: `$property must be one of ${KEY_SCOPES.join(', ')}` })
+  scope?: KeyScope;
+
   @ApiPropertyOptional({ description: 'A label to tell keys apart', example: 'production frontend', maxLength: 100 })
   @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @IsString({ message: '$property must be a string' })
+  @MaxLength(100, { message: '$property must be at most 100 characters' })
   label?: string;
+
+  @ApiPropertyOptional({
+    description:
+      `Exact browser origins (\`http(s)://host[:port]\`, no path; at most ${MAX_ALLOWED_ORIGINS}) the key may be used from: a ` +
+      'request whose `Origin` header is another answers 403; a request without `Origin` (not from a browser) is allowed. ' +
+      'Absent or empty: any origin',
+    type: [String],
+    example: ['https://app.example.com'],
+  })
+  @IsOptional()
+  @IsArray({ message: '$property must be an array of origins' })
+  @ArrayMaxSize(MAX_ALLOWED_ORIGINS, { message: `$property must hold at most ${MAX_ALLOWED_ORIGINS} origins` })
+  @IsString({ each: true, message: 'each value in $property must be a string' })
+  @MaxLength(200, { each: true, message: 'each value in $property must be at most 200 characters' })
+  @Matches(ORIGIN_PATTERN, { each: true, message: 'each value in $property must be an origin like https://app.example.com (scheme, host and optional port, no path)' })
+  allowedOrigins?: string[];
+}
+
+export class KeyRevokeDto {
+  @ApiProperty({ description: 'The id of one of your keys', example: '01jd3k5m8q9r2s4t6v8w0x2y4z', maxLength: 64 })
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property is required' })
+  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  keyId: string;
 }
 
 export class AccountCreatedDto {
@@ -34,11 +72,14 @@ export class AccountCreatedDto {
 }
 
 export class KeyCreatedDto {
-  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  @ApiProperty({ description: 'Not secret: the key is listed and revoked by this id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
   keyId: string;
 
   @ApiProperty({ description: 'The key: shown this once, stored only as a hash', example: 'adn_3q2…' })
   apiKey: string;
+
+  @ApiProperty({ enum: KEY_SCOPES, example: 'serve' })
+  scope: KeyScope;
 }
 
 export class AccountResponseDto {
@@ -90,14 +131,17 @@ export class AccountListDto {
 }
 
 export class KeyResponseDto {
-  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  @ApiProperty({ description: 'Not secret; no part of the key itself is stored in the clear', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
   keyId: string;
 
-  @ApiProperty({ description: 'First characters of the key, to recognise it', example: 'adn_3q2Xk9Zp' })
-  prefix: string;
+  @ApiProperty({ enum: KEY_SCOPES, example: 'full' })
+  scope: KeyScope;
 
   @ApiProperty({ example: 'production frontend' })
   label: string;
+
+  @ApiProperty({ nullable: true, type: [String], example: ['https://app.example.com'], description: 'null: any origin' })
+  allowedOrigins: string[] | null;
 
   @ApiProperty({ example: 1767225600000 })
   createdAt: number;
@@ -105,8 +149,19 @@ export class KeyResponseDto {
   @ApiProperty({ nullable: true, type: Number, example: null, description: 'Revocation time, ms; null while active' })
   revokedAt: number | null;
 
+  @ApiProperty({ example: true })
+  active: boolean;
+
   static from(key: ApiKey): KeyResponseDto {
-    return { keyId: key.id, prefix: key.prefix, label: key.label, createdAt: key.createdAt, revokedAt: key.revokedAt };
+    return {
+      keyId: key.id,
+      scope: key.scope,
+      label: key.label,
+      allowedOrigins: key.originList,
+      createdAt: key.createdAt,
+      revokedAt: key.revokedAt,
+      active: key.revokedAt === null,
+    };
   }
 }
 
