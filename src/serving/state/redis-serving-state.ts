@@ -16,9 +16,10 @@ import {
   RECLAIM_SCRIPT,
 } from './budget-leases';
 import {
+  BoundClickStatus,
+  ClickInvalidReason,
   ClickOutcome,
   ClickRequest,
-  CLICK_DEDUP_MS,
   ImpressionCandidate,
   IMPRESSION_WINDOW_MS,
   ReserveRequest,
@@ -55,8 +56,8 @@ interface LeaseReturn {
 // The serve script of one or several requests. KEYS the lease holder's heartbeat and leases (hash), then per
 // request excluded, served (a hash per user, ad id -> until when it is excluded; a hash per user and block, ad id ->
 // when it was served). ARGV servedTtl, expectAlive ('1' when a candidate is billed from a lease: the holder's
-// heartbeat must be there), then per request: now, limit, UTC day, n, its n candidates' ad ids in rank order and
-// their n unit prices (0: not billed from a lease). Serves each request's first `limit` ads not excluded for its
+// heartbeat must be there), then per request: now, limit, UTC day, invalid ('1': general invalid traffic, its served
+// marks end in `i`), n, its n candidates' ad ids in rank order and their n unit prices (0: not billed from a lease). Serves each request's first `limit` ads not excluded for its
 // user, takes what they bill off the holder's outstanding leases in the same step (so a reclaim can only give back
 // units nobody billed), and answers their positions (0-based), a list per request; -1 when the holder's heartbeat
 // is gone (its leases may have been reclaimed). The lease field is the campaign id (the ad id without its `ad_`,
@@ -71,8 +72,9 @@ for r = 1, (#KEYS - 2) / 2 do
   local now = tonumber(ARGV[a])
   local limit = tonumber(ARGV[a + 1])
   local day = ARGV[a + 2]
-  local n = tonumber(ARGV[a + 3])
-  local first = a + 4
+  local mark = ARGV[a + 3] == '1' and (ARGV[a] .. 'i') or ARGV[a]
+  local n = tonumber(ARGV[a + 4])
+  local first = a + 5
   local excludedUntil = redis.call('HMGET', KEYS[1 + 2 * r], unpack(ARGV, first, first + n - 1))
   local served = {}
   local marks = {}
@@ -81,7 +83,7 @@ for r = 1, (#KEYS - 2) / 2 do
     if not excludedUntil[i] or tonumber(excludedUntil[i]) <= now then
       served[#served + 1] = i - 1
       marks[#marks + 1] = ARGV[first + i - 1]
-      marks[#marks + 1] = now
+      marks[#marks + 1] = mark
       local price = tonumber(ARGV[first + n + i - 1])
       if price > 0 then
         local field = string.sub(ARGV[first + i - 1], 4) .. '|' .. day
@@ -103,17 +105,33 @@ return answers
 `;
 
 // KEYS served (hash), clicked, excluded (hash), spent, daySpent, holder's leases (hash), holder's heartbeat, holders.
-// ARGV now, impressionWindow, dedupWindow, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId,
-// pending field (campaign|day|click), holderId, holderTtlMs, expectAlive.
+// ARGV now, impressionWindow, minDelayMs, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId,
+// pending field (campaign|day|click), holderId, holderTtlMs, expectAlive, billable ('1'), invalidRequest ('1').
+// The clicked key holds when the impression it used up was served (its served mark, without the invalid `i`), so
+// an impression takes one click in its whole life and a new serve one of its own. Answers {cost, spentOut, status}
+// with status 0 counted, 1 unbilled, 2 invalid request, 3 invalid impression, 4 too soon after the impression.
 // A billed click stays in the holder's hash until its row is committed (see clickCommitted): a process killed in
 // between leaves it there, and the reclaim of its holder gives the price back to the counters.
 const CLICK_SCRIPT = `
 if ARGV[15] == '1' and redis.call('EXISTS', KEYS[7]) == 0 then return -3 end
 local now = tonumber(ARGV[1])
-local servedAt = redis.call('HGET', KEYS[1], ARGV[11])
-if not servedAt or now - tonumber(servedAt) >= tonumber(ARGV[2]) then return -1 end
-local clickedAt = redis.call('GET', KEYS[2])
-if clickedAt and now - tonumber(clickedAt) < tonumber(ARGV[3]) then return -2 end
+local mark = redis.call('HGET', KEYS[1], ARGV[11])
+if not mark then return -1 end
+local servedText = string.match(mark, '^%d+')
+local servedAt = tonumber(servedText)
+local window = tonumber(ARGV[2])
+if now - servedAt >= window then return -1 end
+if redis.call('GET', KEYS[2]) == servedText then return -2 end
+local status = 0
+if ARGV[17] == '1' then
+  status = 2
+elseif string.sub(mark, -1) == 'i' then
+  status = 3
+elseif now - servedAt < tonumber(ARGV[3]) then
+  status = 4
+elseif ARGV[16] ~= '1' then
+  status = 1
+end
 local cost = 0
 local spentOut = 0
 local price = tonumber(ARGV[5])
@@ -128,14 +146,18 @@ if price > 0 then
     daySpent = ARGV[9]
     redis.call('SET', KEYS[5], daySpent, 'EX', tonumber(ARGV[10]))
   end
-  if tonumber(spent) < tonumber(ARGV[6]) and tonumber(daySpent) < tonumber(ARGV[7]) then
-    cost = price
-    spent = redis.call('INCRBY', KEYS[4], price)
-    daySpent = redis.call('INCRBY', KEYS[5], price)
+  if status == 0 then
+    if tonumber(spent) < tonumber(ARGV[6]) and tonumber(daySpent) < tonumber(ARGV[7]) then
+      cost = price
+      spent = redis.call('INCRBY', KEYS[4], price)
+      daySpent = redis.call('INCRBY', KEYS[5], price)
+    else
+      status = 1
+    end
   end
   if tonumber(spent) >= tonumber(ARGV[6]) or tonumber(daySpent) >= tonumber(ARGV[7]) then spentOut = 1 end
 end
-redis.call('SET', KEYS[2], now, 'PX', tonumber(ARGV[3]))
+redis.call('SET', KEYS[2], servedText, 'PX', math.max(1, servedAt + window - now))
 local exclusion = tonumber(ARGV[4])
 if exclusion > 0 then
   redis.call('HSET', KEYS[3], ARGV[11], now + exclusion)
@@ -146,7 +168,7 @@ if cost > 0 then
   redis.call('SET', KEYS[7], '1', 'PX', tonumber(ARGV[14]))
   redis.call('SADD', KEYS[8], ARGV[13])
 end
-return {cost, spentOut}
+return {cost, spentOut, status}
 `;
 
 type ScriptedRedis = Redis & {
@@ -154,13 +176,13 @@ type ScriptedRedis = Redis & {
   adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<number[][] | -1>;
-  adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
+  adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number, number]>;
 };
 
 type LeaseOutcome = 'granted' | 'exhausted';
 
 interface PendingServe {
-  serve: { excludedKey: string; servedKey: string; now: number; day: string; limit: number; adIds: string[]; leases: (Lease | null)[] };
+  serve: { excludedKey: string; servedKey: string; now: number; day: string; limit: number; invalid: boolean; adIds: string[]; leases: (Lease | null)[] };
   resolve: (positions: number[]) => void;
   reject: (error: unknown) => void;
 }
@@ -258,7 +280,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       if (lease === null) continue;
       offered.push(i);
       adIds.push(candidates[i].adId);
-      leases.push(lease.priceMicros > 0 ? lease : null);
+      // Invalid traffic bills nothing: its units, taken to know budget is left, all go back below.
+      leases.push(lease.priceMicros > 0 && !request.invalid ? lease : null);
     }
     let chosen: number[] = [];
     try {
@@ -269,6 +292,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
           now: request.now,
           day: request.day,
           limit: request.limit,
+          invalid: request.invalid === true,
           adIds,
           leases,
         });
@@ -278,7 +302,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       // ascending positions in `offered`.
       let next = 0;
       for (let k = 0; k < offered.length; k++) {
-        if (next < chosen.length && chosen[next] === k) next++;
+        if (next < chosen.length && chosen[next] === k && !request.invalid) next++;
         else this.giveBack(taken[offered[k]]!, candidates[offered[k]].priceMicros);
       }
     }
@@ -347,7 +371,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     const args: (string | number)[] = [SERVED_TTL_MS, '0'];
     for (const { serve } of batch) {
       keys.push(serve.excludedKey, serve.servedKey);
-      args.push(serve.now, serve.limit, serve.day, serve.adIds.length, ...serve.adIds);
+      args.push(serve.now, serve.limit, serve.day, serve.invalid ? '1' : '0', serve.adIds.length, ...serve.adIds);
       for (const lease of serve.leases) {
         if (lease === null) {
           args.push(0);
@@ -659,7 +683,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       stateKeys.leaseHolders(),
       request.now,
       IMPRESSION_WINDOW_MS,
-      CLICK_DEDUP_MS,
+      request.minDelayMs ?? 0,
       request.exclusionMs,
       request.priceMicros,
       request.totalBudgetMicros,
@@ -672,6 +696,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       holderId,
       this.holderTtlMs,
       this.holding ? '1' : '0',
+      request.billable === false ? '0' : '1',
+      request.invalidRequest ? '1' : '0',
     );
     if (result === -3) {
       if (this.holderId === holderId) this.renewHolder();
@@ -679,7 +705,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     }
     if (result === -1) return { kind: 'noImpression' };
     if (result === -2) return { kind: 'duplicate' };
-    const [costMicros, spentOut] = result as [number, number];
+    const [costMicros, spentOut, statusCode] = result as [number, number, number];
     if (costMicros > 0) {
       this.pendingClicks.set(clickKey(request), { holderId, field });
       if (this.holderId === holderId) {
@@ -689,7 +715,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       }
     }
     if (spentOut === 1) this.leases.delete(request.campaignId);
-    return { kind: 'counted', costMicros, budgetSpent: spentOut === 1 };
+    const [status, invalidReason] = CLICK_STATUSES[statusCode];
+    return { kind: 'counted', status, invalidReason, costMicros, budgetSpent: spentOut === 1 };
   }
 
   /**
@@ -745,6 +772,15 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return orphans.reduce((sum, orphan) => sum + orphan.micros, 0);
   }
 }
+
+/** The click script's status codes. */
+const CLICK_STATUSES: [BoundClickStatus, ClickInvalidReason | null][] = [
+  ['counted', null],
+  ['unbilled', null],
+  ['invalid', 'request'],
+  ['invalid', 'invalidImpression'],
+  ['invalid', 'tooSoon'],
+];
 
 /** One click report, as the events service knows it. */
 function clickKey(request: ClickRequest): string {

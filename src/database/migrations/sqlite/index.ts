@@ -5,6 +5,7 @@ import { Profiles1763856000000 } from './1763856000000-Profiles';
 import { Exchange1763859600000 } from './1763859600000-Exchange';
 import { StatsWrites1763866800000 } from './1763866800000-StatsWrites';
 import { ClickVerificationIndex1763870400000 } from './1763870400000-ClickVerificationIndex';
+import { BillableTraffic1763881200000 } from './1763881200000-BillableTraffic';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
-export const SQLITE_MIGRATIONS = [Init1763848800000, Serving1763852400000, Conversions1763863200000, Exchange1763859600000, Profiles1763856000000, StatsWrites1763866800000, ClickVerificationIndex1763870400000];
+export const SQLITE_MIGRATIONS = [Init1763848800000, Serving1763852400000, Conversions1763863200000, Exchange1763859600000, Profiles1763856000000, StatsWrites1763866800000, ClickVerificationIndex1763870400000, BillableTraffic1763881200000];
