@@ -91,10 +91,11 @@ describe(StatsWriterService.name, () => {
 
     expect(committed).toHaveLength(1);
     const hourly = committed[0].find((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'))!;
-    // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros): the impression only
-    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490]);
+    // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks,
+    // invalidImpressions): the impression only
+    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490, 0, 0, 0]);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0]);
   });
 
   it('should not write impressions twice when a write committed but its answer was lost', async () => {
@@ -153,6 +154,6 @@ describe(StatsWriterService.name, () => {
     expect(committed).toHaveLength(1);
     expect(impressionsWritten(committed)).toBe(1);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0]);
   });
 });
