@@ -91,7 +91,8 @@ export function fetchRaw(t: TestApp, apiKey: string, adBlockId: string, openId: 
     .query({ adBlockId, openId, type: 'messenger', limit: options.limit ?? 9 })
     .set('x-api-key', apiKey);
   const ua = options.ua === undefined ? UA.Android : options.ua;
-  if (ua !== null) request = request.set('user-agent', ua);
+  // null: no agent at all (the request's default browser agent is replaced by an empty one)
+  request = request.set('user-agent', ua ?? '');
   if (options.ip) request = request.set('x-forwarded-for', options.ip);
   if (options.lang !== undefined) request = request.set('accept-language', options.lang);
   if (options.debug !== undefined) request = request.set('debug', options.debug);
