@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../src/common/clock';
+import { APP_CONFIG, AppConfig } from '../../../src/config/app.config';
 import { Click } from '../../../src/events/entities/click.entity';
 import { ExchangeStatsWriterService } from '../../../src/exchange/exchange-stats-writer.service';
 import { ADMIN_KEY, BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../../support/test-app';
@@ -59,8 +60,9 @@ describe('Abuse: the bill', () => {
   let advertiser: Account;
 
   beforeAll(async () => {
-    // MIN_CLICK_DELAY_MS is left at its default (300 ms): the test app's 0 is taken out again.
-    t = await startTestApp({ TRUST_PROXY: 'true', MIN_CLICK_DELAY_MS: '300' }, { clock });
+    // MIN_CLICK_DELAY_MS unset (empty): the service's default (300 ms), not the test app's 0.
+    t = await startTestApp({ TRUST_PROXY: 'true', MIN_CLICK_DELAY_MS: '' }, { clock });
+    expect(t.app.get<AppConfig>(APP_CONFIG).minClickDelayMs).toBe(300);
     publisher = await createAccount(t, ['publisher'], 'Publisher');
     advertiser = await createAccount(t, ['advertiser'], 'Advertiser');
   });
