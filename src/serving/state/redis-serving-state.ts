@@ -263,14 +263,16 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     if (this.holding && wallNow - this.heartbeatOkAt >= this.holderTrustMs) this.renewHolder();
 
     // Bill every candidate from its lease tentatively (the script then picks those not excluded); candidates
-    // without enough lease ask for one, all of them in one script call.
+    // without enough lease ask for one, all of them in one script call. Invalid traffic bills nothing: it only
+    // looks whether a lease covers a unit (budget is left), and takes none.
+    const lookOnly = request.invalid === true;
     const taken: (Lease | null)[] = new Array<Lease | null>(candidates.length).fill(null);
     let lacking = false;
     for (let i = 0; i < candidates.length; i++) {
-      taken[i] = this.take(candidates[i], request.day, wallNow);
+      taken[i] = this.take(candidates[i], request.day, wallNow, lookOnly);
       if (taken[i] === null) lacking = true;
     }
-    const exhausted = lacking ? await this.leaseLacking(candidates, taken, request.day, wallNow) : [];
+    const exhausted = lacking ? await this.leaseLacking(candidates, taken, request.day, wallNow, lookOnly) : [];
 
     const offered: number[] = [];
     const adIds: string[] = [];
@@ -280,8 +282,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       if (lease === null) continue;
       offered.push(i);
       adIds.push(candidates[i].adId);
-      // Invalid traffic bills nothing: its units, taken to know budget is left, all go back below.
-      leases.push(lease.priceMicros > 0 && !request.invalid ? lease : null);
+      leases.push(lease.priceMicros > 0 && !lookOnly ? lease : null);
     }
     let chosen: number[] = [];
     try {
@@ -301,8 +302,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       // What was billed tentatively and not served goes back (all of it when the script failed). `chosen` holds
       // ascending positions in `offered`.
       let next = 0;
-      for (let k = 0; k < offered.length; k++) {
-        if (next < chosen.length && chosen[next] === k && !request.invalid) next++;
+      for (let k = 0; k < offered.length && !lookOnly; k++) {
+        if (next < chosen.length && chosen[next] === k) next++;
         else this.giveBack(taken[offered[k]]!, candidates[offered[k]].priceMicros);
       }
     }
@@ -316,14 +317,14 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    * Leases for the candidates `taken` lacks, asked for in rounds (others may use up what a round brought); fills
    * in `taken` the leases billed and answers the positions of those without budget left, ascending.
    */
-  private async leaseLacking(candidates: ImpressionCandidate[], taken: (Lease | null)[], day: string, wallNow: number): Promise<number[]> {
+  private async leaseLacking(candidates: ImpressionCandidate[], taken: (Lease | null)[], day: string, wallNow: number, lookOnly: boolean): Promise<number[]> {
     const exhausted = new Set<number>();
     try {
       for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
         const lacking: number[] = [];
         for (let i = 0; i < candidates.length; i++) {
           if (taken[i] !== null || exhausted.has(i)) continue;
-          taken[i] = this.take(candidates[i], day, wallNow);
+          taken[i] = this.take(candidates[i], day, wallNow, lookOnly);
           if (taken[i] === null) lacking.push(i);
         }
         if (lacking.length === 0) break;
@@ -337,7 +338,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       }
     } catch (error) {
       taken.forEach((lease, i) => {
-        if (lease !== null) this.giveBack(lease, candidates[i].priceMicros);
+        if (lease !== null && !lookOnly) this.giveBack(lease, candidates[i].priceMicros);
         taken[i] = null;
       });
       throw error;
@@ -394,17 +395,21 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     );
   }
 
-  /** Bills one unit price from the candidate's lease if it covers it; answers that lease. */
-  private take(candidate: ImpressionCandidate, day: string, wallNow: number): Lease | null {
+  /**
+   * Bills one unit price from the candidate's lease if it covers it; answers that lease. `lookOnly`: only whether it
+   * covers one (invalid traffic, never billed), the lease left as it is.
+   */
+  private take(candidate: ImpressionCandidate, day: string, wallNow: number, lookOnly = false): Lease | null {
     const lease = this.leases.get(candidate.campaignId);
     if (!lease || !this.fits(lease, candidate, day)) return null;
     if (candidate.priceMicros === 0) {
       if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) return null;
     } else {
       if (lease.remainingMicros < candidate.priceMicros) return null;
+      if (lookOnly) return lease;
       lease.remainingMicros -= candidate.priceMicros;
     }
-    lease.lastUsedAt = wallNow;
+    if (!lookOnly) lease.lastUsedAt = wallNow;
     return lease;
   }
 

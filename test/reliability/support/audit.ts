@@ -26,6 +26,9 @@ export interface Audit {
   clicksDoubled: number;
   /** stored clicks whose every answer was an error (the client cannot know; allowed, reported) */
   clicksStoredUnacknowledged: number;
+  /** of those, the ones stored unbilled / invalid */
+  unbilledStoredUnacknowledged: number;
+  invalidStoredUnacknowledged: number;
   /** stored clicks nobody reported, or reported and refused (a bug) */
   clicksStoredUnexplained: number;
   conversionsAnswered: number;
@@ -111,6 +114,8 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
   let clicksStoredUnexplained = 0;
   let unbilledClicksAnswered = 0;
   let invalidClicksAnswered = 0;
+  let unbilledStoredUnacknowledged = 0;
+  let invalidStoredUnacknowledged = 0;
   for (const [key, record] of ledger.clicks) {
     const rows = rowsByKey.get(key) ?? [];
     const stored = rows.length;
@@ -122,8 +127,11 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     if (recorded > 1 || stored > 1) clicksDoubled += 1;
     if (recorded >= 1 && stored === 0) clicksLost += 1;
     if (recorded === 0 && stored === 1) {
-      if (record.failed > 0) clicksStoredUnacknowledged += 1;
-      else clicksStoredUnexplained += 1;
+      if (record.failed > 0) {
+        clicksStoredUnacknowledged += 1;
+        if (rows[0].status === 'unbilled') unbilledStoredUnacknowledged += 1;
+        if (rows[0].status === 'invalid') invalidStoredUnacknowledged += 1;
+      } else clicksStoredUnexplained += 1;
     }
     const answered = record.counted ? 'counted' : record.unbilled ? 'unbilled' : record.invalid ? 'invalid' : null;
     if (answered && stored === 1 && rows[0].status !== answered) problems.push(`click ${key}: answered ${answered}, stored ${rows[0].status}`);
@@ -332,6 +340,8 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     clicksLost,
     clicksDoubled,
     clicksStoredUnacknowledged,
+    unbilledStoredUnacknowledged,
+    invalidStoredUnacknowledged,
     clicksStoredUnexplained,
     conversionsAnswered,
     conversionRows: conversionRows.length,
