@@ -286,7 +286,8 @@ async function main() {
         },
       },
     ];
-    const clickHeaders = { 'x-api-key': publisher, 'content-type': 'application/json' };
+    // A browser's agent: clicks without one are invalid traffic, recorded and never billed.
+    const clickHeaders = { 'x-api-key': publisher, 'content-type': 'application/json', 'user-agent': USER_AGENTS[1] };
 
     const rows = [];
     // CPU per request of each process in each run: the server under load, Redis, MySQL and the load generator.

@@ -118,6 +118,25 @@ test.describe('campaigns', () => {
 
     await page.getByRole('button', { name: 'Last 24 hours' }).click();
     await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12');
+
+    // Bot traffic is answered but not billed: shown apart, beside the billed figures.
+    for (let index = 0; index < 3; index++) {
+      await apiData(
+        `/api/v2/openapi/matching/ad?adBlockId=${adBlockId}&openId=bot-${Date.now()}-${index}&type=messenger&limit=9`,
+        publisher.apiKey,
+        undefined,
+        { 'x-forwarded-for': '8.8.8.8', 'accept-language': 'en-US,en;q=0.8', 'user-agent': 'curl/8.5.0' },
+      );
+    }
+    const withBots = await waitFor(() => detail(campaignId, advertiser.apiKey), (value) => value.invalidImpressions === 3, 'invalid impressions');
+    expect(withBots).toEqual(expect.objectContaining({ impressions: 12, clicks: 3, cost: 0.36, invalidClicks: 0, unbilledClicks: 0 }));
+    await page.reload();
+    await expect(page.getByTestId('chart-not-billed-totals')).toHaveText('Invalid impressions: 3 · Invalid clicks: 0 · Unbilled clicks: 0');
+    await expect(page.getByTestId('chart-cost-totals')).toHaveText('Cost: 0.36');
+    await page.getByRole('tab', { name: 'Summary' }).click();
+    await expect(page.getByTestId('figure-invalidImpressions')).toHaveText('3');
+    await expect(page.getByTestId('figure-unbilledClicks')).toHaveText('0');
+    await screenshot(page, '13b-campaign-not-billed');
   });
 
   test('should show the API error next to the field it names, and store nothing', async ({ page }) => {

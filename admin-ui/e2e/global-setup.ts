@@ -77,6 +77,8 @@ export default async function globalSetup() {
       TRUST_PROXY: 'true',
       VERIFICATION_ALLOW_PRIVATE: 'true',
       VERIFY_DELAY_MS: '0',
+      // The specs click right after fetching: no minimum delay between an impression and its click.
+      MIN_CLICK_DELAY_MS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

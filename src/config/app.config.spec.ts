@@ -25,6 +25,7 @@ describe(loadConfig.name, () => {
         bodyLimitBytes: 10 * 1024 * 1024,
         campaignReview: false,
         publisherShare: 0.7,
+        minClickDelayMs: 300,
         corsOrigins: '*',
       }),
     );

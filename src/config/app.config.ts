@@ -38,6 +38,8 @@ export interface AppConfig {
   profileCacheTtlMs: number;
   campaignReview: boolean;
   publisherShare: number;
+  /** A click sooner than this after its impression is invalid traffic (docs/TRUST_AND_SAFETY.md). */
+  minClickDelayMs: number;
   indexRefreshMs: number;
   statsFlushMs: number;
   /**
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     profileCacheTtlMs: integer('PROFILE_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     campaignReview: boolean('CAMPAIGN_REVIEW', false),
     publisherShare,
+    minClickDelayMs: integer('MIN_CLICK_DELAY_MS', 300, 0, 60_000),
     indexRefreshMs: integer('INDEX_REFRESH_MS', 10_000, 100, 3_600_000),
     statsFlushMs: integer('STATS_FLUSH_MS', 1000, 10, 60_000),
     leaseHolderTtlMs: integer('LEASE_HOLDER_TTL_MS', 30_000, 3_000, 600_000),

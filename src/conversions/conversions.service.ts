@@ -45,6 +45,8 @@ export class ConversionsService {
             advertiserId: principal.accountId,
             since,
           })
+          // unbilled and invalid clicks are never credited (docs/TRUST_AND_SAFETY.md)
+          .andWhere("click.status = 'counted'")
           .orderBy('click.createdAt', 'DESC')
           .addOrderBy('click.id', 'DESC')
           .getOne();

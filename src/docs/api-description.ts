@@ -69,4 +69,13 @@ is not offered to that user again for 10 minutes.
 USDT on the wire, integer micro-USDT (1e-6) in storage. CPM costs \`costPer/1000\` per impression, CPC
 \`costPer\` per counted click. \`ctr = clicks/impressions\`, \`cr = conversions/clicks\`, fractions 0..1 (0 when the
 denominator is 0).
+
+### What is billed
+A served impression takes at most one click in its 24 hours; a repeat answers success and is not counted again.
+A click is \`counted\` (and billed for CPC) only when its campaign is billable as it arrives (\`onGoing\`, inside
+\`[startTime, endTime)\`, budget left); otherwise it answers success and counts in \`unbilledClicks\`. General invalid
+traffic (a bot, crawler or HTTP library \`User-Agent\`, or none; a click on an impression served to such a request, or
+sooner than \`MIN_CLICK_DELAY_MS\` after its impression) is answered as usual, never billed and counted apart in
+\`invalidImpressions\` and \`invalidClicks\`. None of these are in \`impressions\`, \`clicks\`, \`ctr\`, \`cost\` or
+conversions attribution.
 `;

@@ -13,9 +13,10 @@ import { TEST_AD_PREFIX } from '../serving/debug-ads';
 import { budgetFacts } from '../serving/serving.service';
 import { ClickRequest, SERVING_STATE, ServingState } from '../serving/state/serving-state';
 import { StatsWriterService } from '../stats/stats-writer.service';
+import { TrafficClassifier } from '../trust/traffic-classifier';
 import { VerificationScheduler } from '../verification/verification-scheduler.service';
 import { ClickEventDataDto, ClickResultDto } from './dto/click.dto';
-import { Click } from './entities/click.entity';
+import { Click, ClickStatus } from './entities/click.entity';
 
 /** Rule 6: after a click in production, that ad is not served to that user for 10 minutes. */
 export const CLICK_EXCLUSION_MS = 10 * 60 * 1000;
@@ -30,13 +31,15 @@ export class EventsService {
     @Inject(SERVING_STATE) private readonly state: ServingState,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly verification: VerificationScheduler,
+    private readonly traffic: TrafficClassifier,
   ) {}
 
   private readonly logger = new Logger(EventsService.name);
 
   /**
-   * Counts a click on a served ad: bound to an impression of that ad for that user on that block within 24 h,
-   * once per 10 minutes, billed for CPC while budget is left, and committed to the ledger before the answer.
+   * Records a click on a served ad: bound to an impression of that ad for that user on that block within 24 h, one
+   * per impression, and committed to the ledger before the answer. It is `counted` (billed for CPC) only when the
+   * campaign is billable and the traffic valid; else recorded `unbilled` or `invalid` (docs/TRUST_AND_SAFETY.md).
    */
   async reportClick(principal: Principal, event: ClickEventDataDto, facts: RequestFacts): Promise<ClickResultDto> {
     await this.adBlocks.assertUsable(principal, event.adBlockId);
@@ -44,13 +47,14 @@ export class EventsService {
   }
 
   /** reportClick once the caller is known to may use the block. */
-  async countClick(event: ClickEventDataDto, _facts: RequestFacts): Promise<ClickResultDto> {
+  async countClick(event: ClickEventDataDto, facts: RequestFacts): Promise<ClickResultDto> {
     if (event.adId.startsWith(TEST_AD_PREFIX)) return { status: 'success', msg: 'test ad: not counted' };
 
-    const campaign = await this.index.lookup(event.campaignId);
-    if (!campaign || campaign.adId !== event.adId) throw noImpression();
-
     const now = this.clock.now();
+    const found = await this.index.forClick(event.campaignId, now);
+    if (!found || found.campaign.adId !== event.adId) throw noImpression();
+    const { campaign, billable } = found;
+    const requestInvalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent });
     const day = utcDay(now);
     const clickId = newId(now);
     const request: ClickRequest = {
@@ -63,10 +67,14 @@ export class EventsService {
       priceMicros: campaign.billingType === 'CPC' ? campaign.costPerMicros : 0,
       exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
       clickId,
+      billable,
+      invalidRequest: requestInvalid !== null,
+      minDelayMs: this.config.minClickDelayMs,
     };
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
     if (outcome.kind === 'duplicate') return { status: 'success', msg: 'duplicate click: not counted again' };
+    const counted = outcome.status === 'counted';
 
     const click = Object.assign(new Click(), {
       id: clickId,
@@ -78,7 +86,9 @@ export class EventsService {
       costMicros: outcome.costMicros,
       earningsMicros: shareOfMicros(outcome.costMicros, this.config.publisherShare),
       createdAt: now,
-      verificationStatus: campaign.verificationUrl ? 'pending' : 'none',
+      status: outcome.status,
+      invalidReason: outcome.invalidReason === 'request' ? requestInvalid : outcome.invalidReason,
+      verificationStatus: counted && campaign.verificationUrl ? 'pending' : 'none',
       verificationAttempts: 0,
       verificationError: null,
       verifiedAt: null,
@@ -97,9 +107,15 @@ export class EventsService {
     }
     // This process stops serving it at once; the others within a lease's permission (a second) or their next refresh.
     if (outcome.budgetSpent) this.index.markExhausted([campaign.id]);
-    return { status: 'success', msg: 'click counted' };
+    return { status: 'success', msg: CLICK_MESSAGES[outcome.status] };
   }
 }
+
+const CLICK_MESSAGES: Record<ClickStatus, string> = {
+  counted: 'click counted',
+  unbilled: 'click recorded, not billed: the campaign is not billable now',
+  invalid: 'click recorded as invalid traffic: not counted or billed',
+};
 
 function noImpression(): ValidationError {
   return new ValidationError([{ field: 'eventData', message: 'no matching impression' }]);

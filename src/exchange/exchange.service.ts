@@ -21,6 +21,7 @@ import {
   selectExchangeCandidates,
 } from './exchange-matcher';
 import { ExchangeStatsWriterService } from './exchange-stats-writer.service';
+import { TrafficClassifier } from '../trust/traffic-classifier';
 
 /** Exchange entries cost nothing and have no budget: the serving state's budget checks always pass. */
 const NO_BUDGET = {
@@ -48,6 +49,7 @@ export class ExchangeService {
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly traffic: TrafficClassifier,
   ) {}
 
   async fetchEntries(principal: Principal, query: ExchangeFetchQueryDto, facts: RequestFacts): Promise<ExchangeEntriesDto> {
@@ -60,11 +62,15 @@ export class ExchangeService {
       country: this.geo.countryOf(facts.ip),
       language: languageFromAcceptLanguage(facts.acceptLanguage),
     };
-    const served = await this.reserveBest(query, context, now);
-    this.stats.recordImpressions(
-      served.map((campaign) => ({ inId: campaign.id, outId: out.id })),
-      now,
-    );
+    // General invalid traffic is answered as usual, but its entries count nowhere and clicks on them move no ledger.
+    const invalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null;
+    const served = await this.reserveBest(query, context, now, invalid);
+    if (!invalid) {
+      this.stats.recordImpressions(
+        served.map((campaign) => ({ inId: campaign.id, outId: out.id })),
+        now,
+      );
+    }
     return { success: true, exchangeCampaigns: served.map((campaign) => toEntry(campaign, out.id)) };
   }
 
@@ -72,11 +78,11 @@ export class ExchangeService {
    * Partners not far in debt first, as many as the limit allows; far-in-debt partners only fill what is left, at
    * most DEBTOR_SLOTS. Entries the state refuses (excluded for this user) make room for the next best.
    */
-  private async reserveBest(query: ExchangeFetchQueryDto, context: ExchangeContext, now: number): Promise<RankedExchangeCampaign[]> {
-    const regular = await this.reserveFrom('regular', query, context, now, query.limit);
+  private async reserveBest(query: ExchangeFetchQueryDto, context: ExchangeContext, now: number, invalid: boolean): Promise<RankedExchangeCampaign[]> {
+    const regular = await this.reserveFrom('regular', query, context, now, query.limit, invalid);
     const room = Math.min(DEBTOR_SLOTS, query.limit - regular.length);
     if (room <= 0) return regular;
-    return [...regular, ...(await this.reserveFrom('debtors', query, context, now, room))];
+    return [...regular, ...(await this.reserveFrom('debtors', query, context, now, room, invalid))];
   }
 
   private async reserveFrom(
@@ -85,6 +91,7 @@ export class ExchangeService {
     context: ExchangeContext,
     now: number,
     limit: number,
+    invalid: boolean,
   ): Promise<RankedExchangeCampaign[]> {
     const served: RankedExchangeCampaign[] = [];
     const offered = new Set<string>();
@@ -95,7 +102,7 @@ export class ExchangeService {
       const candidates = selectExchangeCandidates(this.index.ranked, context, max, offered)[group];
       if (candidates.length === 0) break;
       const result = await this.state.reserveImpressions(
-        { userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted },
+        { userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted, invalid },
         candidates.map(toCandidate),
       );
       for (const i of result.served) served.push(candidates[i]);
@@ -107,10 +114,11 @@ export class ExchangeService {
 
   /**
    * Counts a click on a served entry (endpoint 9): bound to an impression of that entry for that user in that out
-   * campaign within 24 h, once per 10 minutes; the click row, the ledger (out credited, in debited) and the hourly
-   * counters are committed in one transaction before the answer.
+   * campaign within 24 h, one per impression; the click row, the ledger (out credited, in debited) and the hourly
+   * counters are committed in one transaction before the answer. An invalid click (its request or its impression
+   * invalid traffic, or sooner than MIN_CLICK_DELAY_MS after it) uses up the impression and is stored nowhere.
    */
-  async reportClick(principal: Principal, event: ExchangeClickEventDataDto, _facts: RequestFacts): Promise<void> {
+  async reportClick(principal: Principal, event: ExchangeClickEventDataDto, facts: RequestFacts): Promise<void> {
     const out = await this.index.usable(principal, event.outExchangeCampaignId, 'eventData.outExchangeCampaignId');
     const promoted = await this.index.lookup(event.inExchangeCampaignId);
     if (!promoted || promoted.accountId === out.accountId) throw noImpression();
@@ -127,10 +135,12 @@ export class ExchangeService {
       day: utcDay(now),
       priceMicros: 0,
       exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
+      invalidRequest: this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null,
+      minDelayMs: this.config.minClickDelayMs,
     };
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
-    if (outcome.kind === 'duplicate') return;
+    if (outcome.kind === 'duplicate' || outcome.status !== 'counted') return;
 
     try {
       await this.stats.recordClick(toClick(out, promoted, event.messengerUserId, now));

@@ -259,12 +259,19 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     return reload;
   }
 
-  /** The campaign as billing needs it, also when it is no longer servable (a click on an ad served earlier). */
-  async lookup(campaignId: string): Promise<IndexedCampaign | null> {
-    const indexed = this.byId.get(campaignId);
-    if (indexed) return indexed;
+  /**
+   * The campaign as a click needs it, read from the database (a status change reaches this process's index a moment
+   * later, through a change notice): `billable` when it may bill now: `onGoing`, approved, inside its time window,
+   * and, for CPM, budget left (a CPC click's budget is checked by the serving state, atomically with its price).
+   */
+  async forClick(campaignId: string, now: number): Promise<{ campaign: IndexedCampaign; billable: boolean } | null> {
     const row = await this.campaigns.findOneBy({ id: campaignId });
-    return row ? toIndexed(row) : null;
+    if (!row) return null;
+    const indexed = this.byId.get(campaignId);
+    const campaign = indexed && this.versions.get(campaignId) === row.version ? indexed : toIndexed(row);
+    const budgetLeft = row.billingType === 'CPC' || (hasBudgetLeft(row, now) && !this.exhausted.has(campaignId));
+    const billable = row.status === 'onGoing' && row.approved && row.startTime <= now && now < row.endTime && budgetLeft;
+    return { campaign, billable };
   }
 }
 

@@ -9,6 +9,7 @@ import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
+import { TrafficClassifier } from '../trust/traffic-classifier';
 import { CampaignIndexService } from './campaign-index.service';
 import { IndexedCampaign, MatchContext } from './campaign-matcher';
 import { isDebug, testAds } from './debug-ads';
@@ -35,6 +36,7 @@ export class ServingService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(PROFILE_STORE) private readonly profiles: ProfileStore,
     private readonly viewers: SignedViewers,
+    private readonly traffic: TrafficClassifier,
   ) {}
 
   async fetchAds(principal: Principal, query: AdFetchQueryDto, facts: RequestFacts): Promise<ServedAdsDto> {
@@ -57,23 +59,26 @@ export class ServingService {
   /**
    * Selects, reserves and counts the ads of one request whose block the caller may use: the campaigns served, best
    * first (each one impression, billed for CPM). The block's viewer rule is checked first; targeting reads the
-   * profile the block's owner uploaded for this user.
+   * profile the block's owner uploaded for this user. General invalid traffic is served the same ads, but bills
+   * nothing and is counted in `invalidImpressions` (docs/TRUST_AND_SAFETY.md).
    */
   async serve(query: AdFetchQueryDto, facts: RequestFacts): Promise<IndexedCampaign[]> {
     const block = await this.blockOf(query.adBlockId);
     if (block.requireSignedViewer) await this.viewers.assertSigned(block, query.openId, facts);
     const now = this.clock.now();
+    const invalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null;
     const context = this.contextOf(facts, now, await this.profileOf(block.accountId, query.openId));
     const day = utcDay(now);
-    const served = await this.reserveBest(query, context, day);
+    const served = await this.reserveBest(query, context, day, invalid);
     this.stats.recordImpressions(
       served.map((campaign) => {
-        const costMicros = impressionPrice(campaign);
+        const costMicros = invalid ? 0 : impressionPrice(campaign);
         return {
           campaignId: campaign.id,
           adBlockId: query.adBlockId,
           costMicros,
           earningsMicros: shareOfMicros(costMicros, this.config.publisherShare),
+          invalid,
         };
       }),
       now,
@@ -86,7 +91,7 @@ export class ServingService {
    * excluded for this user. When it refuses some, the next best are offered, a bounded number of rounds, so a
    * user who clicked the top ads still gets the ones below them.
    */
-  private async reserveBest(query: AdFetchQueryDto, context: MatchContext, day: string): Promise<IndexedCampaign[]> {
+  private async reserveBest(query: AdFetchQueryDto, context: MatchContext, day: string, invalid: boolean): Promise<IndexedCampaign[]> {
     const served: IndexedCampaign[] = [];
     let offered: Set<string> | undefined;
     for (let round = 0; round < MAX_SELECTION_ROUNDS && served.length < query.limit; round++) {
@@ -96,7 +101,7 @@ export class ServingService {
       const candidates = this.index.candidates(context, max, skip);
       if (candidates.length === 0) break;
       const result = await this.state.reserveImpressions(
-        { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted, userImpressionsPerHour: this.config.userImpressionsPerHour },
+        { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted, userImpressionsPerHour: this.config.userImpressionsPerHour, invalid },
         candidates.map((campaign) => toCandidate(campaign, day)),
       );
       if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));

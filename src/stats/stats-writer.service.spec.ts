@@ -66,16 +66,45 @@ function fakeDataSource() {
   return { dataSource, committed, state };
 }
 
-/** The campaign counter statements: one multi-row UPDATE whose rows are (id, impressions, clicks, spend, day, daySpend). */
+/**
+ * The campaign counter statements: one multi-row UPDATE whose rows are (id, impressions, clicks, spend, day, daySpend,
+ * unbilledClicks, invalidClicks, invalidImpressions).
+ */
 const isCampaignCounters = (statement: { sql: string }) => statement.sql.startsWith('UPDATE campaigns') && statement.sql.includes('impressions =');
 const impressionsWritten = (committed: { sql: string; params: unknown[] }[][]) =>
   committed
     .flatMap((statements) => statements.filter(isCampaignCounters))
-    .reduce((sum, statement) => sum + statement.params.filter((_, i) => i % 6 === 1).reduce((a: number, b) => a + (b as number), 0), 0);
+    .reduce((sum, statement) => sum + statement.params.filter((_, i) => i % 9 === 1).reduce((a: number, b) => a + (b as number), 0), 0);
 
 const HOUR = 3_600_000;
 
 describe(StatsWriterService.name, () => {
+  it('should count invalid impressions and unbilled or invalid clicks apart from the billed figures', async () => {
+    const { dataSource, committed } = fakeDataSource();
+    const writer = new StatsWriterService(dataSource, { database: { type: 'sqlite', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const now = 10 * HOUR;
+    writer.recordImpressions(
+      [
+        { campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 },
+        { campaignId: 'c1', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, invalid: true },
+        { campaignId: 'c1', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, invalid: true },
+      ],
+      now,
+    );
+    const click = (id: string, status: Click['status'], costMicros: number) =>
+      Object.assign(new Click(), { id, campaignId: 'c1', adBlockId: 'b1', costMicros, earningsMicros: (costMicros * 7) / 10, createdAt: now, status });
+    await Promise.all([writer.recordClick(click('k1', 'counted', 90_000)), writer.recordClick(click('k2', 'unbilled', 0)), writer.recordClick(click('k3', 'invalid', 0))]);
+    await writer.flush();
+
+    const statements = committed.flat();
+    const hourly = statements.filter((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'));
+    const sums = hourly.reduce((sum, statement) => sum.map((value, i) => value + (statement.params[3 + i] as number)), [0, 0, 0, 0, 0, 0, 0]);
+    // impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions
+    expect(sums).toEqual([1, 1, 90_700, 63_490, 1, 1, 2]);
+    const clickRows = statements.filter((statement) => statement.sql.startsWith('INSERT INTO clicks')).flatMap((statement) => statement.params);
+    expect(clickRows.filter((value) => value === 'unbilled' || value === 'invalid' || value === 'counted')).toEqual(['counted', 'unbilled', 'invalid']);
+  });
+
   it('should keep only the impressions of a failed write for the next one, never the refused clicks', async () => {
     const { dataSource, committed, state } = fakeDataSource();
     const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
@@ -91,10 +120,11 @@ describe(StatsWriterService.name, () => {
 
     expect(committed).toHaveLength(1);
     const hourly = committed[0].find((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'))!;
-    // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros): the impression only
-    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490]);
+    // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks,
+    // invalidImpressions): the impression only
+    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490, 0, 0, 0]);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0]);
   });
 
   it('should not write impressions twice when a write committed but its answer was lost', async () => {
@@ -153,6 +183,6 @@ describe(StatsWriterService.name, () => {
     expect(committed).toHaveLength(1);
     expect(impressionsWritten(committed)).toBe(1);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0]);
   });
 });

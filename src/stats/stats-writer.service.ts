@@ -13,9 +13,18 @@ export interface ImpressionRecord {
   adBlockId: string;
   costMicros: number;
   earningsMicros: number;
+  /** General invalid traffic: counted in `invalidImpressions` only, never billed. */
+  invalid?: boolean;
 }
 
-interface Delta {
+/** The traffic counters beside the billed ones (docs/TRUST_AND_SAFETY.md). */
+interface TrafficCounts {
+  unbilledClicks: number;
+  invalidClicks: number;
+  invalidImpressions: number;
+}
+
+interface Delta extends TrafficCounts {
   campaignId: string;
   adBlockId: string;
   hour: number;
@@ -35,7 +44,7 @@ const MAX_CLICKS_PER_FLUSH = 500;
 /** Rows per multi-row UPDATE. */
 const UPDATE_CHUNK = 200;
 
-interface CampaignChange {
+interface CampaignChange extends TrafficCounts {
   id: string;
   impressions: number;
   clicks: number;
@@ -45,7 +54,7 @@ interface CampaignChange {
   daySpend: number;
 }
 
-interface BlockChange {
+interface BlockChange extends TrafficCounts {
   id: string;
   impressions: number;
   clicks: number;
@@ -94,6 +103,10 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     const hour = hourStart(now);
     for (const record of records) {
       const delta = this.deltaFor(record.campaignId, record.adBlockId, hour);
+      if (record.invalid) {
+        delta.invalidImpressions += 1;
+        continue;
+      }
       delta.impressions += 1;
       delta.spendMicros += record.costMicros;
       delta.earningsMicros += record.earningsMicros;
@@ -140,16 +153,10 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
     for (const { click } of clicks) {
       const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt));
-      const delta = rows.get(key) ?? {
-        campaignId: click.campaignId,
-        adBlockId: click.adBlockId,
-        hour: hourStart(click.createdAt),
-        impressions: 0,
-        clicks: 0,
-        spendMicros: 0,
-        earningsMicros: 0,
-      };
-      delta.clicks += 1;
+      const delta = rows.get(key) ?? emptyDelta(click.campaignId, click.adBlockId, hourStart(click.createdAt));
+      if (click.status === 'unbilled') delta.unbilledClicks += 1;
+      else if (click.status === 'invalid') delta.invalidClicks += 1;
+      else delta.clicks += 1;
       delta.spendMicros += click.costMicros;
       delta.earningsMicros += click.earningsMicros;
       rows.set(key, delta);
@@ -179,11 +186,12 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       const day = utcDay(delta.hour);
       let campaign = campaigns.get(delta.campaignId);
       if (!campaign) {
-        campaign = { id: delta.campaignId, impressions: 0, clicks: 0, spend: 0, day, daySpend: 0 };
+        campaign = { id: delta.campaignId, impressions: 0, clicks: 0, spend: 0, day, daySpend: 0, ...noTraffic() };
         campaigns.set(delta.campaignId, campaign);
       }
       campaign.impressions += delta.impressions;
       campaign.clicks += delta.clicks;
+      addTraffic(campaign, delta);
       campaign.spend += delta.spendMicros;
       // Only the newest day is kept per campaign; an older day's spend counts in the total only.
       if (day > campaign.day) {
@@ -192,9 +200,10 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       }
       if (day === campaign.day) campaign.daySpend += delta.spendMicros;
       if (delta.adBlockId) {
-        const block = blocks.get(delta.adBlockId) ?? { id: delta.adBlockId, impressions: 0, clicks: 0, earnings: 0 };
+        const block = blocks.get(delta.adBlockId) ?? { id: delta.adBlockId, impressions: 0, clicks: 0, earnings: 0, ...noTraffic() };
         block.impressions += delta.impressions;
         block.clicks += delta.clicks;
+        addTraffic(block, delta);
         block.earnings += delta.earningsMicros;
         blocks.set(delta.adBlockId, block);
       }
@@ -208,14 +217,21 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async updateCampaigns(manager: Queryable, rows: CampaignChange[]): Promise<void> {
-    const derived = rows.map((_, i) => (i === 0 ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend' : 'SELECT ?, ?, ?, ?, ?, ?')).join(' UNION ALL ');
-    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend]);
+    const derived = rows
+      .map((_, i) =>
+        i === 0
+          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
+          : 'SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?',
+      )
+      .join(' UNION ALL ');
+    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend, ...trafficValues(row)]);
     // Two statements: a multi-table UPDATE on MySQL sets columns in no promised order, and the day's spend must be
     // computed from the old spentDay.
     // t: how the updated columns are named (MySQL needs the alias beside the derived table's columns); c: how read.
     const t = this.mysql ? 'c.' : '';
     const c = this.mysql ? 'c.' : 'campaigns.';
     const counters = `${t}impressions = ${c}impressions + d.impressions, ${t}clicks = ${c}clicks + d.clicks,
+       ${trafficAssignments(t, c)},
        ${t}spentMicros = ${c}spentMicros + d.spend,
        ${t}daySpentMicros = CASE WHEN ${c}spentDay = d.day THEN ${c}daySpentMicros + d.daySpend WHEN ${c}spentDay < d.day THEN d.daySpend ELSE ${c}daySpentMicros END`;
     const day = `${t}spentDay = CASE WHEN ${c}spentDay < d.day THEN d.day ELSE ${c}spentDay END`;
@@ -230,28 +246,37 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async updateBlocks(manager: Queryable, rows: BlockChange[]): Promise<void> {
-    const derived = rows.map((_, i) => (i === 0 ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings' : 'SELECT ?, ?, ?, ?')).join(' UNION ALL ');
-    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings]);
+    const derived = rows
+      .map((_, i) =>
+        i === 0
+          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
+          : 'SELECT ?, ?, ?, ?, ?, ?, ?',
+      )
+      .join(' UNION ALL ');
+    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings, ...trafficValues(row)]);
     await manager.query(
       this.mysql
         ? `UPDATE ad_blocks b JOIN (${derived}) d ON b.id = d.id SET b.impressions = b.impressions + d.impressions,
-             b.clicks = b.clicks + d.clicks, b.earningsMicros = b.earningsMicros + d.earnings`
+             b.clicks = b.clicks + d.clicks, b.earningsMicros = b.earningsMicros + d.earnings, ${trafficAssignments('b.', 'b.')}`
         : `UPDATE ad_blocks SET impressions = ad_blocks.impressions + d.impressions, clicks = ad_blocks.clicks + d.clicks,
-             earningsMicros = ad_blocks.earningsMicros + d.earnings FROM (${derived}) AS d WHERE ad_blocks.id = d.id`,
+             earningsMicros = ad_blocks.earningsMicros + d.earnings, ${trafficAssignments('', 'ad_blocks.')}
+             FROM (${derived}) AS d WHERE ad_blocks.id = d.id`,
       values,
     );
   }
 
   private async upsertHourly(manager: Queryable, deltas: Delta[]): Promise<void> {
-    const placeholders = deltas.map(() => '(?, ?, ?, ?, ?, 0, ?, ?)').join(', ');
-    const values = deltas.flatMap((d) => [d.campaignId, d.adBlockId, d.hour, d.impressions, d.clicks, d.spendMicros, d.earningsMicros]);
-    const columns = '(campaignId, adBlockId, hour, impressions, clicks, conversions, spendMicros, earningsMicros)';
+    const placeholders = deltas.map(() => '(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)').join(', ');
+    const values = deltas.flatMap((d) => [d.campaignId, d.adBlockId, d.hour, d.impressions, d.clicks, d.spendMicros, d.earningsMicros, ...trafficValues(d)]);
+    const columns = `(campaignId, adBlockId, hour, impressions, clicks, conversions, spendMicros, earningsMicros, ${TRAFFIC_COLUMNS.join(', ')})`;
+    const traffic = (incoming: (column: string) => string) => TRAFFIC_COLUMNS.map((column) => `${column} = ${column} + ${incoming(column)}`).join(', ');
     const conflict = this.mysql
       ? `ON DUPLICATE KEY UPDATE impressions = impressions + VALUES(impressions), clicks = clicks + VALUES(clicks),
-         spendMicros = spendMicros + VALUES(spendMicros), earningsMicros = earningsMicros + VALUES(earningsMicros)`
+         spendMicros = spendMicros + VALUES(spendMicros), earningsMicros = earningsMicros + VALUES(earningsMicros),
+         ${traffic((column) => `VALUES(${column})`)}`
       : `ON CONFLICT (campaignId, adBlockId, hour) DO UPDATE SET impressions = impressions + excluded.impressions,
          clicks = clicks + excluded.clicks, spendMicros = spendMicros + excluded.spendMicros,
-         earningsMicros = earningsMicros + excluded.earningsMicros`;
+         earningsMicros = earningsMicros + excluded.earningsMicros, ${traffic((column) => `excluded.${column}`)}`;
     await manager.query(`INSERT INTO stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
   }
 
@@ -259,7 +284,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     const key = deltaKey(campaignId, adBlockId, hour);
     let delta = this.deltas.get(key);
     if (!delta) {
-      delta = { campaignId, adBlockId, hour, impressions: 0, clicks: 0, spendMicros: 0, earningsMicros: 0 };
+      delta = emptyDelta(campaignId, adBlockId, hour);
       this.deltas.set(key, delta);
     }
     return delta;
@@ -274,7 +299,31 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     current.impressions += delta.impressions;
     current.spendMicros += delta.spendMicros;
     current.earningsMicros += delta.earningsMicros;
+    current.invalidImpressions += delta.invalidImpressions;
   }
+}
+
+const TRAFFIC_COLUMNS = ['unbilledClicks', 'invalidClicks', 'invalidImpressions'] as const;
+
+function noTraffic(): TrafficCounts {
+  return { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0 };
+}
+
+function emptyDelta(campaignId: string, adBlockId: string, hour: number): Delta {
+  return { campaignId, adBlockId, hour, impressions: 0, clicks: 0, spendMicros: 0, earningsMicros: 0, ...noTraffic() };
+}
+
+function addTraffic(into: TrafficCounts, delta: TrafficCounts): void {
+  for (const column of TRAFFIC_COLUMNS) into[column] += delta[column];
+}
+
+function trafficValues(counts: TrafficCounts): number[] {
+  return TRAFFIC_COLUMNS.map((column) => counts[column]);
+}
+
+/** `t`: how an updated column is named, `c`: how it is read (see updateCampaigns); `d` is the derived table. */
+function trafficAssignments(t: string, c: string): string {
+  return TRAFFIC_COLUMNS.map((column) => `${t}${column} = ${c}${column} + d.${column}`).join(', ');
 }
 
 const CLICK_COLUMNS = [
@@ -288,6 +337,8 @@ const CLICK_COLUMNS = [
   'earningsMicros',
   'createdAt',
   'verificationStatus',
+  'status',
+  'invalidReason',
 ] as const;
 
 /** One multi-row INSERT: the ORM's per-entity insert cost more than the rest of a click's write. */
@@ -299,8 +350,11 @@ async function insertClicks(manager: Queryable, clicks: Click[]): Promise<void> 
   );
 }
 
-function defaultOf(column: (typeof CLICK_COLUMNS)[number]): string | number {
-  return column === 'verificationStatus' ? 'none' : 0;
+function defaultOf(column: (typeof CLICK_COLUMNS)[number]): string | number | null {
+  if (column === 'verificationStatus') return 'none';
+  if (column === 'status') return 'counted';
+  if (column === 'invalidReason') return null;
+  return 0;
 }
 
 function deltaKey(campaignId: string, adBlockId: string, hour: number): string {

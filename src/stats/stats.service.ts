@@ -20,6 +20,9 @@ export interface SeriesPoint {
   verifiedClicks: number;
   spendMicros: number;
   earningsMicros: number;
+  unbilledClicks: number;
+  invalidClicks: number;
+  invalidImpressions: number;
 }
 
 const MAX_BUCKETS = 5000;
@@ -37,6 +40,9 @@ export class StatsService {
       impressions: p.impressions,
       clicks: p.clicks,
       verifiedClicks: p.verifiedClicks,
+      unbilledClicks: p.unbilledClicks,
+      invalidClicks: p.invalidClicks,
+      invalidImpressions: p.invalidImpressions,
       conversions: p.conversions,
       cost: fromMicros(p.spendMicros),
     }));
@@ -44,7 +50,16 @@ export class StatsService {
 
   async adBlockSeries(adBlockId: string, request: SeriesRequest, now: number) {
     const points = await this.series({ adBlockId }, request, now);
-    return points.map((p) => ({ time: p.time, impressions: p.impressions, clicks: p.clicks, conversions: p.conversions, earnings: fromMicros(p.earningsMicros) }));
+    return points.map((p) => ({
+      time: p.time,
+      impressions: p.impressions,
+      clicks: p.clicks,
+      unbilledClicks: p.unbilledClicks,
+      invalidClicks: p.invalidClicks,
+      invalidImpressions: p.invalidImpressions,
+      conversions: p.conversions,
+      earnings: fromMicros(p.earningsMicros),
+    }));
   }
 
   private async series(
@@ -69,6 +84,9 @@ export class StatsService {
       verifiedClicks: 0,
       spendMicros: 0,
       earningsMicros: 0,
+      unbilledClicks: 0,
+      invalidClicks: 0,
+      invalidImpressions: 0,
     }));
     for (const row of rows) {
       const point = points[Math.floor((row.hour - first) / bucket)];
@@ -78,6 +96,9 @@ export class StatsService {
       point.verifiedClicks += row.verifiedClicks;
       point.spendMicros += row.spendMicros;
       point.earningsMicros += row.earningsMicros;
+      point.unbilledClicks += row.unbilledClicks;
+      point.invalidClicks += row.invalidClicks;
+      point.invalidImpressions += row.invalidImpressions;
     }
     return points;
   }

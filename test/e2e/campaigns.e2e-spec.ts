@@ -174,6 +174,9 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         ctr: 0,
         cr: 0,
         verifiedClicks: 0,
+        unbilledClicks: 0,
+        invalidClicks: 0,
+        invalidImpressions: 0,
         createdAt: expect.any(Number),
         updatedAt: expect.any(Number),
       });
@@ -303,6 +306,9 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         ctr: 0,
         cr: 0,
         verifiedClicks: 0,
+        unbilledClicks: 0,
+        invalidClicks: 0,
+        invalidImpressions: 0,
         createdAt: secondDetail.createdAt,
       });
       expect(all.campaigns[0].billingType).toBe('CPM');

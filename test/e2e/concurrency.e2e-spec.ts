@@ -74,7 +74,7 @@ describe(`Concurrent serving and clicks (${TEST_PROFILE === 'mysql' ? 'two insta
   });
 
   it('counts each user click once across instances and bills CPC within budget plus one click', async () => {
-    // 0.5 USDT per click, 2 USDT total: 4 paid clicks; later clicks are counted but cost nothing.
+    // 0.5 USDT per click, 2 USDT total: 4 paid clicks; later clicks are recorded unbilled (the budget is spent).
     const campaignId = await createServable(
       instances[0],
       advertiser.apiKey,
@@ -95,7 +95,8 @@ describe(`Concurrent serving and clicks (${TEST_PROFILE === 'mysql' ? 'two insta
     const responses = await Promise.all(attempts);
     expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
     const messages = responses.map((response) => response.body.data.msg as string);
-    expect(messages.filter((msg) => msg === 'click counted')).toHaveLength(users.length);
+    expect(messages.filter((msg) => msg === 'click counted')).toHaveLength(4);
+    expect(messages.filter((msg) => msg.startsWith('click recorded, not billed'))).toHaveLength(users.length - 4);
     expect(messages.filter((msg) => msg === 'duplicate click: not counted again')).toHaveLength(3 * users.length);
 
     const stored = await instances[0].app.get(DataSource).getRepository(Click).findBy({ campaignId });
@@ -103,11 +104,13 @@ describe(`Concurrent serving and clicks (${TEST_PROFILE === 'mysql' ? 'two insta
     expect(new Set(stored.map((click) => click.messengerUserId)).size).toBe(users.length);
     const paid = stored.filter((click) => click.costMicros > 0);
     expect(paid).toHaveLength(4);
-    expect(paid.every((click) => click.costMicros === 500_000)).toBe(true);
+    expect(paid.every((click) => click.costMicros === 500_000 && click.status === 'counted')).toBe(true);
+    expect(stored.filter((click) => click.status === 'unbilled' && click.costMicros === 0)).toHaveLength(users.length - 4);
 
     for (const app of instances) await flushedCampaign(app, campaignId);
     const detail = await flushedCampaign(instances[0], campaignId);
-    expect(detail.clicks).toBe(users.length);
+    expect(detail.clicks).toBe(4);
+    expect(detail.unbilledClicks).toBe(users.length - 4);
     expect(detail.impressions).toBe(users.length);
     expect(detail.cost).toBe(2);
     const adminView = await instances[instances.length - 1]
@@ -116,7 +119,7 @@ describe(`Concurrent serving and clicks (${TEST_PROFILE === 'mysql' ? 'two insta
       .query({ campaignId })
       .set('x-api-key', ADMIN_KEY)
       .expect(200);
-    expect(adminView.body.data.clicks).toBe(users.length);
+    expect(adminView.body.data.clicks).toBe(4);
   });
 
   it('another instance serves a new campaign and stops a paused one through change notices, without a refresh', async () => {

@@ -80,6 +80,8 @@ function auditLines(result: Audit): string[] {
     `impressions answered ${result.impressionsAnswered}, counted ${result.impressionsStored} (lost ${result.impressionsLost}, extra ${result.impressionsDoubled})`,
     `clicks answered "counted" ${result.clicksCounted}, rows ${result.clickRows}, duplicates answered "not counted again" ${result.duplicateClicksAnswered}; ` +
       `lost ${result.clicksLost}, double counts ${result.clicksDoubled}, stored after an error answer ${result.clicksStoredUnacknowledged}`,
+    `not billed: invalid impressions answered ${result.invalidImpressionsAnswered}, counted ${result.invalidImpressionsStored}; ` +
+      `unbilled clicks answered ${result.unbilledClicksAnswered}, rows ${result.unbilledClickRows}; invalid clicks answered ${result.invalidClicksAnswered}, rows ${result.invalidClickRows}`,
     ...(result.impressionsLostInCrash > 0 ? [`impressions lost with the SIGKILLed API (its last flush interval): ${result.impressionsLostInCrash}`] : []),
     `conversions answered ${result.conversionsAnswered}, rows ${result.conversionRows} (attributed ${result.attributedConversions}); lost ${result.conversionsLost}`,
     `money: campaign/block/series mismatches ${result.moneyMismatches.length}; max overspend ${result.maxOverspendMicros} micro-USDT ` +
@@ -100,7 +102,9 @@ function expectClean(result: Audit): void {
   expect(result.moneyMismatches).toEqual([]);
   expect(result.batchesDone).toBe(result.batchesAccepted);
   expect(result.impressionsStored).toBe(result.impressionsAnswered - result.impressionsLostInCrash);
-  expect(result.clickRows).toBe(result.clicksCounted + result.clicksStoredUnacknowledged);
+  expect(result.clickRows).toBe(result.clicksCounted + result.unbilledClicksAnswered + result.invalidClicksAnswered + result.clicksStoredUnacknowledged);
+  expect(result.unbilledClickRows).toBe(result.unbilledClicksAnswered + result.unbilledStoredUnacknowledged);
+  expect(result.invalidClickRows).toBe(result.invalidClicksAnswered + result.invalidStoredUnacknowledged);
 }
 
 /** Polls /health of the APIs every 100 ms until stopped; `seen` holds every observation. */
@@ -312,11 +316,65 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     expect(result.duplicateClicksAnswered).toBeGreaterThan(5);
     expect(result.attributedConversions).toBeGreaterThan(20);
     expect(result.batchesAccepted).toBeGreaterThan(10);
+    // bots were served and clicked, and clicks on the spent small CPC campaign were recorded unbilled
+    expect(result.invalidImpressionsAnswered).toBeGreaterThan(20);
+    expect(result.invalidClicksAnswered).toBeGreaterThan(5);
+    expect(result.unbilledClicksAnswered).toBeGreaterThan(0);
     for (const campaign of smallCampaigns) {
       expect(campaign.spentMicros).toBeGreaterThanOrEqual(campaign.totalMicros);
       expect(campaign.spentMicros).toBeLessThanOrEqual(campaign.totalMicros + campaign.unitMicros);
     }
   }, 120_000);
+
+  it('A2. records clicks on ads of a campaign paused meanwhile as unbilled, on both APIs, reconciled exactly', async () => {
+    // A CPC bid far above the others: served first to every user while it runs.
+    const campaignId = await createCampaign(0, 'Paused CPC', { amount: 100, total: 100 }, { billingType: 'CPC', costPer: 50 });
+    const publisher = world.publishers[0];
+    const fetchFor = (port: number, user: string) =>
+      call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key });
+    const servedTo: { user: string; ad: Json }[] = [];
+    for (const port of world.ports) {
+      await waitUntil(`API :${port} serving the new campaign`, async () => {
+        const user = newUser('paused');
+        const answer = await fetchFor(port, user);
+        const ads = (answer.body?.data?.ads ?? []) as Json[];
+        for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId);
+        const ad = ads.find((candidate) => candidate.campaignId === campaignId);
+        if (ad) servedTo.push({ user, ad });
+        return ad !== undefined;
+      }, 10_000, 100);
+    }
+    while (servedTo.length < 10) {
+      const user = newUser('paused');
+      const answer = await fetchFor(world.ports[servedTo.length % 2], user);
+      const ads = (answer.body?.data?.ads ?? []) as Json[];
+      for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId);
+      const ad = ads.find((candidate) => candidate.campaignId === campaignId);
+      if (ad) servedTo.push({ user, ad });
+    }
+    const paused = await call(world.ports[1], 'POST', '/api/v2/openapi/ad/campaign/status', { key: world.advertisers[0].key, body: { campaignId, status: 'paused' } });
+    expect(paused.status).toBe(200);
+    const unbilledBefore = (await settledAudit()).unbilledClicksAnswered;
+    const answers = await Promise.all(
+      servedTo.map(({ user, ad }, i) =>
+        call(world.ports[i % 2], 'POST', '/api/v2/openapi/ad/event/report', {
+          key: publisher.key,
+          body: { eventType: 'click', eventData: { adBlockId: ad.adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } },
+        }),
+      ),
+    );
+    servedTo.forEach(({ user, ad }, i) => ledger.click(user, ad, answers[i]));
+    expect(answers.map((answer) => answer.body?.data?.msg)).toEqual(servedTo.map(() => 'click recorded, not billed: the campaign is not billable now'));
+    const result = await settledAudit();
+    print('A2. clicks on a campaign paused meanwhile', [...auditLines(result)]);
+    expectClean(result);
+    expect(result.unbilledClicksAnswered - unbilledBefore).toBe(10);
+    const [row] = await cluster.sql<{ clicks: number | string; unbilledClicks: number | string; spentMicros: number | string }>(
+      'SELECT clicks, unbilledClicks, spentMicros FROM campaigns WHERE id = ?',
+      [campaignId],
+    );
+    expect([Number(row.clicks), Number(row.unbilledClicks), Number(row.spentMicros)]).toEqual([0, 10, 0]);
+  }, 60_000);
 
   it('B1. Redis stopped and restarted under load: every 200 kept, /health 503 while down, recovers unaided', async () => {
     const pids = cluster.apis.map((api) => api!.pid);
@@ -586,6 +644,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       await sleep(1500);
       // answered before this point were flushed before the kill (STATS_FLUSH_MS is 250 ms here)
       const servedBeforeFlushMargin = new Map(victimLedger.served);
+      const invalidServedBeforeFlushMargin = new Map(victimLedger.invalidServed);
       await sleep(1000);
       const atKill = await budgetCounters(redis);
       const killedAt = Date.now();
@@ -606,6 +665,10 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       for (const [key, count] of victimLedger.served) {
         const recent = count - (servedBeforeFlushMargin.get(key) ?? 0);
         if (recent > 0) victimLedger.mayBeLost.set(key, recent);
+      }
+      for (const [key, count] of victimLedger.invalidServed) {
+        const recent = count - (invalidServedBeforeFlushMargin.get(key) ?? 0);
+        if (recent > 0) victimLedger.invalidMayBeLost.set(key, recent);
       }
       ledger.absorb(victimLedger);
       const result = await settledAudit();

@@ -9,11 +9,20 @@ export const baseUrl = () => process.env.ADMIN_E2E_BASE_URL!;
 export const adminKey = () => process.env.ADMIN_E2E_KEY!;
 export const creatives = () => process.env.ADMIN_E2E_CREATIVES!;
 
-/** Calls the API directly (setting up data, checking what the panel stored). */
+/** Node's own agent (`node`) is a known HTTP library: the service would take the specs' ad traffic for a bot's. */
+export const BROWSER_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+
+/** Calls the API directly (setting up data, checking what the panel stored), as a browser would. */
 export async function api(path: string, apiKey: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(baseUrl() + path, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      'x-api-key': apiKey,
+      'user-agent': BROWSER_USER_AGENT,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = await response.json();

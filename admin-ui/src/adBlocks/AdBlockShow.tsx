@@ -4,6 +4,8 @@ import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopT
 import { RangePicker } from '../campaigns/CampaignCharts';
 import { CopyButton } from '../common/CopyButton';
 import { CountField, MoneyField, RateField } from '../common/fields';
+import { NotBilledFigures } from '../common/NotBilledFigures';
+import { NOT_BILLED_METRICS } from '../common/traffic';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
 import type { AdnetDataProvider } from '../dataProvider';
 import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
@@ -41,6 +43,13 @@ const BlockCharts = () => {
               { key: 'impressions', label: 'Impressions', color: '#1976d2' },
               { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
             ]}
+          />
+          <SeriesChart
+            title="Not billed traffic"
+            testId="chart-not-billed"
+            series={series}
+            granularity={granularity}
+            metrics={NOT_BILLED_METRICS.map(({ key, label, color }) => ({ key, label, color }))}
           />
         </Box>
       ) : null}
@@ -93,6 +102,7 @@ export const AdBlockShow = () => (
         <Labeled label="CTR"><RateField source="ctr" /></Labeled>
         <Labeled label="Earnings"><MoneyField source="earnings" /></Labeled>
         <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
+        <NotBilledFigures />
       </Box>
       <Box>
         <SignedViewerSwitch />

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useDataProvider, useRecordContext } from 'react-admin';
 import type { AdnetDataProvider } from '../dataProvider';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
+import { NOT_BILLED_METRICS } from '../common/traffic';
 
 export const RangePicker = ({ value, onChange }: { value: RangeName; onChange: (range: RangeName) => void }) => (
   <ToggleButtonGroup size="small" exclusive value={value} onChange={(_event, range) => range && onChange(range)} sx={{ mb: 2 }}>
@@ -70,6 +71,13 @@ export const CampaignCharts = () => {
             series={series}
             granularity={granularity}
             metrics={[{ key: 'cost', label: 'Cost', color: '#d32f2f' }]}
+          />
+          <SeriesChart
+            title="Not billed traffic"
+            testId="chart-not-billed"
+            series={series}
+            granularity={granularity}
+            metrics={NOT_BILLED_METRICS.map(({ key, label, color }) => ({ key, label, color }))}
           />
         </Box>
       ) : null}

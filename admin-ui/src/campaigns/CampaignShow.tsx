@@ -14,6 +14,7 @@ import {
 } from 'react-admin';
 import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
 import { formatDateTime, formatUsdt } from '../common/format';
+import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
 import { TARGETING_FLAGS } from './choices';
 import { StatusButtons } from './StatusButtons';
@@ -98,6 +99,10 @@ export const CampaignShow = () => (
           <Labeled label="Owner"><TextField source="userId" /></Labeled>
           <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
           <Labeled label="Updated"><DateField source="updatedAt" showTime /></Labeled>
+        </Grid>
+        <Typography variant="h6" sx={{ mt: 2 }}>Not billed traffic</Typography>
+        <Grid>
+          <NotBilledFigures />
         </Grid>
         <Typography variant="h6" sx={{ mt: 2 }}>Budget and bidding</Typography>
         <Grid>

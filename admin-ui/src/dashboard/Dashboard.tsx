@@ -4,6 +4,7 @@ import { Title, useDataProvider, usePermissions } from 'react-admin';
 import { hasRole, isAdmin } from '../authProvider';
 import { formatCount, formatRate, formatUsdt } from '../common/format';
 import { rangeBounds, SeriesChart, sumSeries } from '../common/SeriesChart';
+import { NOT_BILLED_KEYS } from '../common/traffic';
 import type { AdnetDataProvider } from '../dataProvider';
 
 /** At most this many campaigns / blocks are summed (the newest), one page of the API. */
@@ -44,7 +45,7 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => {
   useEffect(() => {
     (async () => {
       const { data, total: totalCampaigns } = await dataProvider.getList('campaigns', page);
-      const keys = ['impressions', 'clicks', 'conversions', 'cost'];
+      const keys = ['impressions', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS];
       const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.campaignSeries(id, range), keys);
       setState({ series, count: data.length, delivering: data.filter((row) => row.deliveryStatus === 'delivering').length, totalCampaigns: totalCampaigns ?? data.length });
     })().catch((caught) => setError((caught as Error).message));
@@ -69,6 +70,9 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => {
         <Figure label="CTR" value={formatRate(impressions ? clicks / impressions : 0)} testId="figure-ctr" />
         <Figure label="Conversions" value={formatCount(total(series, 'conversions'))} testId="figure-conversions" />
         <Figure label="Spend" value={formatUsdt(total(series, 'cost'))} testId="figure-spend" />
+        <Figure label="Invalid impressions" value={formatCount(total(series, 'invalidImpressions'))} testId="figure-invalid-impressions" />
+        <Figure label="Invalid clicks" value={formatCount(total(series, 'invalidClicks'))} testId="figure-invalid-clicks" />
+        <Figure label="Unbilled clicks" value={formatCount(total(series, 'unbilledClicks'))} testId="figure-unbilled-clicks" />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
         <SeriesChart title="Impressions and clicks" series={series} granularity="day" metrics={[
@@ -88,7 +92,7 @@ const PublisherSection = ({ admin }: { admin: boolean }) => {
   useEffect(() => {
     (async () => {
       const { data, total: blocks } = await dataProvider.getList('adBlocks', page);
-      const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.adBlockSeries(id, range), ['impressions', 'clicks', 'earnings']);
+      const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.adBlockSeries(id, range), ['impressions', 'clicks', 'earnings', ...NOT_BILLED_KEYS]);
       setState({ series, blocks: blocks ?? data.length });
     })().catch((caught) => setError((caught as Error).message));
   }, [dataProvider]);
@@ -105,6 +109,9 @@ const PublisherSection = ({ admin }: { admin: boolean }) => {
         <Figure label="Impressions" value={formatCount(total(series, 'impressions'))} testId="figure-block-impressions" />
         <Figure label="Clicks" value={formatCount(total(series, 'clicks'))} testId="figure-block-clicks" />
         <Figure label="Earnings" value={formatUsdt(total(series, 'earnings'))} testId="figure-earnings" />
+        <Figure label="Invalid impressions" value={formatCount(total(series, 'invalidImpressions'))} testId="figure-block-invalid-impressions" />
+        <Figure label="Invalid clicks" value={formatCount(total(series, 'invalidClicks'))} testId="figure-block-invalid-clicks" />
+        <Figure label="Unbilled clicks" value={formatCount(total(series, 'unbilledClicks'))} testId="figure-block-unbilled-clicks" />
       </Box>
       <SeriesChart title="Earnings (USDT)" decimals kind="bar" series={series} granularity="day" metrics={[{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }]} />
     </Box>

@@ -66,11 +66,29 @@ export class AdBlockResponseDto {
   @ApiProperty({ description: 'matching/ad on this block needs a signed `x-adnet-viewer` header', example: false })
   requireSignedViewer: boolean;
 
-  @ApiProperty({ description: 'Ads served on this block (not debug)', example: 1200 })
+  @ApiProperty({ description: 'Ads served on this block (not debug, not invalid traffic)', example: 1200 })
   impressions: number;
 
-  @ApiProperty({ description: 'Counted clicks on this block', example: 36 })
+  @ApiProperty({ description: 'Counted clicks on this block (valid traffic on billable campaigns)', example: 36 })
   clicks: number;
+
+  @ApiProperty({
+    description: 'Clicks on impressions of this block that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
+    example: 2,
+  })
+  unbilledClicks: number;
+
+  @ApiProperty({
+    description: 'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
+    example: 1,
+  })
+  invalidClicks: number;
+
+  @ApiProperty({
+    description: 'Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`',
+    example: 40,
+  })
+  invalidImpressions: number;
 
   @ApiProperty({ description: 'clicks / impressions, 0..1', example: 0.03 })
   ctr: number;

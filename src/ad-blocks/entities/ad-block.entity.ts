@@ -28,6 +28,17 @@ export class AdBlock {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   earningsMicros: number;
 
+  /** Clicks on a campaign that was not billable when they arrived (paused, ended, out of its window or budget). */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  unbilledClicks: number;
+
+  /** General invalid traffic (docs/TRUST_AND_SAFETY.md): answered as usual, never billed, counted apart. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  invalidClicks: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  invalidImpressions: number;
+
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
 }

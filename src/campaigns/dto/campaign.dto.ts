@@ -340,11 +340,29 @@ export class StatusResultDto {
 }
 
 class CampaignStatsDto {
-  @ApiProperty({ description: 'Impressions (ads served, not debug)', example: 1200 })
+  @ApiProperty({ description: 'Impressions (ads served, not debug, not invalid traffic)', example: 1200 })
   impressions: number;
 
-  @ApiProperty({ description: 'Counted clicks', example: 36 })
+  @ApiProperty({ description: 'Counted clicks: valid traffic on a billable campaign, one per impression', example: 36 })
   clicks: number;
+
+  @ApiProperty({
+    description: 'Clicks on impressions of this campaign that arrived while the campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
+    example: 2,
+  })
+  unbilledClicks: number;
+
+  @ApiProperty({
+    description: 'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
+    example: 1,
+  })
+  invalidClicks: number;
+
+  @ApiProperty({
+    description: 'Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`',
+    example: 40,
+  })
+  invalidImpressions: number;
 
   @ApiProperty({ description: 'Attributed conversions', example: 4 })
   conversions: number;

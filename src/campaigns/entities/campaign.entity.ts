@@ -97,6 +97,17 @@ export class Campaign {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   conversions: number;
 
+  /** Clicks on a campaign that was not billable when they arrived (paused, ended, out of its window or budget). */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  unbilledClicks: number;
+
+  /** General invalid traffic (docs/TRUST_AND_SAFETY.md): answered as usual, never billed, counted apart. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  invalidClicks: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  invalidImpressions: number;
+
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   spentMicros: number;
 

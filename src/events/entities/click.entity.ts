@@ -1,7 +1,13 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
 
-/** One counted publisher click: the durable ledger behind click counts, CPC spend and attribution. */
+/** How a click bound to an impression was counted (docs/TRUST_AND_SAFETY.md). */
+export type ClickStatus = 'counted' | 'unbilled' | 'invalid';
+
+/**
+ * One click bound to an impression: the durable ledger behind click counts, CPC spend and attribution. Only
+ * `counted` clicks are billed, in `clicks`, verified and attributable; the others are counted apart.
+ */
 @Entity('clicks')
 @Index('idx_clicks_campaign_time', ['campaignId', 'createdAt'])
 @Index('idx_clicks_user_time', ['messengerUserId', 'createdAt'])
@@ -35,6 +41,14 @@ export class Click {
 
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
+
+  /** `counted` (billable campaign, valid traffic), `unbilled` (campaign not billable) or `invalid`. */
+  @Column({ type: 'varchar', length: 16, default: 'counted' })
+  status: ClickStatus;
+
+  /** Why an `invalid` click is invalid: an invalid request's reason, `invalidImpression` or `tooSoon`. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  invalidReason: string | null;
 
   /** `none` (campaign without verification URL), `pending`, `verified`, `unverified` or `error` (DESIGN §7). */
   @Column({ type: 'varchar', length: 16, default: 'none' })

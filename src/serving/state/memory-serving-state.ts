@@ -1,8 +1,9 @@
 import {
+  BoundClickStatus,
   BudgetFacts,
+  ClickInvalidReason,
   ClickOutcome,
   ClickRequest,
-  CLICK_DEDUP_MS,
   FrequencyCap,
   ImpressionCandidate,
   IMPRESSION_WINDOW_MS,
@@ -45,8 +46,11 @@ export class MemoryServingState implements ServingState {
         exhausted.push(i);
         continue;
       }
-      this.spend(candidate.campaignId, request.day, candidate.priceMicros);
-      this.marks.set(stateKeys.served(request.userId, request.adBlockId, candidate.adId), request.now);
+      if (!request.invalid) this.spend(candidate.campaignId, request.day, candidate.priceMicros);
+      const servedKey = stateKeys.served(request.userId, request.adBlockId, candidate.adId);
+      this.marks.set(servedKey, request.now);
+      if (request.invalid) this.marks.set(stateKeys.invalidServed(servedKey), request.now);
+      else this.marks.delete(stateKeys.invalidServed(servedKey));
       capLog?.times.push(request.now);
       userLog?.times.push(request.now);
       served.push(i);
@@ -75,23 +79,34 @@ export class MemoryServingState implements ServingState {
   }
 
   async registerClick(request: ClickRequest): Promise<ClickOutcome> {
-    const servedAt = this.marks.get(stateKeys.served(request.userId, request.adBlockId, request.adId));
+    const servedKey = stateKeys.served(request.userId, request.adBlockId, request.adId);
+    const servedAt = this.marks.get(servedKey);
     if (servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return { kind: 'noImpression' };
     const clickedKey = stateKeys.clicked(request.userId, request.adBlockId, request.adId);
-    const clickedAt = this.marks.get(clickedKey);
-    if (clickedAt !== undefined && request.now - clickedAt < CLICK_DEDUP_MS) return { kind: 'duplicate' };
+    // The mark holds when the clicked impression was served: a later serve is a new impression with a click of its own.
+    if (this.marks.get(clickedKey) === servedAt) return { kind: 'duplicate' };
+
+    let invalidReason: ClickInvalidReason | null = null;
+    if (request.invalidRequest) invalidReason = 'request';
+    else if (this.marks.get(stateKeys.invalidServed(servedKey)) === servedAt) invalidReason = 'invalidImpression';
+    else if (request.now - servedAt < (request.minDelayMs ?? 0)) invalidReason = 'tooSoon';
+    let status: BoundClickStatus = invalidReason ? 'invalid' : request.billable === false ? 'unbilled' : 'counted';
 
     let costMicros = 0;
-    if (request.priceMicros > 0 && this.hasBudget(request, request.day)) {
-      costMicros = request.priceMicros;
-      this.spend(request.campaignId, request.day, costMicros);
+    if (status === 'counted' && request.priceMicros > 0) {
+      if (this.hasBudget(request, request.day)) {
+        costMicros = request.priceMicros;
+        this.spend(request.campaignId, request.day, costMicros);
+      } else {
+        status = 'unbilled';
+      }
     }
     const budgetSpent = request.priceMicros > 0 && !this.hasBudget(request, request.day);
-    this.marks.set(clickedKey, request.now);
+    this.marks.set(clickedKey, servedAt);
     if (request.exclusionMs > 0) {
       this.marks.set(stateKeys.excluded(request.userId, request.adId), request.now + request.exclusionMs);
     }
-    return { kind: 'counted', costMicros, budgetSpent };
+    return { kind: 'counted', status, invalidReason, costMicros, budgetSpent };
   }
 
   /** Nothing to settle: in one process a crash takes the counters with it (they are re-seeded from the database). */

@@ -16,9 +16,10 @@ import {
   RECLAIM_SCRIPT,
 } from './budget-leases';
 import {
+  BoundClickStatus,
+  ClickInvalidReason,
   ClickOutcome,
   ClickRequest,
-  CLICK_DEDUP_MS,
   ImpressionCandidate,
   IMPRESSION_WINDOW_MS,
   ReserveRequest,
@@ -61,8 +62,8 @@ interface LeaseReturn {
 // ad id of a capped campaign -> when it was served within the cap's window). ARGV servedTtl, expectAlive ('1' when a
 // candidate is billed from a lease: the holder's heartbeat must be there), then per request: now, limit, UTC day,
 // the user's hourly cap (0: none), the frequency caps ('' or "i:impressions:windowMs" for each capped candidate,
-// 1-based, joined by spaces), n, its n candidates' ad ids in rank order and their n unit prices (0: not billed from
-// a lease). Serves each request's first `limit` ads not excluded for its user nor capped, takes what they bill off
+// 1-based, joined by spaces), invalid ('1': general invalid traffic, its served marks end in `i`), n, its n
+// candidates' ad ids in rank order and their n unit prices (0: not billed from a lease). Serves each request's first `limit` ads not excluded for its user nor capped, takes what they bill off
 // the holder's outstanding leases in the same step (so a reclaim can only give back units nobody billed), and
 // answers per request {positions (0-based), 1 when the user's hourly cap is reached}; -1 when the holder's heartbeat
 // is gone (its leases may have been reclaimed). The lease field is the campaign id (the ad id without its `ad_`,
@@ -95,8 +96,9 @@ for r = 1, (#KEYS - 2) / 3 do
   for i, impressions, window in string.gmatch(ARGV[a + 4], '(%d+):(%d+):(%d+)') do
     caps[tonumber(i)] = {tonumber(impressions), tonumber(window)}
   end
-  local n = tonumber(ARGV[a + 5])
-  local first = a + 6
+  local mark = ARGV[a + 5] == '1' and (nowText .. 'i') or nowText
+  local n = tonumber(ARGV[a + 6])
+  local first = a + 7
   local userLog = nil
   if userCap > 0 then userLog = recent(redis.call('HGET', servedKey, '${USER_LOG_FIELD}'), now - ${USER_CAP_WINDOW_MS}) end
   local excludedUntil = redis.call('HMGET', excludedKey, unpack(ARGV, first, first + n - 1))
@@ -112,7 +114,7 @@ for r = 1, (#KEYS - 2) / 3 do
       if not capLog or #capLog < cap[1] then
         served[#served + 1] = i - 1
         marks[#marks + 1] = adId
-        marks[#marks + 1] = now
+        marks[#marks + 1] = mark
         if capLog then
           capLog[#capLog + 1] = nowText
           redis.call('HSET', cappedKey, adId, table.concat(capLog, ' '))
@@ -147,17 +149,33 @@ return answers
 `;
 
 // KEYS served (hash), clicked, excluded (hash), spent, daySpent, holder's leases (hash), holder's heartbeat, holders.
-// ARGV now, impressionWindow, dedupWindow, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId,
-// pending field (campaign|day|click), holderId, holderTtlMs, expectAlive.
+// ARGV now, impressionWindow, minDelayMs, exclusionMs, price, total, daily, knownSpent, knownDaySpent, dayTtl, adId,
+// pending field (campaign|day|click), holderId, holderTtlMs, expectAlive, billable ('1'), invalidRequest ('1').
+// The clicked key holds when the impression it used up was served (its served mark, without the invalid `i`), so
+// an impression takes one click in its whole life and a new serve one of its own. Answers {cost, spentOut, status}
+// with status 0 counted, 1 unbilled, 2 invalid request, 3 invalid impression, 4 too soon after the impression.
 // A billed click stays in the holder's hash until its row is committed (see clickCommitted): a process killed in
 // between leaves it there, and the reclaim of its holder gives the price back to the counters.
 const CLICK_SCRIPT = `
 if ARGV[15] == '1' and redis.call('EXISTS', KEYS[7]) == 0 then return -3 end
 local now = tonumber(ARGV[1])
-local servedAt = redis.call('HGET', KEYS[1], ARGV[11])
-if not servedAt or now - tonumber(servedAt) >= tonumber(ARGV[2]) then return -1 end
-local clickedAt = redis.call('GET', KEYS[2])
-if clickedAt and now - tonumber(clickedAt) < tonumber(ARGV[3]) then return -2 end
+local mark = redis.call('HGET', KEYS[1], ARGV[11])
+if not mark then return -1 end
+local servedText = string.match(mark, '^%d+')
+local servedAt = tonumber(servedText)
+local window = tonumber(ARGV[2])
+if now - servedAt >= window then return -1 end
+if redis.call('GET', KEYS[2]) == servedText then return -2 end
+local status = 0
+if ARGV[17] == '1' then
+  status = 2
+elseif string.sub(mark, -1) == 'i' then
+  status = 3
+elseif now - servedAt < tonumber(ARGV[3]) then
+  status = 4
+elseif ARGV[16] ~= '1' then
+  status = 1
+end
 local cost = 0
 local spentOut = 0
 local price = tonumber(ARGV[5])
@@ -172,14 +190,18 @@ if price > 0 then
     daySpent = ARGV[9]
     redis.call('SET', KEYS[5], daySpent, 'EX', tonumber(ARGV[10]))
   end
-  if tonumber(spent) < tonumber(ARGV[6]) and tonumber(daySpent) < tonumber(ARGV[7]) then
-    cost = price
-    spent = redis.call('INCRBY', KEYS[4], price)
-    daySpent = redis.call('INCRBY', KEYS[5], price)
+  if status == 0 then
+    if tonumber(spent) < tonumber(ARGV[6]) and tonumber(daySpent) < tonumber(ARGV[7]) then
+      cost = price
+      spent = redis.call('INCRBY', KEYS[4], price)
+      daySpent = redis.call('INCRBY', KEYS[5], price)
+    else
+      status = 1
+    end
   end
   if tonumber(spent) >= tonumber(ARGV[6]) or tonumber(daySpent) >= tonumber(ARGV[7]) then spentOut = 1 end
 end
-redis.call('SET', KEYS[2], now, 'PX', tonumber(ARGV[3]))
+redis.call('SET', KEYS[2], servedText, 'PX', math.max(1, servedAt + window - now))
 local exclusion = tonumber(ARGV[4])
 if exclusion > 0 then
   redis.call('HSET', KEYS[3], ARGV[11], now + exclusion)
@@ -190,7 +212,7 @@ if cost > 0 then
   redis.call('SET', KEYS[7], '1', 'PX', tonumber(ARGV[14]))
   redis.call('SADD', KEYS[8], ARGV[13])
 end
-return {cost, spentOut}
+return {cost, spentOut, status}
 `;
 
 type ScriptedRedis = Redis & {
@@ -198,7 +220,7 @@ type ScriptedRedis = Redis & {
   adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
   adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<[number[], number][] | -1>;
-  adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number]>;
+  adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number, number]>;
 };
 
 type LeaseOutcome = 'granted' | 'exhausted';
@@ -220,6 +242,7 @@ interface PendingServe {
     userCap: number;
     /** '' or "i:impressions:windowMs" per capped candidate (1-based), see SERVE_MANY_SCRIPT */
     caps: string;
+    invalid: boolean;
     adIds: string[];
     leases: (Lease | null)[];
   };
@@ -303,14 +326,16 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     if (this.holding && wallNow - this.heartbeatOkAt >= this.holderTrustMs) this.renewHolder();
 
     // Bill every candidate from its lease tentatively (the script then picks those not excluded); candidates
-    // without enough lease ask for one, all of them in one script call.
+    // without enough lease ask for one, all of them in one script call. Invalid traffic bills nothing: it only
+    // looks whether a lease covers a unit (budget is left), and takes none.
+    const lookOnly = request.invalid === true;
     const taken: (Lease | null)[] = new Array<Lease | null>(candidates.length).fill(null);
     let lacking = false;
     for (let i = 0; i < candidates.length; i++) {
-      taken[i] = this.take(candidates[i], request.day, wallNow);
+      taken[i] = this.take(candidates[i], request.day, wallNow, lookOnly);
       if (taken[i] === null) lacking = true;
     }
-    const exhausted = lacking ? await this.leaseLacking(candidates, taken, request.day, wallNow) : [];
+    const exhausted = lacking ? await this.leaseLacking(candidates, taken, request.day, wallNow, lookOnly) : [];
 
     const offered: number[] = [];
     const adIds: string[] = [];
@@ -321,7 +346,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       if (lease === null) continue;
       offered.push(i);
       adIds.push(candidates[i].adId);
-      leases.push(lease.priceMicros > 0 ? lease : null);
+      leases.push(lease.priceMicros > 0 && !lookOnly ? lease : null);
       const cap = candidates[i].frequencyCap;
       if (cap) caps += `${caps === '' ? '' : ' '}${offered.length}:${cap.impressions}:${cap.windowMs}`;
     }
@@ -338,6 +363,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
           limit: request.limit,
           userCap: request.userImpressionsPerHour ?? 0,
           caps,
+          invalid: request.invalid === true,
           adIds,
           leases,
         }));
@@ -346,7 +372,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       // What was billed tentatively and not served goes back (all of it when the script failed). `chosen` holds
       // ascending positions in `offered`.
       let next = 0;
-      for (let k = 0; k < offered.length; k++) {
+      for (let k = 0; k < offered.length && !lookOnly; k++) {
         if (next < chosen.length && chosen[next] === k) next++;
         else this.giveBack(taken[offered[k]]!, candidates[offered[k]].priceMicros);
       }
@@ -361,14 +387,14 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    * Leases for the candidates `taken` lacks, asked for in rounds (others may use up what a round brought); fills
    * in `taken` the leases billed and answers the positions of those without budget left, ascending.
    */
-  private async leaseLacking(candidates: ImpressionCandidate[], taken: (Lease | null)[], day: string, wallNow: number): Promise<number[]> {
+  private async leaseLacking(candidates: ImpressionCandidate[], taken: (Lease | null)[], day: string, wallNow: number, lookOnly: boolean): Promise<number[]> {
     const exhausted = new Set<number>();
     try {
       for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
         const lacking: number[] = [];
         for (let i = 0; i < candidates.length; i++) {
           if (taken[i] !== null || exhausted.has(i)) continue;
-          taken[i] = this.take(candidates[i], day, wallNow);
+          taken[i] = this.take(candidates[i], day, wallNow, lookOnly);
           if (taken[i] === null) lacking.push(i);
         }
         if (lacking.length === 0) break;
@@ -382,7 +408,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       }
     } catch (error) {
       taken.forEach((lease, i) => {
-        if (lease !== null) this.giveBack(lease, candidates[i].priceMicros);
+        if (lease !== null && !lookOnly) this.giveBack(lease, candidates[i].priceMicros);
         taken[i] = null;
       });
       throw error;
@@ -416,7 +442,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     const args: (string | number)[] = [SERVED_TTL_MS, '0'];
     for (const { serve } of batch) {
       keys.push(serve.excludedKey, serve.servedKey, serve.cappedKey);
-      args.push(serve.now, serve.limit, serve.day, serve.userCap, serve.caps, serve.adIds.length, ...serve.adIds);
+      args.push(serve.now, serve.limit, serve.day, serve.userCap, serve.caps, serve.invalid ? '1' : '0', serve.adIds.length, ...serve.adIds);
       for (const lease of serve.leases) {
         if (lease === null) {
           args.push(0);
@@ -439,17 +465,21 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     );
   }
 
-  /** Bills one unit price from the candidate's lease if it covers it; answers that lease. */
-  private take(candidate: ImpressionCandidate, day: string, wallNow: number): Lease | null {
+  /**
+   * Bills one unit price from the candidate's lease if it covers it; answers that lease. `lookOnly`: only whether it
+   * covers one (invalid traffic, never billed), the lease left as it is.
+   */
+  private take(candidate: ImpressionCandidate, day: string, wallNow: number, lookOnly = false): Lease | null {
     const lease = this.leases.get(candidate.campaignId);
     if (!lease || !this.fits(lease, candidate, day)) return null;
     if (candidate.priceMicros === 0) {
       if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) return null;
     } else {
       if (lease.remainingMicros < candidate.priceMicros) return null;
+      if (lookOnly) return lease;
       lease.remainingMicros -= candidate.priceMicros;
     }
-    lease.lastUsedAt = wallNow;
+    if (!lookOnly) lease.lastUsedAt = wallNow;
     return lease;
   }
 
@@ -728,7 +758,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       stateKeys.leaseHolders(),
       request.now,
       IMPRESSION_WINDOW_MS,
-      CLICK_DEDUP_MS,
+      request.minDelayMs ?? 0,
       request.exclusionMs,
       request.priceMicros,
       request.totalBudgetMicros,
@@ -741,6 +771,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       holderId,
       this.holderTtlMs,
       this.holding ? '1' : '0',
+      request.billable === false ? '0' : '1',
+      request.invalidRequest ? '1' : '0',
     );
     if (result === -3) {
       if (this.holderId === holderId) this.renewHolder();
@@ -748,7 +780,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     }
     if (result === -1) return { kind: 'noImpression' };
     if (result === -2) return { kind: 'duplicate' };
-    const [costMicros, spentOut] = result as [number, number];
+    const [costMicros, spentOut, statusCode] = result as [number, number, number];
     if (costMicros > 0) {
       this.pendingClicks.set(clickKey(request), { holderId, field });
       if (this.holderId === holderId) {
@@ -758,7 +790,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
       }
     }
     if (spentOut === 1) this.leases.delete(request.campaignId);
-    return { kind: 'counted', costMicros, budgetSpent: spentOut === 1 };
+    const [status, invalidReason] = CLICK_STATUSES[statusCode];
+    return { kind: 'counted', status, invalidReason, costMicros, budgetSpent: spentOut === 1 };
   }
 
   /**
@@ -814,6 +847,15 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return orphans.reduce((sum, orphan) => sum + orphan.micros, 0);
   }
 }
+
+/** The click script's status codes. */
+const CLICK_STATUSES: [BoundClickStatus, ClickInvalidReason | null][] = [
+  ['counted', null],
+  ['unbilled', null],
+  ['invalid', 'request'],
+  ['invalid', 'invalidImpression'],
+  ['invalid', 'tooSoon'],
+];
 
 /** One click report, as the events service knows it. */
 function clickKey(request: ClickRequest): string {

@@ -43,8 +43,8 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       exclusionMs: 600_000,
       ...overrides,
     });
-    const reserve = (userId: string, candidates: ImpressionCandidate[], limit = 5, at = now, onDay = day) =>
-      state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: onDay, limit }, candidates);
+    const reserve = (userId: string, candidates: ImpressionCandidate[], limit = 5, at = now, onDay = day, invalid = false) =>
+      state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: onDay, limit, invalid }, candidates);
 
     it('should stop serving once the daily budget is spent, and go on the next day', async () => {
       const served: number[] = [];
@@ -65,15 +65,61 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect((await reserve('u1', others, 2)).served).toEqual([0, 1]);
     });
 
-    it('should bind a click to a served impression and count a repeat only once', async () => {
+    it('should bind a click to a served impression and count it once in the impression\'s whole life', async () => {
       expect(await state.registerClick(click())).toEqual({ kind: 'noImpression' });
       await reserve('u1', [candidate()]);
       expect(await state.registerClick(click({ userId: 'u2' }))).toEqual({ kind: 'noImpression' });
       expect(await state.registerClick(click({ adBlockId: 'b2' }))).toEqual({ kind: 'noImpression' });
-      expect(await state.registerClick(click())).toMatchObject({ kind: 'counted', costMicros: 0 });
+      expect(await state.registerClick(click())).toEqual({ kind: 'counted', status: 'counted', invalidReason: null, costMicros: 0, budgetSpent: false });
       expect(await state.registerClick(click({ now: now + 599_999 }))).toEqual({ kind: 'duplicate' });
-      expect(await state.registerClick(click({ now: now + 600_000 }))).toMatchObject({ kind: 'counted', costMicros: 0 });
+      expect(await state.registerClick(click({ now: now + 11 * 60_000 }))).toEqual({ kind: 'duplicate' });
+      expect(await state.registerClick(click({ now: now + 23 * 3_600_000 }))).toEqual({ kind: 'duplicate' });
       expect(await state.registerClick(click({ now: now + 86_400_000 }))).toEqual({ kind: 'noImpression' });
+    });
+
+    it('should give a new serve of the same ad a click of its own', async () => {
+      const free = candidate({ priceMicros: 0 });
+      await reserve('u1', [free]);
+      expect(await state.registerClick(click())).toMatchObject({ status: 'counted' });
+      expect((await reserve('u1', [free], 5, now + 600_000)).served).toEqual([0]);
+      expect(await state.registerClick(click({ now: now + 600_001 }))).toMatchObject({ status: 'counted' });
+      expect(await state.registerClick(click({ now: now + 600_002 }))).toEqual({ kind: 'duplicate' });
+    });
+
+    it('should serve invalid traffic as usual but bill nothing, and make clicks on it invalid', async () => {
+      for (let i = 0; i < 10; i++) expect((await reserve(`bot${i}`, [candidate()], 5, now, day, true)).served).toEqual([0]);
+      // the whole daily budget (3 units) is still there for valid traffic
+      const valid: number[] = [];
+      for (let i = 0; i < 4; i++) valid.push((await reserve(`u${i}`, [candidate()])).served.length);
+      expect(valid).toEqual([1, 1, 1, 0]);
+      expect(await state.registerClick(click({ userId: 'bot1', priceMicros: 500, dailyBudgetMicros: 100_000 }))).toMatchObject({
+        status: 'invalid',
+        invalidReason: 'invalidImpression',
+        costMicros: 0,
+      });
+      // a valid serve after an invalid one is a valid impression
+      expect((await reserve('bot2', [candidate({ priceMicros: 0, dailyBudgetMicros: 100_000 })], 5, now + 1)).served).toEqual([0]);
+      expect(await state.registerClick(click({ userId: 'bot2', now: now + 2 }))).toMatchObject({ status: 'counted' });
+    });
+
+    it('should make invalid a click of an invalid request or one sooner than the minimum delay, billing nothing', async () => {
+      const cpc = { priceMicros: 1000, dailyBudgetMicros: 100_000 };
+      for (const user of ['u1', 'u2', 'u3']) await reserve(user, [candidate({ ...cpc, priceMicros: 0 })]);
+      expect(await state.registerClick(click({ ...cpc, invalidRequest: true }))).toMatchObject({ status: 'invalid', invalidReason: 'request', costMicros: 0 });
+      expect(await state.registerClick(click({ ...cpc, now: now + 299, userId: 'u2', minDelayMs: 300 }))).toMatchObject({
+        status: 'invalid',
+        invalidReason: 'tooSoon',
+        costMicros: 0,
+      });
+      // an invalid click uses up its impression like any other
+      expect(await state.registerClick(click({ ...cpc, now: now + 5000, userId: 'u2', minDelayMs: 300 }))).toEqual({ kind: 'duplicate' });
+      expect(await state.registerClick(click({ ...cpc, now: now + 300, userId: 'u3', minDelayMs: 300 }))).toMatchObject({ status: 'counted', costMicros: 1000 });
+    });
+
+    it('should record a click on a campaign that is not billable as unbilled, at no cost', async () => {
+      const cpc = { priceMicros: 1000, dailyBudgetMicros: 100_000 };
+      await reserve('u1', [candidate({ ...cpc, priceMicros: 0 })]);
+      expect(await state.registerClick(click({ ...cpc, billable: false }))).toMatchObject({ status: 'unbilled', invalidReason: null, costMicros: 0 });
     });
 
     it('should hide a clicked ad from that user for the exclusion time only', async () => {
@@ -84,16 +130,19 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect((await reserve('u1', [candidate({ priceMicros: 0 })], 5, now + 600_000)).served).toEqual([0]);
     });
 
-    it('should bill CPC clicks while budget is left, then count them free', async () => {
+    it('should bill CPC clicks while budget is left, then record them unbilled', async () => {
       const cpc = { priceMicros: 2000, dailyBudgetMicros: 100_000 };
       const costs: number[] = [];
-      // Impressions served before the budget ran out can still be clicked: those clicks count, for free.
+      const statuses: string[] = [];
+      // Impressions served before the budget ran out can still be clicked: those clicks are recorded, unbilled.
       for (let i = 0; i < 4; i++) await reserve(`u${i}`, [candidate({ ...cpc, priceMicros: 0 })]);
       for (let i = 0; i < 4; i++) {
         const outcome = await state.registerClick(click({ ...cpc, userId: `u${i}` }));
         costs.push(outcome.kind === 'counted' ? outcome.costMicros : -1);
+        statuses.push(outcome.kind === 'counted' ? outcome.status : outcome.kind);
       }
       expect(costs).toEqual([2000, 2000, 2000, 0]);
+      expect(statuses).toEqual(['counted', 'counted', 'counted', 'unbilled']);
     });
 
     it('should tell which click spent the last of the budget', async () => {
@@ -109,7 +158,7 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect((await reserve('u9', [candidate({ ...cpc, priceMicros: 0 })])).exhausted).toEqual([0]);
     });
 
-    it('should take back a click whose ledger write failed', async () => {
+    it('should take back a click whose ledger write failed (its impression may be clicked again)', async () => {
       await reserve('u1', [candidate({ priceMicros: 0 })]);
       const request = click({ priceMicros: 4000, dailyBudgetMicros: 100_000 });
       expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 4000 });

@@ -6,10 +6,11 @@
  */
 export const SERVING_STATE = Symbol('SERVING_STATE');
 
-/** A click binds to an impression of the same ad, user and block within this window. */
+/**
+ * A click binds to an impression of the same ad, user and block within this window; an impression takes at most
+ * one click in its whole life (a repeat is answered success and not counted again).
+ */
 export const IMPRESSION_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** A repeated click within this window is answered success and not counted again. */
-export const CLICK_DEDUP_MS = 10 * 60 * 1000;
 /** The window of the network-wide cap USER_IMPRESSIONS_PER_HOUR (rolling). */
 export const USER_CAP_WINDOW_MS = 60 * 60 * 1000;
 
@@ -44,6 +45,11 @@ export interface ReserveRequest {
   limit: number;
   /** Network-wide cap: most impressions of this (block, user) pair within any hour; 0 or absent: no cap. */
   userImpressionsPerHour?: number;
+  /**
+   * The request is general invalid traffic: served as usual (budget must be left), but nothing is billed, and its
+   * impressions are marked invalid (a click on them is invalid too).
+   */
+  invalid?: boolean;
 }
 
 export interface ReserveResult {
@@ -67,13 +73,27 @@ export interface ClickRequest extends BudgetFacts {
   exclusionMs: number;
   /** The id its row will have: a killed process's billed clicks are given back unless a row with it exists. */
   clickId?: string;
+  /** The campaign may bill now (status and time window; for CPC the budget is checked here). Default true. */
+  billable?: boolean;
+  /** The click's own request is general invalid traffic. */
+  invalidRequest?: boolean;
+  /** A click sooner than this after its impression is invalid. Default 0. */
+  minDelayMs?: number;
 }
+
+/**
+ * How a click bound to its impression is recorded: `counted` (billed when the campaign pays per click),
+ * `unbilled` (the campaign was not billable, its budget included) or `invalid` (see ClickInvalidReason).
+ */
+export type BoundClickStatus = 'counted' | 'unbilled' | 'invalid';
+/** `request`: the click's own request is invalid; `invalidImpression`: its impression was; `tooSoon`: min delay. */
+export type ClickInvalidReason = 'request' | 'invalidImpression' | 'tooSoon';
 
 export type ClickOutcome =
   | { kind: 'noImpression' }
   | { kind: 'duplicate' }
   /** `budgetSpent`: the campaign's total or daily budget has nothing left after this click (CPC). */
-  | { kind: 'counted'; costMicros: number; budgetSpent: boolean };
+  | { kind: 'counted'; status: BoundClickStatus; invalidReason: ClickInvalidReason | null; costMicros: number; budgetSpent: boolean };
 
 export interface ServingState {
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult>;
@@ -96,6 +116,7 @@ export const stateKeys = {
   servedAds: (userId: string, adBlockId: string) => `imps:${userId}:${adBlockId}`,
   /** Redis: one hash per user, ad id -> until when it is excluded (rule 6). */
   excludedAds: (userId: string) => `excls:${userId}`,
+  /** When the impression a click used up was served: it takes no second click. */
   clicked: (userId: string, adBlockId: string, adId: string) => `clk:${userId}:${adBlockId}:${adId}`,
   /** Redis: one hash per user, ad id -> when its capped campaign was served to the user (frequency caps). */
   cappedImpressions: (userId: string) => `fcaps:${userId}`,
@@ -103,6 +124,8 @@ export const stateKeys = {
   cappedImpressionLog: (userId: string, adId: string) => `fcap:${userId}:${adId}`,
   /** Memory: when ads were served to the user on the block, within the last hour (USER_IMPRESSIONS_PER_HOUR). */
   userImpressionLog: (userId: string, adBlockId: string) => `ucap:${userId}:${adBlockId}`,
+  /** Memory: the impression of this served key was invalid traffic. */
+  invalidServed: (servedKey: string) => `inv:${servedKey}`,
   /** Redis: the ids of the processes that hold or held budget leases (see budget-leases.ts). */
   leaseHolders: () => 'leaseholders',
   /** Redis: a lease holder's heartbeat. */

@@ -45,6 +45,9 @@ export class CampaignSeriesPointDto {
   @ApiProperty({ example: 1200 }) impressions: number;
   @ApiProperty({ example: 36 }) clicks: number;
   @ApiProperty({ description: 'Clicks of the bucket your verification endpoint confirmed', example: 30 }) verifiedClicks: number;
+  @ApiProperty({ description: 'Clicks while the campaign was not billable: never billed, not in `clicks`', example: 2 }) unbilledClicks: number;
+  @ApiProperty({ description: 'Clicks that are general invalid traffic: never billed, not in `clicks`', example: 1 }) invalidClicks: number;
+  @ApiProperty({ description: 'Ads served to general invalid traffic: never billed, not in `impressions`', example: 40 }) invalidImpressions: number;
   @ApiProperty({ example: 4 }) conversions: number;
   @ApiProperty({ description: 'Spend in the bucket, USDT', example: 3 }) cost: number;
 }
@@ -54,6 +57,9 @@ export class AdBlockSeriesPointDto {
   time: number;
   @ApiProperty({ example: 1200 }) impressions: number;
   @ApiProperty({ example: 36 }) clicks: number;
+  @ApiProperty({ description: 'Clicks while their campaign was not billable: never billed, not in `clicks`', example: 2 }) unbilledClicks: number;
+  @ApiProperty({ description: 'Clicks that are general invalid traffic: never billed, not in `clicks`', example: 1 }) invalidClicks: number;
+  @ApiProperty({ description: 'Ads served to general invalid traffic: never billed, not in `impressions`', example: 40 }) invalidImpressions: number;
   @ApiProperty({ example: 4 }) conversions: number;
   @ApiProperty({ description: "The publisher's earnings in the bucket, USDT", example: 2.1 }) earnings: number;
 }

@@ -9,6 +9,14 @@ export const earningsOf = (costMicros: number) => Math.floor((costMicros * SHARE
 export interface Audit {
   impressionsAnswered: number;
   impressionsStored: number;
+  /** ads answered to bot or empty agents, and stored as invalid impressions */
+  invalidImpressionsAnswered: number;
+  invalidImpressionsStored: number;
+  /** clicks answered "recorded, not billed" / "recorded as invalid traffic", and their rows */
+  unbilledClicksAnswered: number;
+  unbilledClickRows: number;
+  invalidClicksAnswered: number;
+  invalidClickRows: number;
   clicksCounted: number;
   clickRows: number;
   duplicateClicksAnswered: number;
@@ -18,6 +26,9 @@ export interface Audit {
   clicksDoubled: number;
   /** stored clicks whose every answer was an error (the client cannot know; allowed, reported) */
   clicksStoredUnacknowledged: number;
+  /** of those, the ones stored unbilled / invalid */
+  unbilledStoredUnacknowledged: number;
+  invalidStoredUnacknowledged: number;
   /** stored clicks nobody reported, or reported and refused (a bug) */
   clicksStoredUnexplained: number;
   conversionsAnswered: number;
@@ -65,16 +76,23 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     clicks: Num;
     conversions: Num;
     spentMicros: Num;
-  }>('SELECT id, billingType, costPerMicros, totalBudgetMicros, impressions, clicks, conversions, spentMicros FROM campaigns');
-  const blocks = await cluster.sql<{ id: string; impressions: Num; clicks: Num; earningsMicros: Num }>(
-    'SELECT id, impressions, clicks, earningsMicros FROM ad_blocks',
+    unbilledClicks: Num;
+    invalidClicks: Num;
+    invalidImpressions: Num;
+  }>(
+    `SELECT id, billingType, costPerMicros, totalBudgetMicros, impressions, clicks, conversions, spentMicros, unbilledClicks, invalidClicks,
+            invalidImpressions FROM campaigns`,
   );
-  const series = await cluster.sql<{ campaignId: string; adBlockId: string; i: Num; c: Num; v: Num; s: Num; e: Num }>(
+  const blocks = await cluster.sql<{ id: string; impressions: Num; clicks: Num; earningsMicros: Num; unbilledClicks: Num; invalidClicks: Num; invalidImpressions: Num }>(
+    'SELECT id, impressions, clicks, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions FROM ad_blocks',
+  );
+  const series = await cluster.sql<{ campaignId: string; adBlockId: string; i: Num; c: Num; v: Num; s: Num; e: Num; u: Num; x: Num; ii: Num }>(
     `SELECT campaignId, adBlockId, SUM(impressions) AS i, SUM(clicks) AS c, SUM(conversions) AS v, SUM(spendMicros) AS s,
-            SUM(earningsMicros) AS e FROM stats_hourly GROUP BY campaignId, adBlockId`,
+            SUM(earningsMicros) AS e, SUM(unbilledClicks) AS u, SUM(invalidClicks) AS x, SUM(invalidImpressions) AS ii
+     FROM stats_hourly GROUP BY campaignId, adBlockId`,
   );
-  const clickRows = await cluster.sql<{ id: string; u: string; b: string; a: string; c: string; cost: Num; earn: Num }>(
-    'SELECT id, messengerUserId AS u, adBlockId AS b, adId AS a, campaignId AS c, costMicros AS cost, earningsMicros AS earn FROM clicks',
+  const clickRows = await cluster.sql<{ id: string; u: string; b: string; a: string; c: string; cost: Num; earn: Num; status: string }>(
+    'SELECT id, messengerUserId AS u, adBlockId AS b, adId AS a, campaignId AS c, costMicros AS cost, earningsMicros AS earn, status FROM clicks',
   );
   const conversionRows = await cluster.sql<{ adv: string; u: string; clickId: string | null; campaignId: string | null }>(
     'SELECT advertiserId AS adv, messengerUserId AS u, clickId, campaignId FROM conversions',
@@ -86,6 +104,7 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     const key = `${row.u}|${row.b}|${row.a}`;
     rowsByKey.set(key, [...(rowsByKey.get(key) ?? []), row]);
     if (n(row.earn) !== earningsOf(n(row.cost))) problems.push(`click ${row.id}: earnings ${row.earn} for cost ${row.cost}, want ${earningsOf(n(row.cost))}`);
+    if (row.status !== 'counted' && n(row.cost) !== 0) problems.push(`click ${row.id}: ${row.status} yet billed ${row.cost}`);
   }
   let clicksCounted = 0;
   let duplicateClicksAnswered = 0;
@@ -93,16 +112,29 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
   let clicksDoubled = 0;
   let clicksStoredUnacknowledged = 0;
   let clicksStoredUnexplained = 0;
+  let unbilledClicksAnswered = 0;
+  let invalidClicksAnswered = 0;
+  let unbilledStoredUnacknowledged = 0;
+  let invalidStoredUnacknowledged = 0;
   for (const [key, record] of ledger.clicks) {
-    const stored = rowsByKey.get(key)?.length ?? 0;
+    const rows = rowsByKey.get(key) ?? [];
+    const stored = rows.length;
+    const recorded = record.counted + record.unbilled + record.invalid;
     clicksCounted += record.counted;
+    unbilledClicksAnswered += record.unbilled;
+    invalidClicksAnswered += record.invalid;
     duplicateClicksAnswered += record.duplicates;
-    if (record.counted > 1 || stored > 1) clicksDoubled += 1;
-    if (record.counted >= 1 && stored === 0) clicksLost += 1;
-    if (record.counted === 0 && stored === 1) {
-      if (record.failed > 0) clicksStoredUnacknowledged += 1;
-      else clicksStoredUnexplained += 1;
+    if (recorded > 1 || stored > 1) clicksDoubled += 1;
+    if (recorded >= 1 && stored === 0) clicksLost += 1;
+    if (recorded === 0 && stored === 1) {
+      if (record.failed > 0) {
+        clicksStoredUnacknowledged += 1;
+        if (rows[0].status === 'unbilled') unbilledStoredUnacknowledged += 1;
+        if (rows[0].status === 'invalid') invalidStoredUnacknowledged += 1;
+      } else clicksStoredUnexplained += 1;
     }
+    const answered = record.counted ? 'counted' : record.unbilled ? 'unbilled' : record.invalid ? 'invalid' : null;
+    if (answered && stored === 1 && rows[0].status !== answered) problems.push(`click ${key}: answered ${answered}, stored ${rows[0].status}`);
   }
   for (const key of rowsByKey.keys()) if (!ledger.clicks.has(key)) clicksStoredUnexplained += 1;
 
@@ -143,10 +175,12 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     const p = price.get(campaignId);
     return p && p.cpm ? p.costPer / 1000 : 0;
   };
-  const expected = new Map<string, { i: number; c: number; s: number; e: number }>();
+  type Figures = { i: number; c: number; s: number; e: number; u: number; x: number; ii: number };
+  const none = (): Figures => ({ i: 0, c: 0, s: 0, e: 0, u: 0, x: 0, ii: 0 });
+  const expected = new Map<string, Figures>();
   const slot = (key: string) => {
     let value = expected.get(key);
-    if (!value) expected.set(key, (value = { i: 0, c: 0, s: 0, e: 0 }));
+    if (!value) expected.set(key, (value = none()));
     return value;
   };
   for (const [key, count] of ledger.served) {
@@ -157,9 +191,12 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     value.s += count * unit;
     value.e += count * earningsOf(unit);
   }
+  for (const [key, count] of ledger.invalidServed) slot(key).ii += count;
   for (const row of clickRows) {
     const value = slot(`${row.c}|${row.b}`);
-    value.c += 1;
+    if (row.status === 'unbilled') value.u += 1;
+    else if (row.status === 'invalid') value.x += 1;
+    else value.c += 1;
     value.s += n(row.cost);
     value.e += n(row.earn);
   }
@@ -168,11 +205,23 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
   let impressionsLostInCrash = 0;
   const lostInCrashByCampaign = new Map<string, number>();
   let impressionsDoubled = 0;
+  let invalidImpressionsStored = 0;
   const seriesByKey = new Map(series.filter((row) => row.adBlockId !== '').map((row) => [`${row.campaignId}|${row.adBlockId}`, row]));
   for (const key of new Set([...expected.keys(), ...seriesByKey.keys()])) {
-    const want = expected.get(key) ?? { i: 0, c: 0, s: 0, e: 0 };
+    const want = expected.get(key) ?? none();
     const got = seriesByKey.get(key);
-    const have = { i: n(got?.i ?? 0), c: n(got?.c ?? 0), s: n(got?.s ?? 0), e: n(got?.e ?? 0) };
+    const have: Figures = {
+      i: n(got?.i ?? 0),
+      c: n(got?.c ?? 0),
+      s: n(got?.s ?? 0),
+      e: n(got?.e ?? 0),
+      u: n(got?.u ?? 0),
+      x: n(got?.x ?? 0),
+      ii: n(got?.ii ?? 0),
+    };
+    const invalidMissing = want.ii - have.ii;
+    if (invalidMissing > 0 && invalidMissing <= (ledger.invalidMayBeLost.get(key) ?? 0)) want.ii -= invalidMissing;
+    invalidImpressionsStored += have.ii;
     const missing = want.i - have.i;
     if (missing > 0 && missing <= (ledger.mayBeLost.get(key) ?? 0)) {
       // lost with a killed process: the stored counters must then be exact for the impressions that were kept
@@ -187,7 +236,7 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     impressionsStored += have.i;
     if (have.i < want.i) impressionsLost += want.i - have.i;
     if (have.i > want.i) impressionsDoubled += have.i - want.i;
-    for (const field of ['i', 'c', 's', 'e'] as const) {
+    for (const field of ['i', 'c', 's', 'e', 'u', 'x', 'ii'] as const) {
       if (have[field] !== want[field]) moneyMismatches.push(`series ${key} ${field}: stored ${have[field]}, events say ${want[field]}`);
     }
   }
@@ -197,11 +246,17 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
   const overspend: Audit['overspend'] = [];
   for (const campaign of campaigns) {
     const rows = series.filter((row) => row.campaignId === campaign.id);
-    const sum = (field: 'i' | 'c' | 'v' | 's') => rows.reduce((total, row) => total + n(row[field]), 0);
+    const sum = (field: 'i' | 'c' | 'v' | 's' | 'u' | 'x' | 'ii') => rows.reduce((total, row) => total + n(row[field]), 0);
+    const rowsOf = (status: string) => clickRows.filter((row) => row.c === campaign.id && row.status === status).length;
     const checks: [string, number, number][] = [
       ['impressions', n(campaign.impressions), sum('i')],
       ['clicks', n(campaign.clicks), sum('c')],
-      ['clicks (rows)', n(campaign.clicks), clickRows.filter((row) => row.c === campaign.id).length],
+      ['clicks (rows)', n(campaign.clicks), rowsOf('counted')],
+      ['unbilledClicks', n(campaign.unbilledClicks), sum('u')],
+      ['unbilledClicks (rows)', n(campaign.unbilledClicks), rowsOf('unbilled')],
+      ['invalidClicks', n(campaign.invalidClicks), sum('x')],
+      ['invalidClicks (rows)', n(campaign.invalidClicks), rowsOf('invalid')],
+      ['invalidImpressions', n(campaign.invalidImpressions), sum('ii')],
       ['spentMicros', n(campaign.spentMicros), sum('s')],
       ['conversions', n(campaign.conversions), sum('v')],
       ['conversions (rows)', n(campaign.conversions), conversionsByCampaign.get(campaign.id) ?? 0],
@@ -217,11 +272,14 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
   }
   for (const block of blocks) {
     const rows = series.filter((row) => row.adBlockId === block.id);
-    const sum = (field: 'i' | 'c' | 'e') => rows.reduce((total, row) => total + n(row[field]), 0);
+    const sum = (field: 'i' | 'c' | 'e' | 'u' | 'x' | 'ii') => rows.reduce((total, row) => total + n(row[field]), 0);
     for (const [field, stored, fromSeries] of [
       ['impressions', n(block.impressions), sum('i')],
       ['clicks', n(block.clicks), sum('c')],
       ['earningsMicros', n(block.earningsMicros), sum('e')],
+      ['unbilledClicks', n(block.unbilledClicks), sum('u')],
+      ['invalidClicks', n(block.invalidClicks), sum('x')],
+      ['invalidImpressions', n(block.invalidImpressions), sum('ii')],
     ] as [string, number, number][]) {
       if (stored !== fromSeries) moneyMismatches.push(`block ${block.id} ${field}: ${stored}, series say ${fromSeries}`);
     }
@@ -270,12 +328,20 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
   return {
     impressionsAnswered: ledger.impressionsAnswered,
     impressionsStored,
+    invalidImpressionsAnswered: ledger.invalidImpressionsAnswered,
+    invalidImpressionsStored,
+    unbilledClicksAnswered,
+    unbilledClickRows: clickRows.filter((row) => row.status === 'unbilled').length,
+    invalidClicksAnswered,
+    invalidClickRows: clickRows.filter((row) => row.status === 'invalid').length,
     clicksCounted,
     clickRows: clickRows.length,
     duplicateClicksAnswered,
     clicksLost,
     clicksDoubled,
     clicksStoredUnacknowledged,
+    unbilledStoredUnacknowledged,
+    invalidStoredUnacknowledged,
     clicksStoredUnexplained,
     conversionsAnswered,
     conversionRows: conversionRows.length,

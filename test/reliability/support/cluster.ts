@@ -241,6 +241,8 @@ export class Cluster {
       RATE_LIMIT_PER_SECOND: '0',
       STATS_FLUSH_MS: '250',
       INDEX_REFRESH_MS: '2000',
+      // The load's users click as soon as their ads arrive; the minimum delay is replayed in the e2e abuse suite.
+      MIN_CLICK_DELAY_MS: '0',
       ...extra,
     };
   }

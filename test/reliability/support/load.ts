@@ -9,6 +9,14 @@ export const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
 export const PROFILE_BATCH = '/api/v2/openapi/user/profile/batch';
 export const PROFILE_STATUS = '/api/v2/openapi/user/profile/batch/status';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36';
+/** Agents of general invalid traffic: served as usual, never billed, counted apart. */
+const BOT_AGENTS = ['curl/8.5.0', 'python-requests/2.31', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', ''];
+export const CLICK_MESSAGES = {
+  counted: 'click counted',
+  duplicate: 'duplicate click: not counted again',
+  unbilled: 'click recorded, not billed: the campaign is not billable now',
+  invalid: 'click recorded as invalid traffic: not counted or billed',
+};
 
 /** One HTTP exchange as the client saw it: a status, or `status: 0` with the network error. */
 export interface Answer {
@@ -99,6 +107,10 @@ export interface ClickRecord {
   campaignId: string;
   adBlockId: string;
   counted: number;
+  /** answered "recorded, not billed" (the campaign was not billable) */
+  unbilled: number;
+  /** answered "recorded as invalid traffic" */
+  invalid: number;
   duplicates: number;
   rejected: number;
   failed: number;
@@ -125,6 +137,8 @@ export interface BatchRecord {
 export class Ledger {
   /** ads answered, by `campaignId|adBlockId` */
   readonly served = new Map<string, number>();
+  /** ads answered to general invalid traffic (bot or empty agents), by `campaignId|adBlockId` */
+  readonly invalidServed = new Map<string, number>();
   /** click reports by `messengerUserId|adBlockId|adId` */
   readonly clicks = new Map<string, ClickRecord>();
   /** conversion reports by `advertiserId|messengerUserId` */
@@ -136,15 +150,20 @@ export class Ledger {
    * have died with it (what a crash can lose), by `campaignId|adBlockId`.
    */
   readonly mayBeLost = new Map<string, number>();
+  /** The same for the invalid impressions. */
+  readonly invalidMayBeLost = new Map<string, number>();
 
-  serve(campaignId: string, adBlockId: string): void {
+  serve(campaignId: string, adBlockId: string, invalid = false): void {
     const key = `${campaignId}|${adBlockId}`;
-    this.served.set(key, (this.served.get(key) ?? 0) + 1);
+    const served = invalid ? this.invalidServed : this.served;
+    served.set(key, (served.get(key) ?? 0) + 1);
   }
 
   /** Takes in what another ledger recorded (its users are its own). */
   absorb(other: Ledger): void {
     for (const [key, count] of other.served) this.served.set(key, (this.served.get(key) ?? 0) + count);
+    for (const [key, count] of other.invalidServed) this.invalidServed.set(key, (this.invalidServed.get(key) ?? 0) + count);
+    for (const [key, count] of other.invalidMayBeLost) this.invalidMayBeLost.set(key, (this.invalidMayBeLost.get(key) ?? 0) + count);
     for (const [key, record] of other.clicks) this.clicks.set(key, record);
     for (const [key, record] of other.conversions) this.conversions.set(key, record);
     this.batches.push(...other.batches);
@@ -154,13 +173,16 @@ export class Ledger {
   /** Records a click answer; true when it was counted. */
   click(user: string, ad: Json, answer: Answer): boolean {
     const key = `${user}|${ad.adBlockId}|${ad.adId}`;
-    const record = this.clicks.get(key) ?? { campaignId: ad.campaignId, adBlockId: ad.adBlockId, counted: 0, duplicates: 0, rejected: 0, failed: 0 };
+    const record = this.clicks.get(key) ?? { campaignId: ad.campaignId, adBlockId: ad.adBlockId, counted: 0, unbilled: 0, invalid: 0, duplicates: 0, rejected: 0, failed: 0 };
     this.clicks.set(key, record);
-    if (answer.status === 200 && answer.body?.data?.msg === 'click counted') {
+    const msg = answer.status === 200 ? answer.body?.data?.msg : undefined;
+    if (msg === CLICK_MESSAGES.counted) {
       record.counted += 1;
       return true;
     }
-    if (answer.status === 200 && answer.body?.data?.msg === 'duplicate click: not counted again') record.duplicates += 1;
+    if (msg === CLICK_MESSAGES.unbilled) record.unbilled += 1;
+    else if (msg === CLICK_MESSAGES.invalid) record.invalid += 1;
+    else if (msg === CLICK_MESSAGES.duplicate) record.duplicates += 1;
     else if (answer.status >= 400 && answer.status < 500) record.rejected += 1;
     else record.failed += 1;
     return false;
@@ -176,6 +198,10 @@ export class Ledger {
 
   get impressionsAnswered(): number {
     return [...this.served.values()].reduce((sum, n) => sum + n, 0);
+  }
+
+  get invalidImpressionsAnswered(): number {
+    return [...this.invalidServed.values()].reduce((sum, n) => sum + n, 0);
   }
 }
 
@@ -211,17 +237,20 @@ const chance = (p: number) => Math.random() < p;
 /**
  * One end user: an ad fetch on one API; clicks on about half the ads, a quarter of them sent twice at once
  * over both APIs (a double tap, a retry); then conversions for the advertisers clicked, some sent twice at once;
- * a few conversions of users who never clicked (unattributed).
+ * a few conversions of users who never clicked (unattributed). One user in twelve is a bot (a bot, crawler or HTTP
+ * library agent, or none): served as usual, its impressions and clicks invalid, never billed; it never converts.
  */
 export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: string): Promise<void> {
-  const user = newUser(tag);
+  const bot = chance(1 / 12);
+  const user = newUser(bot ? `${tag}bot` : tag);
+  const headers = bot ? { 'user-agent': pick(BOT_AGENTS) } : undefined;
   const publisher = pick(world.publishers);
   const port = pick(world.ports);
-  const fetched = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key });
+  const fetched = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key, headers });
   tally.add('ad', fetched);
   if (fetched.status !== 200) return;
   const ads = (fetched.body?.data?.ads ?? []) as Json[];
-  for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId);
+  for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId, bot);
 
   const clicked = new Set<number>();
   await Promise.all(
@@ -233,6 +262,7 @@ export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: 
           Array.from({ length: copies }, (_, k) =>
             call(k === 0 ? pick(world.ports) : otherPort(world, port), 'POST', CLICK, {
               key: publisher.key,
+              headers,
               body: { eventType: 'click', eventData: { adBlockId: ad.adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } },
             }),
           ),
@@ -244,6 +274,7 @@ export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: 
       }),
   );
 
+  if (bot) return;
   const converting = [...clicked].filter(() => chance(0.6));
   if (clicked.size === 0 && chance(0.05)) converting.push(Math.floor(Math.random() * world.advertisers.length));
   await Promise.all(

@@ -1,0 +1,25 @@
+import { Tooltip } from '@mui/material';
+import { FunctionField, Labeled } from 'react-admin';
+import { formatCount, formatRate } from './format';
+import { invalidImpressionShare, NOT_BILLED_METRICS } from './traffic';
+
+/** The not billed counters of a campaign or ad block record, for a show page's grid of figures. */
+export const NotBilledFigures = () => (
+  <>
+    {NOT_BILLED_METRICS.map((metric) => (
+      <Labeled key={metric.key} label={metric.label}>
+        <FunctionField
+          source={metric.key}
+          render={(record: any) => (
+            <Tooltip title={metric.help}>
+              <span data-testid={`figure-${metric.key}`}>{formatCount(record?.[metric.key] ?? 0)}</span>
+            </Tooltip>
+          )}
+        />
+      </Labeled>
+    ))}
+    <Labeled label="Invalid share of impressions">
+      <FunctionField render={(record: any) => <span data-testid="figure-invalid-share">{formatRate(invalidImpressionShare(record ?? {}))}</span>} />
+    </Labeled>
+  </>
+);
