@@ -221,6 +221,45 @@ describe('Abuse: the bill', () => {
       });
     });
 
+    it('should serve 300 made-up users with a browser agent from data-centre addresses (X-Forwarded-For) as usual, billing nothing', async () => {
+      const block = await createAdBlock(t, publisher.apiKey, 'data centres');
+      const campaignId = await campaign({ budget: { amount: 1, total: 1 }, bidding: { billingType: 'CPM', costPer: 10 } });
+      // AWS, DigitalOcean, Hetzner (IPv4 and IPv6) and AWS as an IPv4-mapped address: listed by @ip-location-db/asn
+      const DATA_CENTRES = ['3.5.140.2', '167.99.241.66', '85.10.199.76', '2a01:4f8::1', '::ffff:3.5.140.2'];
+      const served: number[] = [];
+      for (let from = 0; from < 300; from += 50) {
+        const batch = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            fetchRaw(t, publisher.apiKey, block, newUser('dc'), { limit: 1, ua: BROWSER_USER_AGENT, ip: DATA_CENTRES[(from + i) % DATA_CENTRES.length] }),
+          ),
+        );
+        for (const response of batch) {
+          expect(response.status).toBe(200);
+          served.push((response.body.data.ads as Body[]).filter((ad) => ad.campaignId === campaignId).length);
+        }
+      }
+      expect(served.every((count) => count === 1)).toBe(true);
+      // a click from the data centre on one of those impressions is invalid too
+      const user = newUser('dc-clicker');
+      const ads = await fetchAds(t, publisher.apiKey, block, user, { limit: 1, ua: BROWSER_USER_AGENT, ip: DATA_CENTRES[0] });
+      clock.advance(HUMAN_DELAY);
+      expect((await click(ads[0], user, BROWSER_USER_AGENT).set('x-forwarded-for', DATA_CENTRES[0]).expect(200)).body).toEqual(INVALID);
+      expect(await figures(campaignId, block)).toEqual({
+        campaign: { impressions: 0, clicks: 0, unbilledClicks: 0, invalidClicks: 1, invalidImpressions: 301, cost: 0, conversions: 0 },
+        block: { impressions: 0, clicks: 0, unbilledClicks: 0, invalidClicks: 1, invalidImpressions: 301, earnings: 0 },
+      });
+      expect((await clickRows(campaignId)).map((row) => [row.status, row.invalidReason, row.costMicros])).toEqual([['invalid', 'datacenter', 0]]);
+
+      // a residential address afterwards is served and billed exactly one unit
+      const human = newUser('home');
+      const homeAds = await fetchAds(t, publisher.apiKey, block, human, { limit: 1, ua: BROWSER_USER_AGENT, ip: '73.162.10.20' });
+      expect(homeAds.map((ad) => ad.campaignId)).toEqual([campaignId]);
+      expect(await figures(campaignId, block)).toEqual({
+        campaign: { impressions: 1, clicks: 0, unbilledClicks: 0, invalidClicks: 1, invalidImpressions: 301, cost: 0.01, conversions: 0 },
+        block: { impressions: 1, clicks: 0, unbilledClicks: 0, invalidClicks: 1, invalidImpressions: 301, earnings: 0.007 },
+      });
+    });
+
     it('should count a click 100 ms after its impression as invalid under the default minimum delay, billing nothing', async () => {
       const block = await createAdBlock(t, publisher.apiKey, 'too soon');
       const campaignId = await campaign({ bidding: { billingType: 'CPC', costPer: 0.4 } });
