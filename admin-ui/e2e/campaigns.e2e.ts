@@ -201,6 +201,38 @@ test.describe('campaigns', () => {
     await screenshot(page, '16-admin-all-campaigns');
   });
 
+  test('should open a campaign from the list (whose items are partial) on its show page and edit page without any error', async ({ page }) => {
+    const advertiser = await createAccount(['advertiser']);
+    const campaignId = (await apiData('/api/v2/openapi/ad/campaign/create', advertiser.apiKey, campaignBody(`Walk ${advertiser.accountId}`))).campaignId;
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+
+    await login(page, advertiser.apiKey);
+    await page.getByRole('menuitem', { name: 'Campaigns' }).click();
+    await expect(page.locator('tbody tr')).toHaveCount(1);
+    // the list loaded first: its partial record must not stand in for the detail
+    await page.locator('tbody tr').first().click();
+    await expect(page).toHaveURL(new RegExp(`#/campaigns/${campaignId}/show$`));
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    await expect(page.getByText(`Walk ${advertiser.accountId}`).first()).toBeVisible();
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page.locator('input[name="budget.amount"]')).toHaveValue(/\d/);
+    await page.getByRole('menuitem', { name: 'Campaigns' }).click();
+    await expect(page.locator('tbody tr')).toHaveCount(1);
+    // and straight back to the show page from the list, this time with the list cached first
+    await page.locator('tbody tr').first().click();
+    await expect(page.locator('input[name="budget.amount"]')).toHaveCount(0);
+    await expect(page.getByText(`Walk ${advertiser.accountId}`).first()).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    expect(problems).toEqual([]);
+  });
+
   test('should show the verification health of a campaign with a verification URL', async ({ page }) => {
     const advertiser = await createAccount(['advertiser']);
     const publisher = await createAccount(['publisher']);

@@ -2,6 +2,7 @@ import { Box } from '@mui/material';
 import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext } from 'react-admin';
 import { ApiKeys } from '../common/ApiKeys';
 import { RolesField } from './AccountList';
+import { FRESH_RECORD } from '../common/freshRecord';
 
 /** The account's keys (no secrets), through the admin API. */
 const Keys = () => {
@@ -11,7 +12,7 @@ const Keys = () => {
 };
 
 export const AccountShow = () => (
-  <Show actions={<TopToolbar><ListButton /></TopToolbar>}>
+  <Show queryOptions={FRESH_RECORD} actions={<TopToolbar><ListButton /></TopToolbar>}>
     <SimpleShowLayout>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 2, width: '100%' }}>
         <Labeled label="Name"><TextField source="name" /></Labeled>

@@ -9,6 +9,7 @@ import { NOT_BILLED_METRICS } from '../common/traffic';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
 import type { AdnetDataProvider } from '../dataProvider';
 import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
+import { FRESH_RECORD } from '../common/freshRecord';
 
 const BlockCharts = () => {
   const record = useRecordContext();
@@ -92,7 +93,7 @@ const BlockId = () => {
 };
 
 export const AdBlockShow = () => (
-  <Show actions={<TopToolbar><ListButton /></TopToolbar>}>
+  <Show queryOptions={FRESH_RECORD} actions={<TopToolbar><ListButton /></TopToolbar>}>
     <SimpleShowLayout>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
         <Labeled label="Name"><TextField source="name" /></Labeled>

@@ -1,5 +1,6 @@
 import { FormControlLabel, Switch } from '@mui/material';
 import { useNotify, useRecordContext, useUpdate } from 'react-admin';
+import { FRESH_RECORD } from '../common/freshRecord';
 
 export const SIGNED_VIEWER_HELP =
   "Ad requests need an x-adnet-viewer header made by your server with your webhook secret (see My account and docs/SIGNED_VIEWERS.md); a copied key alone fetches nothing.";
@@ -13,8 +14,10 @@ export const SignedViewerSwitch = () => {
   const toggle = (checked: boolean) =>
     update(
       'adBlocks',
-      { id: record.id, data: { requireSignedViewer: checked }, previousData: record },
+      { id: record.id, data: { requireSignedViewer: checked }, previousData: record, meta: FRESH_RECORD.meta },
       {
+        // the switch moves at once (rolled back if the API refuses)
+        mutationMode: 'optimistic',
         onSuccess: () => notify(checked ? 'Signed viewers required' : 'Signed viewers no longer required', { type: 'success' }),
         onError: (error) => notify((error as Error).message, { type: 'error' }),
       },

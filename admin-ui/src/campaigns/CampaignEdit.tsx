@@ -1,5 +1,6 @@
 import { Edit, SaveButton, ShowButton, Toolbar, TopToolbar } from 'react-admin';
 import { CampaignForm } from './CampaignForm';
+import { FRESH_RECORD } from '../common/freshRecord';
 
 const Actions = () => (
   <TopToolbar>
@@ -16,7 +17,7 @@ const FormToolbar = () => (
 
 /** Pessimistic: the API checks the merged campaign, and its field errors must reach the form. */
 export const CampaignEdit = () => (
-  <Edit mutationMode="pessimistic" redirect="show" actions={<Actions />}>
+  <Edit queryOptions={FRESH_RECORD} mutationMode="pessimistic" redirect="show" actions={<Actions />}>
     <CampaignForm toolbar={<FormToolbar />} />
   </Edit>
 );

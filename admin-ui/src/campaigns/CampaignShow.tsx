@@ -19,6 +19,7 @@ import { CampaignCharts } from './CampaignCharts';
 import { TARGETING_FLAGS } from './choices';
 import { StatusButtons } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
+import { FRESH_RECORD } from '../common/freshRecord';
 
 const Actions = () => {
   const record = useRecordContext();
@@ -81,7 +82,7 @@ const Creative = () => {
 };
 
 export const CampaignShow = () => (
-  <Show actions={<Actions />}>
+  <Show queryOptions={FRESH_RECORD} actions={<Actions />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Grid>

@@ -1,5 +1,6 @@
 import { Create, Edit, SaveButton, ShowButton, Toolbar, TopToolbar } from 'react-admin';
 import { ExchangeCampaignForm } from './ExchangeCampaignForm';
+import { FRESH_RECORD } from '../common/freshRecord';
 
 export const ExchangeCampaignCreate = () => (
   <Create redirect="show">
@@ -8,7 +9,7 @@ export const ExchangeCampaignCreate = () => (
 );
 
 export const ExchangeCampaignEdit = () => (
-  <Edit mutationMode="pessimistic" redirect="show" actions={<TopToolbar><ShowButton /></TopToolbar>}>
+  <Edit queryOptions={FRESH_RECORD} mutationMode="pessimistic" redirect="show" actions={<TopToolbar><ShowButton /></TopToolbar>}>
     <ExchangeCampaignForm toolbar={<Toolbar><SaveButton /></Toolbar>} />
   </Edit>
 );

@@ -18,6 +18,7 @@ import { CountField, RateField, StatusChip } from '../common/fields';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
 import type { AdnetDataProvider } from '../dataProvider';
 import { BalanceField } from './BalanceField';
+import { FRESH_RECORD } from '../common/freshRecord';
 
 const Actions = () => {
   const record = useRecordContext();
@@ -136,7 +137,7 @@ const Entry = () => {
 };
 
 export const ExchangeCampaignShow = () => (
-  <Show actions={<Actions />}>
+  <Show queryOptions={FRESH_RECORD} actions={<Actions />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
