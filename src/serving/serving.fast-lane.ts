@@ -7,7 +7,7 @@ import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
 import { isDebug } from './debug-ads';
 import { AdFetchQueryDto } from './dto/serving.dto';
-import { servedAdsEnvelopeJson } from './served-ads-json';
+import { servedAdsJson } from './served-ads-json';
 import { servedMessage, ServingService } from './serving.service';
 
 /**
@@ -41,7 +41,7 @@ export class ServingFastLane extends FastLaneHandler {
       return true;
     }
     this.serving.serve(query, facts).then(
-      (served) => sendOkJson(reply, servedAdsEnvelopeJson(servedMessage(served.length), query.adBlockId, served)),
+      (served) => sendOkJson(reply, servedAdsJson(servedMessage(served.length), query.adBlockId, served)),
       (error: unknown) => answerError(error, request, reply),
     );
     return true;

@@ -39,9 +39,9 @@ export function sendOk(reply: FastifyReply, data: unknown): void {
   if (!reply.sent) reply.header('content-type', JSON_TYPE).send(ok(data));
 }
 
-/** Sends a success envelope already serialised (see served-ads-json.ts). */
-export function sendOkJson(reply: FastifyReply, json: string): void {
-  if (!reply.sent) reply.header('content-type', JSON_TYPE).send(json);
+/** Sends a success envelope around data already serialised (see served-ads-json.ts): the bytes JSON.stringify(ok(data)) gives. */
+export function sendOkJson(reply: FastifyReply, dataJson: string): void {
+  if (!reply.sent) reply.header('content-type', JSON_TYPE).send(`{"code":0,"message":"success","data":${dataJson}}`);
 }
 
 /** Sends a failure envelope with this status and message. */
