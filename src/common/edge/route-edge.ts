@@ -23,19 +23,28 @@ export function deadlineOfRoute(config: EdgeRouteConfig | undefined, deadlines: 
 }
 
 /**
- * Wraps the handler of each route as it is registered: the route's deadline (deadline.ts) is armed first, then its
- * fast lane (if the controller method declares one with @FastLane) gets the first look, then the Nest handler runs.
- * Call before the application registers its routes; `instanceOf` resolves a lane class to its provider.
+ * Equips each route as it is registered. Its deadline (deadline.ts) is armed by the route's first own onRequest hook,
+ * right after the server-wide checks (query length, CORS, key), so it covers the body upload, the fast lane and the
+ * Nest handler alike; a route without one costs nothing per request. Its fast lane, if the controller method declares
+ * one with @FastLane, gets the first look in the handler, before the Nest handler. Call before the application
+ * registers its routes; `instanceOf` resolves a lane class to its provider.
  */
 export function installRouteEdge(fastify: FastifyInstance, deadlines: RouteDeadlines, instanceOf: (type: Type<FastLaneHandler>) => FastLaneHandler): void {
   fastify.addHook('onRoute', (route) => {
     const deadlineMs = deadlineOfRoute(route.config as EdgeRouteConfig | undefined, deadlines);
+    if (deadlineMs > 0) {
+      const armRouteDeadline = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        armDeadline(request, reply, deadlineMs);
+        done();
+      };
+      const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+      route.onRequest = [armRouteDeadline, ...own];
+    }
     const lane = laneOfRoute(route, instanceOf);
-    if (deadlineMs === 0 && lane === undefined) return;
+    if (lane === undefined) return;
     const handler = route.handler as RouteHandlerMethod;
-    route.handler = function edgeHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      if (deadlineMs > 0) armDeadline(request, reply, deadlineMs);
-      if (lane !== undefined && lane.tryHandle(request, reply)) return undefined;
+    route.handler = function fastLaneOrNest(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      if (lane.tryHandle(request, reply)) return undefined;
       return handler.call(this, request, reply);
     } as RouteHandlerMethod;
   });
