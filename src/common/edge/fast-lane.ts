@@ -25,7 +25,11 @@ export abstract class FastLaneHandler implements LaneRoute {
   url = '';
   access: RouteAccess = { publishableKeyAllowed: false, roles: undefined };
 
+  /** Once, at start: a lane is one provider for one route. */
   bindRoute(route: LaneRoute): void {
+    if (this.url !== '' && (this.url !== route.url || this.method !== route.method)) {
+      throw new Error(`${this.constructor.name} already shadows ${this.method} ${this.url}; it cannot also shadow ${route.method} ${route.url}`);
+    }
     this.method = route.method;
     this.url = route.url;
     this.access = route.access;

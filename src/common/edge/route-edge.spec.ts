@@ -13,6 +13,7 @@ class RecordingLane extends FastLaneHandler {
     return false;
   }
 }
+class AdminLane extends RecordingLane {}
 
 @Roles('publisher')
 class ExampleController {
@@ -22,7 +23,7 @@ class ExampleController {
   fetch(): void {}
 
   @Roles('admin')
-  @FastLane(RecordingLane)
+  @FastLane(AdminLane)
   rebuild(): void {}
 
   @HandlerDeadline('request')
@@ -97,18 +98,22 @@ describe('route deadlines', () => {
 });
 
 describe('fast lanes declared on controller methods', () => {
-  const lane = new RecordingLane();
-  const instanceOf = () => lane;
+  const lanes = new Map<unknown, FastLaneHandler>([
+    [RecordingLane, new RecordingLane()],
+    [AdminLane, new AdminLane()],
+  ]);
+  const instanceOf = (type: unknown) => lanes.get(type)!;
 
-  it('should bind the lane to the route it shadows, with the route access of its decorators', () => {
-    expect(laneOfRoute({ method: 'GET', url: '/api/v2/example/fetch', config: configOf('fetch') }, instanceOf)).toBe(lane);
-    expect({ method: lane.method, url: lane.url, access: lane.access }).toEqual({
+  it('should bind each lane to the route it shadows, with the route access of its decorators', () => {
+    const fetchLane = laneOfRoute({ method: 'GET', url: '/api/v2/example/fetch', config: configOf('fetch') }, instanceOf);
+    expect(fetchLane).toBe(lanes.get(RecordingLane));
+    expect({ method: fetchLane?.method, url: fetchLane?.url, access: fetchLane?.access }).toEqual({
       method: 'GET',
       url: '/api/v2/example/fetch',
       access: { publishableKeyAllowed: true, roles: ['publisher'] },
     });
-    laneOfRoute({ method: ['POST'], url: '/api/v2/example/rebuild', config: configOf('rebuild') }, instanceOf);
-    expect({ method: lane.method, url: lane.url, access: lane.access }).toEqual({
+    const adminLane = laneOfRoute({ method: ['POST'], url: '/api/v2/example/rebuild', config: configOf('rebuild') }, instanceOf);
+    expect({ method: adminLane?.method, url: adminLane?.url, access: adminLane?.access }).toEqual({
       method: 'POST',
       url: '/api/v2/example/rebuild',
       access: { publishableKeyAllowed: false, roles: ['admin'] },
@@ -117,7 +122,13 @@ describe('fast lanes declared on controller methods', () => {
 
   it('should leave routes without a lane, and the automatic HEAD twin of a GET route, to their handlers', () => {
     expect(laneOfRoute({ method: 'GET', url: '/api/v2/example/plain', config: configOf('plain') }, instanceOf)).toBeUndefined();
-    expect(laneOfRoute({ method: 'HEAD', url: '/api/v2/example/head', config: configOf('fetch') }, instanceOf)).toBeUndefined();
-    expect(lane.url).toBe('/api/v2/example/rebuild');
+    expect(laneOfRoute({ method: 'HEAD', url: '/api/v2/example/fetch', config: configOf('fetch') }, instanceOf)).toBeUndefined();
+    expect(lanes.get(RecordingLane)?.method).toBe('GET');
+  });
+
+  it('should refuse at start a lane declared on two routes', () => {
+    expect(() => laneOfRoute({ method: 'POST', url: '/api/v2/example/other', config: configOf('fetch') }, instanceOf)).toThrow(
+      'RecordingLane already shadows GET /api/v2/example/fetch; it cannot also shadow POST /api/v2/example/other',
+    );
   });
 });
