@@ -46,7 +46,10 @@ export function sendOkJson(reply: FastifyReply, dataJson: string): void {
 
 /** Sends a failure envelope with this status and message. */
 export function sendError(reply: FastifyReply, code: number, message: string, data: Record<string, unknown> = {}): FastifyReply {
-  return reply.code(code).header('content-type', JSON_TYPE).send({ code, message, data } satisfies ErrorBody);
+  return reply
+    .code(code)
+    .header('content-type', JSON_TYPE)
+    .send({ code, message, data } satisfies ErrorBody);
 }
 
 /**
