@@ -12,6 +12,7 @@ import { RateLimiter } from './accounts/rate-limiter';
 import { AppModule, AppModuleOptions } from './app.module';
 import { registerCors } from './common/cors';
 import { sendError, writeSocketError } from './common/edge/envelope-writer';
+import type { EdgeRouteConfig } from './common/edge/route-config';
 import { installRouteEdge } from './common/edge/route-edge';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
@@ -92,17 +93,13 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   return app;
 }
 
-/**
- * Only the bulk uploads take bodies up to BODY_LIMIT (the CSV import streams under its own PROFILE_CSV_MAX_BYTES);
- * every other route at most SMALL_BODY_LIMIT, so no route but these can be made to buffer megabytes.
- */
-const BULK_BODY_ROUTES = [/^\/api\/v2\/openapi\/user\/profile\/batch$/, /^\/api\/v2\/openapi\/user\/profile\/batch\/csv$/];
+/** The body limit of every route but the @BulkBody() ones. */
 export const SMALL_BODY_LIMIT = 64 * 1024;
 
 function registerRequestLimits(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('onRoute', (route) => {
     if (route.bodyLimit !== undefined) return;
-    route.bodyLimit = BULK_BODY_ROUTES.some((pattern) => pattern.test(route.url)) ? config.bodyLimitBytes : Math.min(SMALL_BODY_LIMIT, config.bodyLimitBytes);
+    route.bodyLimit = (route.config as EdgeRouteConfig | undefined)?.adnetBulkBody === true ? config.bodyLimitBytes : Math.min(SMALL_BODY_LIMIT, config.bodyLimitBytes);
   });
   const maxQueryBytes = config.maxQueryBytes;
   fastify.addHook('onRequest', (request, reply, done) => {

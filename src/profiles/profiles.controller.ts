@@ -2,7 +2,7 @@ import { Body, Controller, createParamDecorator, ExecutionContext, Get, HttpCode
 import { ApiBody, ApiConsumes, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
-import { HandlerDeadline } from '../common/edge/route-config';
+import { BulkBody, HandlerDeadline } from '../common/edge/route-config';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { BadRequestError } from '../common/errors';
@@ -36,6 +36,7 @@ export class ProfilesController {
   @Post('batch')
   @HttpCode(200)
   @HandlerDeadline('request')
+  @BulkBody()
   @ApiOperation({
     summary: `Endpoint 10: upload 1 to ${MAX_BATCH_RECORDS} user profiles`,
     description:
@@ -72,6 +73,7 @@ export class ProfilesController {
   @Post('batch/csv')
   @HttpCode(200)
   @HandlerDeadline('request')
+  @BulkBody()
   @ApiOperation({
     summary: 'Import profiles from a CSV file (body `text/csv`, streamed)',
     description:

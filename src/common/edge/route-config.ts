@@ -11,6 +11,8 @@ export interface EdgeRouteConfig {
   adnetPublic?: boolean;
   adnetPublishable?: boolean;
   adnetDeadline?: DeadlineKind;
+  /** Set by @BulkBody(): the route takes bodies up to BODY_LIMIT; every other route at most SMALL_BODY_LIMIT. */
+  adnetBulkBody?: boolean;
   /** Set by @FastLane(): the lane and the controller method it shadows. */
   adnetFastLane?: { lane: unknown; handler: object; controller: object };
 }
@@ -29,6 +31,17 @@ export function setEdgeRouteConfig(method: object, settings: EdgeRouteConfig): v
 export function HandlerDeadline(kind: DeadlineKind): MethodDecorator {
   return (_target, _key, descriptor) => {
     setEdgeRouteConfig(descriptor.value as object, { adnetDeadline: kind });
+    return descriptor;
+  };
+}
+
+/**
+ * Only the bulk uploads take bodies up to BODY_LIMIT (the CSV import streams under its own PROFILE_CSV_MAX_BYTES);
+ * every other route at most SMALL_BODY_LIMIT, so no route but these can be made to buffer megabytes.
+ */
+export function BulkBody(): MethodDecorator {
+  return (_target, _key, descriptor) => {
+    setEdgeRouteConfig(descriptor.value as object, { adnetBulkBody: true });
     return descriptor;
   };
 }
