@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AccountsService } from './accounts/accounts.service';
 import { installEdgeKeyCheck } from './accounts/edge-key-check';
+import { PrincipalResolver } from './accounts/principal-resolver';
 import { RateLimiter } from './accounts/rate-limiter';
 import { AppModule, AppModuleOptions } from './app.module';
 import { registerCors } from './common/cors';
-import { installFastLanes } from './common/fast-lane';
-import { EventsFastLane } from './events/events.fast-lane';
-import { ServingFastLane } from './serving/serving.fast-lane';
+import { sendError, writeSocketError } from './common/edge/envelope-writer';
+import type { EdgeRouteConfig } from './common/edge/route-config';
+import { installRouteEdge } from './common/edge/route-edge';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
 import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } from './common/logger';
@@ -82,8 +81,8 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   });
 
   registerCors(fastify, config.corsOrigins);
-  installEdgeKeyCheck(fastify, app.get(AccountsService), app.get(RateLimiter));
-  installFastLanes(fastify, () => [app.get(ServingFastLane), app.get(EventsFastLane)]);
+  installEdgeKeyCheck(fastify, app.get(PrincipalResolver), app.get(RateLimiter));
+  installRouteEdge(fastify, config, (lane) => app.get(lane, { strict: false }));
 
   await mountQueueBoard(app, config);
   setUpSwagger(app);
@@ -94,45 +93,20 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   return app;
 }
 
-/**
- * The handler deadline runs from routing, so it includes receiving the body: routes taking big uploads (a 10 MiB
- * profile batch, a streamed CSV) or doing long admin work keep only the request timeout.
- */
-const LONG_ROUTES = [/\/user\/profile\/batch$/, /\/user\/profile\/batch\/csv$/, /\/admin\/profiles\/rebuild-store$/];
-/**
- * Only the bulk uploads take bodies up to BODY_LIMIT (the CSV import streams under its own PROFILE_CSV_MAX_BYTES);
- * every other route at most SMALL_BODY_LIMIT, so no route but these can be made to buffer megabytes.
- */
-const BULK_BODY_ROUTES = [/^\/api\/v2\/openapi\/user\/profile\/batch$/, /^\/api\/v2\/openapi\/user\/profile\/batch\/csv$/];
+/** The body limit of every route but the @BulkBody() ones. */
 export const SMALL_BODY_LIMIT = 64 * 1024;
-/**
- * The hot paths answer from memory and Redis, whose client gives up after two reconnect tries; a deadline timer
- * per request (an AbortController and a timeout) would cost them more than it could catch. The click report keeps a
- * deadline, set by its fast lane with a plain timer (see withDeadline).
- */
-const HOT_ROUTES = [/\/openapi\/matching\/ad$/, /\/openapi\/matching\/exchange$/, /\/openapi\/ad\/event\/report$/];
 
 function registerRequestLimits(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('onRoute', (route) => {
     if (route.bodyLimit !== undefined) return;
-    route.bodyLimit = BULK_BODY_ROUTES.some((pattern) => pattern.test(route.url)) ? config.bodyLimitBytes : Math.min(SMALL_BODY_LIMIT, config.bodyLimitBytes);
+    route.bodyLimit = (route.config as EdgeRouteConfig | undefined)?.adnetBulkBody === true ? config.bodyLimitBytes : Math.min(SMALL_BODY_LIMIT, config.bodyLimitBytes);
   });
-  if (config.handlerTimeoutMs > 0) {
-    // Set per route, not server-wide: a server-wide deadline cannot be lifted from the hot paths.
-    fastify.addHook('onRoute', (route) => {
-      if (HOT_ROUTES.some((pattern) => pattern.test(route.url))) return;
-      route.handlerTimeout = LONG_ROUTES.some((pattern) => pattern.test(route.url)) ? config.requestTimeoutMs : config.handlerTimeoutMs;
-    });
-  }
   const maxQueryBytes = config.maxQueryBytes;
   fastify.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     const query = url.indexOf('?');
     if (query !== -1 && url.length - query - 1 > maxQueryBytes) {
-      void reply
-        .code(414)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send({ code: 414, message: `query string longer than ${maxQueryBytes} bytes`, data: {} });
+      void sendError(reply, 414, `query string longer than ${maxQueryBytes} bytes`);
       return;
     }
     done();
@@ -151,13 +125,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'request headers (URL included) too large']
         : [400, 'malformed HTTP request'];
-  const body = JSON.stringify({ code: status, message, data: {} });
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  writeSocketError(socket, status, message);
   socket.destroy(error);
 }
 
@@ -213,7 +181,7 @@ function serveAdminPanel(app: NestFastifyApplication): void {
   fastify.get('/admin/*', (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     if (/\.[A-Za-z0-9]+$/.test(path)) {
-      return reply.code(404).type('application/json; charset=utf-8').send({ code: 404, message: `no route GET ${path}`, data: {} });
+      return sendError(reply, 404, `no route GET ${path}`);
     }
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
   });

@@ -4,19 +4,23 @@ import { AccountsController, AdminAccountsController } from './accounts.controll
 import { AccountsService } from './accounts.service';
 import { MalformedJsonGuard } from '../common/json-body';
 import { ApiKeyGuard, RateLimitGuard, RolesGuard } from './auth.guards';
+import { LaneGate } from './lane-gate';
+import { PrincipalResolver } from './principal-resolver';
 import { RateLimiter } from './rate-limiter';
 
 @Module({
   controllers: [AccountsController, AdminAccountsController],
   providers: [
     AccountsService,
+    PrincipalResolver,
     RateLimiter,
+    LaneGate,
     // Global guards run in this order: key (401) -> role (403) -> rate limit (429) -> malformed JSON body (400).
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: MalformedJsonGuard },
   ],
-  exports: [AccountsService, RateLimiter],
+  exports: [AccountsService, PrincipalResolver, RateLimiter, LaneGate],
 })
 export class AccountsModule {}

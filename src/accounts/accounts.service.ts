@@ -11,11 +11,7 @@ import { ApiKey, BootstrapKind } from './entities/api-key.entity';
 import type { KeyScope } from './key-access';
 import { LruCache } from './lru-cache';
 import { Principal } from './principal';
-
-interface CachedPrincipal {
-  principal: Principal | null;
-  expiresAt: number;
-}
+import { PrincipalResolver } from './principal-resolver';
 
 export interface KeyOptions {
   scope: KeyScope;
@@ -27,8 +23,6 @@ export interface KeyOptions {
 const MAX_CACHED_KEYS = 50_000;
 /** Change notice topic: this account's webhook secret was replaced. */
 const WEBHOOK_SECRET_CHANGED = 'webhookSecret';
-/** Change notice naming the hash of a revoked key: every process forgets it at once (Redis pub/sub). */
-const KEY_REVOKED = 'api-key-revoked';
 const SANDBOX_ROLES: Role[] = ['advertiser', 'publisher', 'partner'];
 
 @Injectable()
@@ -36,15 +30,6 @@ export class AccountsService implements OnModuleInit {
   private readonly logger = new Logger(AccountsService.name);
   private readonly accounts: Repository<Account>;
   private readonly keys: Repository<ApiKey>;
-  /**
-   * Key hash -> principal of a valid key, and apart from it the unknown (or revoked) keys, each a bounded LRU: a flood
-   * of unknown keys never evicts a valid key's entry. Keeps key checks off the database on hot paths; a revocation
-   * clears the entry in every process through a change notice (at the latest within KEY_CACHE_TTL_MS, should the
-   * notice be lost).
-   */
-  private readonly principalCache = new LruCache<string, CachedPrincipal>(MAX_CACHED_KEYS);
-  private readonly unknownKeyCache: LruCache<string, number>;
-  private databaseLookups = 0;
   /** Account id -> webhook secret, for checking signed viewers on the ad path; a rotation reaches every process by notice. */
   private readonly secretCache = new LruCache<string, { secret: string; expiresAt: number }>(MAX_CACHED_KEYS);
 
@@ -52,11 +37,10 @@ export class AccountsService implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly changes: ChangeBus,
+    private readonly principals: PrincipalResolver,
   ) {
     this.accounts = dataSource.getRepository(Account);
     this.keys = dataSource.getRepository(ApiKey);
-    this.unknownKeyCache = new LruCache(config.unknownKeyCacheMax);
-    changes.on(KEY_REVOKED, (keyHash) => this.principalCache.delete(keyHash));
     changes.on(WEBHOOK_SECRET_CHANGED, (accountId) => this.secretCache.delete(accountId));
     changes.onReconnect(() => this.secretCache.clear());
   }
@@ -68,58 +52,14 @@ export class AccountsService implements OnModuleInit {
     }
   }
 
-  async authenticate(rawKey: string): Promise<Principal | null> {
-    const cached = this.cachedPrincipal(rawKey);
-    if (cached !== undefined) return cached;
-
-    const keyHash = hashApiKey(rawKey);
-    this.databaseLookups += 1;
-    const key = await this.keys.findOneBy({ keyHash });
-    const account = key && key.revokedAt === null ? await this.accounts.findOneBy({ id: key.accountId }) : null;
-    const principal: Principal | null =
-      key && account
-        ? {
-            accountId: account.id,
-            keyId: key.id,
-            roles: account.roleList,
-            sandbox: account.sandbox,
-            scope: key.scope,
-            allowedOrigins: key.originList,
-          }
-        : null;
-    if (this.config.keyCacheTtlMs > 0) {
-      const expiresAt = Date.now() + this.config.keyCacheTtlMs;
-      if (principal) this.principalCache.set(keyHash, { principal, expiresAt });
-      else this.unknownKeyCache.set(keyHash, expiresAt);
-    }
-    return this.usable(principal);
-  }
-
-  /**
-   * The principal of a key already checked and still cached, without any I/O (the edge hook, the hot routes'
-   * fast lanes); null for a key remembered as unknown or revoked; undefined when the key must go through
-   * authenticate() (never seen, expired, missing or malformed).
-   */
+  /** The cached principal of a key (see PrincipalResolver.cached), for inspection. */
   cachedPrincipal(rawKey: string | string[] | undefined): Principal | null | undefined {
-    if (typeof rawKey !== 'string' || rawKey.length === 0 || rawKey.length > 200) return undefined;
-    const keyHash = hashApiKey(rawKey);
-    const now = Date.now();
-    const cached = this.principalCache.get(keyHash);
-    if (cached && cached.expiresAt > now) return this.usable(cached.principal);
-    const unknownUntil = this.unknownKeyCache.peek(keyHash);
-    if (unknownUntil !== undefined && unknownUntil > now) return null;
-    return undefined;
+    return this.principals.cached(rawKey);
   }
 
   /** How many key lookups reached the database since start (a cached key costs none). */
   get keyDatabaseLookups(): number {
-    return this.databaseLookups;
-  }
-
-  /** The sandbox key is accepted only in the test environment. */
-  private usable(principal: Principal | null): Principal | null {
-    if (principal?.sandbox && this.config.appEnv !== 'test') return null;
-    return principal;
+    return this.principals.databaseLookups;
   }
 
   async createAccount(name: string, roles: Role[]): Promise<{ account: Account; apiKey: string; keyId: string }> {
@@ -215,8 +155,7 @@ export class AccountsService implements OnModuleInit {
       key.revokedAt = Date.now();
       await this.keys.update({ id: key.id }, { revokedAt: key.revokedAt });
     }
-    this.principalCache.delete(key.keyHash);
-    this.changes.publish(KEY_REVOKED, key.keyHash);
+    this.principals.forget(key.keyHash);
     return key;
   }
 
@@ -272,8 +211,7 @@ export class AccountsService implements OnModuleInit {
         if (previous.length > 0) this.logger.warn(`the configured ${name} key changed: the previous one is revoked`);
       });
       for (const keyHash of revokedHashes) {
-        this.principalCache.delete(keyHash);
-        this.changes.publish(KEY_REVOKED, keyHash);
+        this.principals.forget(keyHash);
       }
       this.logger.log(`the configured ${name} key is registered`);
     } catch (error) {

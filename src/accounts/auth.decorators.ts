@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { type EdgeRouteConfig, setEdgeRouteConfig } from '../common/edge/route-config';
 import type { Role } from './entities/account.entity';
+import type { RouteAccess } from './key-access';
 import type { Principal } from './principal';
 
 export const PUBLIC_ROUTE = 'adnet:public';
@@ -8,19 +9,12 @@ export const REQUIRED_ROLES = 'adnet:roles';
 export const PUBLISHABLE_KEY_ALLOWED = 'adnet:publishable';
 
 /**
- * The route flags the edge hook reads from Fastify's route config (`request.routeOptions.config`), since it runs
- * before Nest knows the handler: set by the same decorators as the Nest metadata, so both read one declaration.
+ * Sets Nest metadata and merges the edge flag into the Fastify route config (the edge hook runs before Nest knows
+ * the handler), so both read one declaration; on a class, for each of its routes.
  */
-export interface EdgeRouteConfig {
-  adnetPublic?: boolean;
-  adnetPublishable?: boolean;
-}
-
-/** Sets Nest metadata and merges the edge flag into the Fastify route config; on a class, for each of its routes. */
-function routeFlag(metadataKey: string, edgeFlag: keyof EdgeRouteConfig): ClassDecorator & MethodDecorator {
+function routeFlag(metadataKey: string, edgeFlag: 'adnetPublic' | 'adnetPublishable'): ClassDecorator & MethodDecorator {
   const markMethod = (method: object) => {
-    const config: Record<string, unknown> = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, method) ?? {};
-    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, [edgeFlag]: true }, method);
+    setEdgeRouteConfig(method, { [edgeFlag]: true } satisfies EdgeRouteConfig);
     Reflect.defineMetadata(metadataKey, true, method);
   };
   return ((target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
@@ -49,6 +43,16 @@ export const PublishableKeyAllowed = () => routeFlag(PUBLISHABLE_KEY_ALLOWED, 'a
 
 /** The key's account needs one of these roles; admin passes every role check. */
 export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);
+
+/**
+ * What a route lets a key do, from its decorators on the method or else its controller: read by the guards (through
+ * their execution context) and, once at start, for the fast lane shadowing the route.
+ */
+export function routeAccessOf(handler: object, controller: object): RouteAccess {
+  const publishable: boolean | undefined = Reflect.getMetadata(PUBLISHABLE_KEY_ALLOWED, handler) ?? Reflect.getMetadata(PUBLISHABLE_KEY_ALLOWED, controller);
+  const roles: Role[] | undefined = Reflect.getMetadata(REQUIRED_ROLES, handler) ?? Reflect.getMetadata(REQUIRED_ROLES, controller);
+  return { publishableKeyAllowed: publishable === true, roles };
+}
 
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest().principal,

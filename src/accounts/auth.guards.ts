@@ -1,19 +1,14 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ForbiddenError, RateLimitedError, UnauthorizedError } from '../common/errors';
-import { AccountsService } from './accounts.service';
-import { PUBLIC_ROUTE, PUBLISHABLE_KEY_ALLOWED, REQUIRED_ROLES } from './auth.decorators';
-import { presentedKey, RequestWithPrincipal } from './edge-key-check';
-import type { Role } from './entities/account.entity';
-import { keyAccessRefusal, rateLimitBucket, RouteAccess } from './key-access';
-import { hasRole } from './principal';
+import { RateLimitedError, UnauthorizedError } from '../common/errors';
+import { PUBLIC_ROUTE, routeAccessOf } from './auth.decorators';
+import type { RequestWithPrincipal } from './edge-key-check';
+import { keyAccessRefusal, rateLimitBucket, roleRefusal, RouteAccess } from './key-access';
+import { presentedKey, PrincipalResolver } from './principal-resolver';
 import { RateLimiter } from './rate-limiter';
 
-function routeAccess(reflector: Reflector, context: ExecutionContext): RouteAccess {
-  return {
-    publishableKeyAllowed:
-      reflector.getAllAndOverride<boolean>(PUBLISHABLE_KEY_ALLOWED, [context.getHandler(), context.getClass()]) === true,
-  };
+function routeAccess(context: ExecutionContext): RouteAccess {
+  return routeAccessOf(context.getHandler(), context.getClass());
 }
 
 /**
@@ -25,7 +20,7 @@ function routeAccess(reflector: Reflector, context: ExecutionContext): RouteAcce
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly accounts: AccountsService,
+    private readonly principals: PrincipalResolver,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -34,13 +29,13 @@ export class ApiKeyGuard implements CanActivate {
     }
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     if (request.principal) return true;
-    const rawKey = presentedKey(request);
-    if (!rawKey) throw new UnauthorizedError('x-api-key header is missing');
-    if (rawKey.length > 200) throw new UnauthorizedError('x-api-key is not a valid key');
-    const principal = await this.accounts.authenticate(rawKey);
+    const rawKey = presentedKey(request.headers);
+    const malformed = this.principals.malformedKeyMessage(rawKey);
+    if (malformed !== null) throw new UnauthorizedError(malformed);
+    const principal = await this.principals.resolve(rawKey!);
     if (!principal) throw new UnauthorizedError('x-api-key is not a valid key (unknown or revoked)');
     const origin = request.headers.origin;
-    const refusal = keyAccessRefusal(principal, routeAccess(this.reflector, context), typeof origin === 'string' ? origin : undefined);
+    const refusal = keyAccessRefusal(principal, routeAccess(context), typeof origin === 'string' ? origin : undefined);
     if (refusal) throw refusal;
     request.principal = principal;
     return true;
@@ -50,32 +45,24 @@ export class ApiKeyGuard implements CanActivate {
 /** 403 when the key's account lacks every role the route accepts. */
 @Injectable()
 export class RolesGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
-
   canActivate(context: ExecutionContext): boolean {
-    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(REQUIRED_ROLES, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
     const principal = context.switchToHttp().getRequest<RequestWithPrincipal>().principal;
-    if (!roles || !principal) return true;
-    if (roles.some((role) => hasRole(principal, role))) return true;
-    throw new ForbiddenError(`this key's account lacks the ${roles.join(' or ')} role`);
+    if (!principal) return true;
+    const refusal = roleRefusal(principal, routeAccess(context).roles);
+    if (refusal) throw refusal;
+    return true;
   }
 }
 
 /** 429 once a key (per client IP on the publishable routes, see rateLimitBucket) has used its RATE_LIMIT_PER_SECOND. */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly limiter: RateLimiter,
-  ) {}
+  constructor(private readonly limiter: RateLimiter) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     const principal = request.principal;
-    if (principal && !this.limiter.admit(rateLimitBucket(principal, routeAccess(this.reflector, context), request.ip))) {
+    if (principal && !this.limiter.admit(rateLimitBucket(principal, routeAccess(context), request.ip))) {
       throw new RateLimitedError(1);
     }
     return true;

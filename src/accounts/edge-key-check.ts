@@ -1,26 +1,17 @@
-import { Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerError } from '../common/all-exceptions.filter';
+import type { EdgeRouteConfig } from '../common/edge/route-config';
+import { answerError } from '../common/edge/envelope-writer';
 import { RateLimitedError, UnauthorizedError } from '../common/errors';
-import { AccountsService } from './accounts.service';
-import type { EdgeRouteConfig } from './auth.decorators';
 import { keyAccessRefusal } from './key-access';
 import type { Principal } from './principal';
+import { presentedKey, PrincipalResolver } from './principal-resolver';
 import { RateLimiter } from './rate-limiter';
-
-const logger = new Logger('Errors');
-const MAX_KEY_LENGTH = 200;
 
 export type RequestWithPrincipal = FastifyRequest & { principal?: Principal };
 
 function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
-}
-
-export function presentedKey(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-api-key'];
-  return Array.isArray(header) ? header[0] : header;
 }
 
 /**
@@ -30,7 +21,7 @@ export function presentedKey(request: FastifyRequest): string | undefined {
  * no database lookup for a key not already cached. The known principal is left on the request for the guards and
  * the fast lanes. Preflight requests pass (CORS answers them). See docs/TRUST_AND_SAFETY.md.
  */
-export function installEdgeKeyCheck(fastify: FastifyInstance, accounts: AccountsService, limiter: RateLimiter): void {
+export function installEdgeKeyCheck(fastify: FastifyInstance, principals: PrincipalResolver, limiter: RateLimiter): void {
   fastify.addHook('onRequest', (request: RequestWithPrincipal, reply: FastifyReply, done: () => void) => {
     const route = request.routeOptions;
     const config = route.config as EdgeRouteConfig | undefined;
@@ -42,7 +33,7 @@ export function installEdgeKeyCheck(fastify: FastifyInstance, accounts: Accounts
     const refuse = (error: Error) => {
       // The body was never read: closing the connection spares reading (and discarding) the rest of it.
       if (hasBody(request)) reply.header('connection', 'close');
-      answerError(error, request, reply, logger);
+      answerError(error, request, reply);
     };
     const refuseUnknown = (message: string) => refuse(limiter.admitUnknownKey(clientIp) ? new UnauthorizedError(message) : new RateLimitedError(1));
     const decide = (principal: Principal | null) => {
@@ -54,12 +45,12 @@ export function installEdgeKeyCheck(fastify: FastifyInstance, accounts: Accounts
       done();
     };
 
-    const rawKey = presentedKey(request);
-    if (!rawKey) return refuseUnknown('x-api-key header is missing');
-    if (rawKey.length > MAX_KEY_LENGTH) return refuseUnknown('x-api-key is not a valid key');
-    const cached = accounts.cachedPrincipal(rawKey);
+    const rawKey = presentedKey(request.headers);
+    const malformed = principals.malformedKeyMessage(rawKey);
+    if (malformed !== null) return refuseUnknown(malformed);
+    const cached = principals.cached(rawKey);
     if (cached !== undefined) return decide(cached);
     if (limiter.unknownKeyBudgetSpent(clientIp)) return refuse(new RateLimitedError(1));
-    accounts.authenticate(rawKey).then(decide, (error: unknown) => answerError(error, request, reply, logger));
+    principals.resolve(rawKey!).then(decide, (error: unknown) => answerError(error, request, reply));
   });
 }

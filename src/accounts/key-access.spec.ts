@@ -1,4 +1,4 @@
-import { keyAccessRefusal, ORIGIN_PATTERN, rateLimitBucket } from './key-access';
+import { accessRefusal, keyAccessRefusal, ORIGIN_PATTERN, rateLimitBucket, roleRefusal } from './key-access';
 import type { Principal } from './principal';
 
 const principal = (overrides: Partial<Principal> = {}): Principal => ({
@@ -61,4 +61,30 @@ describe('ORIGIN_PATTERN', () => {
       expect(ORIGIN_PATTERN.test(origin)).toBe(false);
     },
   );
+});
+
+describe('roleRefusal and accessRefusal', () => {
+  it('should pass an account holding one of the roles, or admin, and any account when the route names none', () => {
+    expect(roleRefusal(principal(), ['publisher'])).toBeNull();
+    expect(roleRefusal(principal(), ['advertiser', 'publisher'])).toBeNull();
+    expect(roleRefusal(principal({ roles: ['admin'] }), ['partner'])).toBeNull();
+    expect(roleRefusal(principal(), undefined)).toBeNull();
+  });
+
+  it('should refuse an account lacking every role with a 403 naming them', () => {
+    const refusal = roleRefusal(principal({ roles: ['advertiser'] }), ['publisher', 'partner']);
+    expect({ status: refusal?.status, message: refusal?.message }).toEqual({ status: 403, message: "this key's account lacks the publisher or partner role" });
+  });
+
+  it('should check scope, then origin, then role', () => {
+    const serveAdvertiser = principal({ scope: 'serve', roles: ['advertiser'], allowedOrigins: ['https://app.example.com'] });
+    expect(accessRefusal(serveAdvertiser, { publishableKeyAllowed: false, roles: ['publisher'] }, 'https://evil.example')?.message).toContain('publishable (serve) key');
+    expect(accessRefusal(serveAdvertiser, { publishableKeyAllowed: true, roles: ['publisher'] }, 'https://evil.example')?.message).toBe(
+      'this key is not allowed from origin https://evil.example',
+    );
+    expect(accessRefusal(serveAdvertiser, { publishableKeyAllowed: true, roles: ['publisher'] }, 'https://app.example.com')?.message).toBe(
+      "this key's account lacks the publisher role",
+    );
+    expect(accessRefusal(serveAdvertiser, { publishableKeyAllowed: true, roles: ['advertiser'] }, 'https://app.example.com')).toBeNull();
+  });
 });

@@ -1,5 +1,6 @@
 import { ForbiddenError } from '../common/errors';
-import type { Principal } from './principal';
+import type { Role } from './entities/account.entity';
+import { hasRole, type Principal } from './principal';
 
 export const KEY_SCOPES = ['full', 'serve'] as const;
 /** `full`: everything the account's roles allow. `serve`: a publishable key, only the routes marked @PublishableKeyAllowed(). */
@@ -12,6 +13,8 @@ export const ORIGIN_PATTERN = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za
 /** What a route lets a key do, read from its decorators (see auth.decorators.ts). */
 export interface RouteAccess {
   publishableKeyAllowed: boolean;
+  /** The key's account needs one of these (admin passes every role check); undefined: any account. */
+  roles?: readonly Role[];
 }
 
 /**
@@ -29,6 +32,18 @@ export function keyAccessRefusal(principal: Principal, route: RouteAccess, origi
     return new ForbiddenError(`this key is not allowed from origin ${origin.slice(0, 200)}`);
   }
   return null;
+}
+
+/** The one role check, shared by the Nest guard, the fast lanes and the queue board: null, or the 403 to answer. */
+export function roleRefusal(principal: Principal, roles: readonly Role[] | undefined): ForbiddenError | null {
+  if (roles === undefined) return null;
+  for (let i = 0; i < roles.length; i++) if (hasRole(principal, roles[i])) return null;
+  return new ForbiddenError(`this key's account lacks the ${roles.join(' or ')} role`);
+}
+
+/** Scope, origin, then role: everything a known key needs to call the route; null, or the 403 to answer. */
+export function accessRefusal(principal: Principal, route: RouteAccess, origin: string | undefined): ForbiddenError | null {
+  return keyAccessRefusal(principal, route, origin) ?? roleRefusal(principal, route.roles);
 }
 
 /**

@@ -66,7 +66,7 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-/** A handler that did not finish within HANDLER_TIMEOUT_MS (the fast lanes' own deadline; see fast-lane.ts). */
+/** A handler that did not finish within its deadline (HANDLER_TIMEOUT_MS; see common/edge/deadline.ts). */
 export class HandlerTimeoutError extends DomainError {
   readonly status = 503;
   constructor() {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply } from 'fastify';
+import { sendError } from './edge/envelope-writer';
 
 const MESSAGES: Record<string, string> = {
   FST_ERR_BAD_URL: 'the URL path is not valid percent-encoded UTF-8',
@@ -12,5 +13,5 @@ const MESSAGES: Record<string, string> = {
 export function answerFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
   const message = status >= 500 ? 'internal error' : (MESSAGES[error.code] ?? 'bad request');
-  void reply.code(status).header('content-type', 'application/json; charset=utf-8').send({ code: status, message, data: {} });
+  void sendError(reply, status, message);
 }

@@ -2,9 +2,11 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PublishableKeyAllowed, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
+import { FastLane } from '../common/edge/fast-lane';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
 import { ClickReportDto, ClickResultDto } from './dto/click.dto';
+import { EventsFastLane } from './events.fast-lane';
 import { EventsService } from './events.service';
 
 @ApiTags('events')
@@ -15,6 +17,7 @@ export class EventsController {
 
   @Post('report')
   @PublishableKeyAllowed()
+  @FastLane(EventsFastLane)
   @HttpCode(200)
   @Roles('publisher')
   @ApiOperation({

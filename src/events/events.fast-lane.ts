@@ -1,41 +1,40 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerError } from '../common/all-exceptions.filter';
-import { ok } from '../common/envelope';
-import { FastLane, withDeadline } from '../common/fast-lane';
+import { LaneGate } from '../accounts/lane-gate';
+import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
+import { answerError, sendOk } from '../common/edge/envelope-writer';
+import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { JSON_TYPE, PublisherGate } from '../serving/publisher-gate';
 import { ClickReportDto } from './dto/click.dto';
 import { EventsService } from './events.service';
 
 /**
- * Endpoint 6 without Nest's per-request machinery (see FastLane): a plainly valid report that the PublisherGate
- * admits; everything else (a malformed or non-JSON body included) goes to EventsController.
+ * Endpoint 6 without Nest's per-request machinery (see FastLaneHandler; on EventsController.click): a plainly valid
+ * report whose key the LaneGate admits, on a block known to be the caller's; everything else (a malformed or non-JSON
+ * body included) goes to the controller. The route's handler deadline covers both ways (see deadline.ts).
  */
 @Injectable()
-export class EventsFastLane implements FastLane {
-  readonly method = 'POST';
-  readonly url = '/api/v2/openapi/ad/event/report';
-  private readonly logger = new Logger('Errors');
-
+export class EventsFastLane extends FastLaneHandler {
   constructor(
-    private readonly gate: PublisherGate,
+    private readonly gate: LaneGate,
+    private readonly adBlocks: AdBlocksService,
     private readonly events: EventsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  get nestDeadlineMs(): number {
-    return this.config.handlerTimeoutMs;
+  ) {
+    super();
   }
 
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean {
     const report = ClickReportDto.acceptFast(request.body);
-    if (report === null || !this.gate.admits(request, report.eventData.adBlockId)) return false;
+    if (report === null) return false;
+    const principal = this.gate.principalFor(request, this.access);
+    const adBlockId = report.eventData.adBlockId;
+    if (principal === null || this.adBlocks.usableIfKnown(principal, adBlockId) !== true || !this.gate.admitRate(request, principal, this.access)) {
+      return false;
+    }
 
-    withDeadline(this.events.countClick(report.eventData, requestFactsOf(request)), this.config.handlerTimeoutMs).then(
-      (result) => reply.header('content-type', JSON_TYPE).send(ok(result)),
-      (error: unknown) => answerError(error, request, reply, this.logger),
+    this.events.countClick(report.eventData, requestFactsOf(request)).then(
+      (result) => sendOk(reply, result),
+      (error: unknown) => answerError(error, request, reply),
     );
     return true;
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { ServingModule } from '../serving/serving.module';
 import { StatsModule } from '../stats/stats.module';
@@ -8,7 +9,7 @@ import { EventsFastLane } from './events.fast-lane';
 import { EventsService } from './events.service';
 
 @Module({
-  imports: [AdBlocksModule, ServingModule, StatsModule, VerificationModule],
+  imports: [AccountsModule, AdBlocksModule, ServingModule, StatsModule, VerificationModule],
   controllers: [EventsController],
   providers: [EventsService, EventsFastLane],
 })

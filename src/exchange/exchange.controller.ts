@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PublishableKeyAllowed, Roles } from '../accounts/auth.decorators';
+import { HandlerDeadline } from '../common/edge/route-config';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
@@ -42,6 +43,7 @@ export class ExchangeController {
 
   @Get('matching/exchange')
   @PublishableKeyAllowed()
+  @HandlerDeadline('none')
   @ApiOperation({
     summary: '8. Fetch exchange entries for your exchange campaign',
     description:

@@ -2,6 +2,7 @@ import { Body, Controller, createParamDecorator, ExecutionContext, Get, HttpCode
 import { ApiBody, ApiConsumes, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
+import { BulkBody, HandlerDeadline } from '../common/edge/route-config';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { BadRequestError } from '../common/errors';
@@ -34,6 +35,8 @@ export class ProfilesController {
 
   @Post('batch')
   @HttpCode(200)
+  @HandlerDeadline('request')
+  @BulkBody()
   @ApiOperation({
     summary: `Endpoint 10: upload 1 to ${MAX_BATCH_RECORDS} user profiles`,
     description:
@@ -69,6 +72,8 @@ export class ProfilesController {
 
   @Post('batch/csv')
   @HttpCode(200)
+  @HandlerDeadline('request')
+  @BulkBody()
   @ApiOperation({
     summary: 'Import profiles from a CSV file (body `text/csv`, streamed)',
     description:
@@ -106,6 +111,7 @@ export class ProfilesAdminController {
 
   @Post('rebuild-store')
   @HttpCode(200)
+  @HandlerDeadline('request')
   @ApiOperation({
     summary: "Rewrite every stored profile into serving's fast store",
     description: 'For when Redis lost the profile keys (serving then treats those users as unknown). Also done at start when the store is empty.',

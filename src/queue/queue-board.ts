@@ -3,9 +3,9 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AccountsService } from '../accounts/accounts.service';
-import { keyAccessRefusal } from '../accounts/key-access';
-import { isAdmin } from '../accounts/principal';
+import { accessRefusal } from '../accounts/key-access';
+import { PrincipalResolver } from '../accounts/principal-resolver';
+import { sendError } from '../common/edge/envelope-writer';
 import type { AppConfig } from '../config/app.config';
 import { QueueService } from './queue.service';
 
@@ -21,10 +21,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-function refuse(reply: FastifyReply, code: number, message: string) {
-  return reply.code(code).type('application/json; charset=utf-8').send({ code, message, data: {} });
-}
-
 /**
  * bull-board at /admin/queues for admins. Browsers cannot send `x-api-key`, so `?key=<admin key>` is accepted
  * once: it sets an HttpOnly, SameSite=Strict cookie (8 h, path /admin/queues) and redirects to the bare URL.
@@ -32,7 +28,7 @@ function refuse(reply: FastifyReply, code: number, message: string) {
  */
 export async function mountQueueBoard(app: NestFastifyApplication, config: AppConfig): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  const accounts = app.get(AccountsService, { strict: false });
+  const principals = app.get(PrincipalResolver, { strict: false });
   const queues = app.get(QueueService, { strict: false });
 
   await fastify.register(
@@ -42,12 +38,11 @@ export async function mountQueueBoard(app: NestFastifyApplication, config: AppCo
         const fromQuery = (request.query as Record<string, unknown> | undefined)?.key;
         const queryKey = typeof fromQuery === 'string' ? fromQuery : undefined;
         const rawKey = (typeof header === 'string' ? header : undefined) ?? queryKey ?? cookieValue(request.headers.cookie, COOKIE);
-        if (!rawKey) return refuse(reply, 401, 'x-api-key header (or ?key= once, which sets a cookie) with an admin key is required');
-        const principal = rawKey.length <= 200 ? await accounts.authenticate(rawKey) : null;
-        if (!principal) return refuse(reply, 401, 'x-api-key is not a valid key (unknown or revoked)');
-        const refusal = keyAccessRefusal(principal, { publishableKeyAllowed: false }, request.headers.origin);
-        if (refusal) return refuse(reply, 403, refusal.message);
-        if (!isAdmin(principal)) return refuse(reply, 403, "this key's account lacks the admin role");
+        if (!rawKey) return sendError(reply, 401, 'x-api-key header (or ?key= once, which sets a cookie) with an admin key is required');
+        const principal = principals.malformedKeyMessage(rawKey) === null ? await principals.resolve(rawKey) : null;
+        if (!principal) return sendError(reply, 401, 'x-api-key is not a valid key (unknown or revoked)');
+        const refusal = accessRefusal(principal, { publishableKeyAllowed: false, roles: ['admin'] }, request.headers.origin);
+        if (refusal) return sendError(reply, 403, refusal.message);
         if (queryKey !== undefined && rawKey === queryKey) {
           const secure = request.protocol === 'https' ? '; Secure' : '';
           reply.header('set-cookie', `${COOKIE}=${encodeURIComponent(queryKey)}; Path=${QUEUE_BOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`);
@@ -57,7 +52,7 @@ export async function mountQueueBoard(app: NestFastifyApplication, config: AppCo
 
       if (!config.redisUrl) {
         const unavailable = (_request: FastifyRequest, reply: FastifyReply) =>
-          refuse(reply, 404, 'the queue board needs the MySQL + Redis profile (REDIS_URL): the embedded profile runs its queues inside the API process');
+          sendError(reply, 404, 'the queue board needs the MySQL + Redis profile (REDIS_URL): the embedded profile runs its queues inside the API process');
         scope.get('/', unavailable);
         scope.get('/*', unavailable);
         return;

@@ -2,7 +2,7 @@ import type { IndexedCampaign } from './campaign-matcher';
 import { toServedAd } from './serving.service';
 
 /**
- * The answer of endpoint 5 as JSON text, the same bytes as JSON.stringify of the envelope the controller returns.
+ * The data of endpoint 5's answer as JSON text, the same bytes as JSON.stringify of the data the controller returns.
  * Everything of a served ad but its block is fixed per indexed campaign, so that part is serialized once per campaign
  * version (the index builds a new object on every change, so the cache cannot go stale).
  */
@@ -18,9 +18,9 @@ function adTail(campaign: IndexedCampaign): string {
   return tail;
 }
 
-export function servedAdsEnvelopeJson(msg: string, adBlockId: string, campaigns: readonly IndexedCampaign[]): string {
+export function servedAdsJson(msg: string, adBlockId: string, campaigns: readonly IndexedCampaign[]): string {
   const head = `{"adBlockId":${JSON.stringify(adBlockId)},`;
   let ads = '';
   for (let i = 0; i < campaigns.length; i++) ads += (i === 0 ? head : `,${head}`) + adTail(campaigns[i]);
-  return `{"code":0,"message":"success","data":{"msg":${JSON.stringify(msg)},"success":true,"ads":[${ads}]}}`;
+  return `{"msg":${JSON.stringify(msg)},"success":true,"ads":[${ads}]}`;
 }

@@ -2,9 +2,12 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PublishableKeyAllowed, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
+import { FastLane } from '../common/edge/fast-lane';
+import { HandlerDeadline } from '../common/edge/route-config';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
 import { AdFetchQueryDto, ServedAdsDto } from './dto/serving.dto';
+import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
 
 @ApiTags('serving')
@@ -16,6 +19,8 @@ export class ServingController {
 
   @Get('ad')
   @PublishableKeyAllowed()
+  @FastLane(ServingFastLane)
+  @HandlerDeadline('none')
   @ApiOperation({
     summary: '5. Fetch ads for an ad block',
     description:

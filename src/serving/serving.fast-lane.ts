@@ -1,45 +1,48 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerError } from '../common/all-exceptions.filter';
-import { ok } from '../common/envelope';
-import type { FastLane } from '../common/fast-lane';
+import { LaneGate } from '../accounts/lane-gate';
+import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
+import { answerError, sendOk, sendOkJson } from '../common/edge/envelope-writer';
+import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
 import { isDebug } from './debug-ads';
 import { AdFetchQueryDto } from './dto/serving.dto';
-import { JSON_TYPE, PublisherGate } from './publisher-gate';
-import { servedAdsEnvelopeJson } from './served-ads-json';
+import { servedAdsJson } from './served-ads-json';
 import { servedMessage, ServingService } from './serving.service';
 
 /**
- * Endpoint 5 without Nest's per-request machinery (see FastLane): a plainly valid query that the PublisherGate
- * admits; everything else goes to ServingController.
+ * Endpoint 5 without Nest's per-request machinery (see FastLaneHandler; on ServingController.fetch): a plainly valid
+ * query whose key the LaneGate admits, on a block known to be the caller's; everything else goes to the controller.
  */
 @Injectable()
-export class ServingFastLane implements FastLane {
-  readonly method = 'GET';
-  readonly url = '/api/v2/openapi/matching/ad';
-  private readonly logger = new Logger('Errors');
-
+export class ServingFastLane extends FastLaneHandler {
   constructor(
-    private readonly gate: PublisherGate,
+    private readonly gate: LaneGate,
+    private readonly adBlocks: AdBlocksService,
     private readonly serving: ServingService,
-  ) {}
+  ) {
+    super();
+  }
 
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean {
     const query = AdFetchQueryDto.acceptFast(request.query);
-    if (query === null || !this.gate.admits(request, query.adBlockId)) return false;
+    if (query === null) return false;
+    const principal = this.gate.principalFor(request, this.access);
+    if (principal === null || this.adBlocks.usableIfKnown(principal, query.adBlockId) !== true || !this.gate.admitRate(request, principal, this.access)) {
+      return false;
+    }
 
     const facts = requestFactsOf(request);
     if (isDebug(request.headers.debug)) {
       this.serving.debugAds(query, facts).then(
-        (answer) => reply.header('content-type', JSON_TYPE).send(ok(answer)),
-        (error: unknown) => answerError(error, request, reply, this.logger),
+        (answer) => sendOk(reply, answer),
+        (error: unknown) => answerError(error, request, reply),
       );
       return true;
     }
     this.serving.serve(query, facts).then(
-      (served) => reply.header('content-type', JSON_TYPE).send(servedAdsEnvelopeJson(servedMessage(served.length), query.adBlockId, served)),
-      (error: unknown) => answerError(error, request, reply, this.logger),
+      (served) => sendOkJson(reply, servedAdsJson(servedMessage(served.length), query.adBlockId, served)),
+      (error: unknown) => answerError(error, request, reply),
     );
     return true;
   }

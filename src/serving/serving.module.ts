@@ -12,7 +12,6 @@ import { StatsModule } from '../stats/stats.module';
 import { CampaignIndexService } from './campaign-index.service';
 import { GeoService } from './geo.service';
 import { ServingController } from './serving.controller';
-import { PublisherGate } from './publisher-gate';
 import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
 import { SignedViewers } from './signed-viewer';
@@ -29,7 +28,6 @@ import { SERVING_STATE } from './state/serving-state';
     CampaignIndexService,
     ServingService,
     ServingFastLane,
-    PublisherGate,
     SignedViewers,
     {
       provide: SERVING_STATE,
@@ -40,7 +38,7 @@ import { SERVING_STATE } from './state/serving-state';
           : new MemoryServingState(),
     },
   ],
-  exports: [CampaignIndexService, SERVING_STATE, GeoService, PublisherGate],
+  exports: [CampaignIndexService, SERVING_STATE, GeoService],
 })
 export class ServingModule {}
 
