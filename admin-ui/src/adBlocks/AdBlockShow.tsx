@@ -1,12 +1,13 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useDataProvider, useRecordContext } from 'react-admin';
-import { RangePicker } from '../campaigns/CampaignCharts';
 import { CopyButton } from '../common/CopyButton';
 import { CountField, MoneyField, RateField } from '../common/fields';
 import { NotBilledFigures } from '../common/NotBilledFigures';
+import { RangePicker } from '../common/RangePicker';
 import { NOT_BILLED_METRICS } from '../common/traffic';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
+import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
 import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
 
@@ -14,12 +15,8 @@ const BlockCharts = () => {
   const record = useRecordContext();
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const [range, setRange] = useState<RangeName>('7d');
-  const [series, setSeries] = useState<any[] | null>(null);
   const id = record?.id;
-  useEffect(() => {
-    if (!id) return;
-    dataProvider.adBlockSeries(String(id), rangeBounds(range)).then(setSeries);
-  }, [dataProvider, id, range]);
+  const { data: series } = useLoaded<any[]>(() => (id ? dataProvider.adBlockSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range]);
   const granularity = RANGES[range].granularity;
   return (
     <Box sx={{ width: '100%' }}>

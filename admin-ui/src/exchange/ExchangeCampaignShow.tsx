@@ -1,5 +1,5 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   DateField,
   EditButton,
@@ -12,10 +12,11 @@ import {
   useDataProvider,
   useRecordContext,
 } from 'react-admin';
-import { RangePicker } from '../campaigns/CampaignCharts';
 import { StatusButtons } from '../campaigns/StatusButtons';
 import { CountField, RateField, StatusChip } from '../common/fields';
+import { RangePicker } from '../common/RangePicker';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
+import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
 import { BalanceField } from './BalanceField';
 
@@ -35,13 +36,9 @@ const Ledger = () => {
   const record = useRecordContext();
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const [range, setRange] = useState<RangeName>('7d');
-  const [series, setSeries] = useState<any[] | null>(null);
   const id = record?.id;
   const version = record?.updatedAt;
-  useEffect(() => {
-    if (!id) return;
-    dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)).then(setSeries);
-  }, [dataProvider, id, range, version]);
+  const { data: series } = useLoaded<any[]>(() => (id ? dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range, version]);
   if (!series) return null;
   const granularity = RANGES[range].granularity;
   let running = 0;
