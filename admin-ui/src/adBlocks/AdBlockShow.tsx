@@ -3,9 +3,8 @@ import { useState } from 'react';
 import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useDataProvider, useRecordContext } from 'react-admin';
 import { CopyButton } from '../common/CopyButton';
 import { CountField, MoneyField, RateField } from '../common/fields';
-import { NotBilledFigures } from '../common/NotBilledFigures';
+import { NotBilledChart, NotBilledFigures } from '../common/NotBilledFigures';
 import { RangePicker } from '../common/RangePicker';
-import { NOT_BILLED_METRICS } from '../common/traffic';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
 import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
@@ -41,13 +40,7 @@ const BlockCharts = () => {
               { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
             ]}
           />
-          <SeriesChart
-            title="Not billed traffic"
-            testId="chart-not-billed"
-            series={series}
-            granularity={granularity}
-            metrics={NOT_BILLED_METRICS.map(({ key, label, color }) => ({ key, label, color }))}
-          />
+          <NotBilledChart series={series} granularity={granularity} />
         </Box>
       ) : null}
     </Box>

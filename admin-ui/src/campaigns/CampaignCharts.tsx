@@ -2,9 +2,9 @@ import { Alert, Box } from '@mui/material';
 import { useState } from 'react';
 import { useDataProvider, useRecordContext } from 'react-admin';
 import type { AdnetDataProvider } from '../dataProvider';
+import { NotBilledChart } from '../common/NotBilledFigures';
 import { RangePicker } from '../common/RangePicker';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
-import { NOT_BILLED_METRICS } from '../common/traffic';
 import { useLoaded } from '../common/useLoaded';
 
 /** Impressions, clicks, conversions and cost of one campaign over time (GET ad/campaign/stats). */
@@ -51,13 +51,7 @@ export const CampaignCharts = () => {
             granularity={granularity}
             metrics={[{ key: 'cost', label: 'Cost', color: '#d32f2f' }]}
           />
-          <SeriesChart
-            title="Not billed traffic"
-            testId="chart-not-billed"
-            series={series}
-            granularity={granularity}
-            metrics={NOT_BILLED_METRICS.map(({ key, label, color }) => ({ key, label, color }))}
-          />
+          <NotBilledChart series={series} granularity={granularity} />
         </Box>
       ) : null}
     </Box>

@@ -2,14 +2,11 @@ import { Box, Chip, Stack, Typography } from '@mui/material';
 import {
   BooleanField,
   DateField,
-  EditButton,
   FunctionField,
   Labeled,
-  ListButton,
   Show,
   TabbedShowLayout,
   TextField,
-  TopToolbar,
   useRecordContext,
 } from 'react-admin';
 import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
@@ -17,19 +14,9 @@ import { formatDateTime, formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
 import { TARGETING_FLAGS } from './choices';
-import { StatusButtons } from './StatusButtons';
+import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
 
-const Actions = () => {
-  const record = useRecordContext();
-  return (
-    <TopToolbar sx={{ alignItems: 'center' }}>
-      <StatusButtons />
-      <ListButton />
-      {record && record.campaignStatus !== 'ended' ? <EditButton /> : null}
-    </TopToolbar>
-  );
-};
 
 const Codes = ({ source, label }: { source: string; label: string }) => (
   <Labeled label={label}>
@@ -81,7 +68,7 @@ const Creative = () => {
 };
 
 export const CampaignShow = () => (
-  <Show actions={<Actions />}>
+  <Show actions={<StatusActions />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Grid>

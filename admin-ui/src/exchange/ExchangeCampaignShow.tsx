@@ -2,17 +2,14 @@ import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } fro
 import { useState } from 'react';
 import {
   DateField,
-  EditButton,
   Labeled,
-  ListButton,
   Show,
   TabbedShowLayout,
   TextField,
-  TopToolbar,
   useDataProvider,
   useRecordContext,
 } from 'react-admin';
-import { StatusButtons } from '../campaigns/StatusButtons';
+import { StatusActions } from '../campaigns/StatusButtons';
 import { CountField, RateField, StatusChip } from '../common/fields';
 import { RangePicker } from '../common/RangePicker';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
@@ -20,16 +17,6 @@ import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
 import { BalanceField } from './BalanceField';
 
-const Actions = () => {
-  const record = useRecordContext();
-  return (
-    <TopToolbar sx={{ alignItems: 'center' }}>
-      <StatusButtons kind="exchange" />
-      <ListButton />
-      {record && record.campaignStatus !== 'ended' ? <EditButton /> : null}
-    </TopToolbar>
-  );
-};
 
 /** The traffic ledger over time: clicks sent and received per bucket, and the running balance. */
 const Ledger = () => {
@@ -133,7 +120,7 @@ const Entry = () => {
 };
 
 export const ExchangeCampaignShow = () => (
-  <Show actions={<Actions />}>
+  <Show actions={<StatusActions kind="exchange" />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
