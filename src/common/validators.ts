@@ -1,5 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsNotEmpty, IsNumber, IsString, IsUrl, Matches, Max, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateBy, ValidationOptions } from 'class-validator';
 import { hasAtMostDecimals, MAX_USDT } from './money';
 
 /** A positive USDT amount that converts exactly to micro-USDT (at most 6 decimals). */
@@ -40,6 +42,55 @@ export function IsText(maxLength: number) {
     Matches(/\S/, { message: '$property must not be blank' }),
     MaxLength(maxLength, { message: `$property must be at most ${maxLength} characters` }),
   );
+}
+
+/** Latest time accepted (year 2286): keeps ms timestamps sane. */
+export const MAX_TIMESTAMP = 9_999_999_999_999;
+
+/** What the API documents about a field. */
+export interface FieldDoc {
+  description: string;
+  example: number;
+}
+
+function timestampChecks() {
+  return [
+    IsInt({ message: '$property must be an integer timestamp in ms' }),
+    Min(0, { message: '$property must not be negative' }),
+    Max(MAX_TIMESTAMP, { message: '$property is too far in the future' }),
+  ];
+}
+
+/** A required instant in a JSON body: whole ms since epoch, from 0 to MAX_TIMESTAMP. */
+export function TimestampMs(doc: FieldDoc) {
+  return applyDecorators(ApiProperty(doc), ...timestampChecks());
+}
+
+/** An optional instant in a query string: whole ms since epoch, converted from its text. */
+export function OptionalQueryTimestampMs(doc: FieldDoc) {
+  return applyDecorators(
+    ApiPropertyOptional(doc),
+    IsOptional(),
+    Type(() => Number),
+    ...timestampChecks(),
+  );
+}
+
+/** One of these values, its message naming them: "must be a" for one, else "must be one of a, b, c". */
+export function IsOneOf(values: readonly (string | number)[], options?: ValidationOptions) {
+  const named = values.length === 1 ? String(values[0]) : `one of ${values.join(', ')}`;
+  return IsIn(values as unknown[], { message: `${options?.each ? 'each value in ' : ''}$property must be ${named}`, ...options });
+}
+
+/** A length cap in characters (code points), its message naming it. */
+export function MaxChars(max: number, options?: ValidationOptions) {
+  return MaxLength(max, { message: `${options?.each ? 'each value in ' : ''}$property must be at most ${max} characters`, ...options });
+}
+
+/** A whole number from `min` to `max`, one message for every way a value misses it. */
+export function IsIntInRange(min: number, max: number) {
+  const message = `$property must be an integer from ${min} to ${max}`;
+  return applyDecorators(IsInt({ message }), Min(min, { message }), Max(max, { message }));
 }
 
 /**

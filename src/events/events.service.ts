@@ -4,7 +4,6 @@ import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
 import type { RequestFacts } from '../common/request-facts';
-import { ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
 import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
@@ -16,6 +15,7 @@ import { StatsWriterService } from '../stats/stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { VerificationScheduler } from '../verification/verification-scheduler.service';
 import { ClickEventDataDto, ClickResultDto } from './dto/click.dto';
+import { noImpression } from './no-impression';
 import { Click, ClickStatus } from './entities/click.entity';
 
 /** Rule 6: after a click in production, that ad is not served to that user for 10 minutes. */
@@ -116,7 +116,3 @@ const CLICK_MESSAGES: Record<ClickStatus, string> = {
   unbilled: 'click recorded, not billed: the campaign is not billable now',
   invalid: 'click recorded as invalid traffic: not counted or billed',
 };
-
-function noImpression(): ValidationError {
-  return new ValidationError([{ field: 'eventData', message: 'no matching impression' }]);
-}

@@ -3,12 +3,14 @@ import type { RequestFacts } from '../common/request-facts';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
-import { ConflictError, ValidationError } from '../common/errors';
+import { ConflictError } from '../common/errors';
 import { newId } from '../common/ids';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_EXCLUSION_MS } from '../events/events.service';
+import { noImpression } from '../events/no-impression';
 import { GeoService } from '../serving/geo.service';
 import { languageFromAcceptLanguage } from '../serving/request-context';
+import { reserveInRounds } from '../serving/reserve-in-rounds';
 import { ClickRequest, ImpressionCandidate, SERVING_STATE, ServingState } from '../serving/state/serving-state';
 import { ExchangeClickEventDataDto, ExchangeEntriesDto, ExchangeEntryDto, ExchangeFetchQueryDto } from './dto/exchange.dto';
 import { ExchangeClick } from './entities/exchange-click.entity';
@@ -30,10 +32,6 @@ const NO_BUDGET = {
   knownSpentMicros: 0,
   knownDaySpentMicros: 0,
 };
-/** Candidates offered to the serving state per requested entry: spares for entries excluded for this user. */
-const SPARE_CANDIDATES = 3;
-/** Rounds of offering further candidates when the state refused some; each round doubles the offer. */
-const MAX_SELECTION_ROUNDS = 4;
 
 /**
  * Endpoints 8 and 9 on top of serving's shared state: an entry shown is an impression bound to (user, out campaign,
@@ -85,7 +83,7 @@ export class ExchangeService {
     return [...regular, ...(await this.reserveFrom('debtors', query, context, now, room, invalid))];
   }
 
-  private async reserveFrom(
+  private reserveFrom(
     group: 'regular' | 'debtors',
     query: ExchangeFetchQueryDto,
     context: ExchangeContext,
@@ -93,23 +91,13 @@ export class ExchangeService {
     limit: number,
     invalid: boolean,
   ): Promise<RankedExchangeCampaign[]> {
-    const served: RankedExchangeCampaign[] = [];
-    const offered = new Set<string>();
     const day = utcDay(now);
-    for (let round = 0; round < MAX_SELECTION_ROUNDS && served.length < limit; round++) {
-      const wanted = limit - served.length;
-      const max = (wanted + SPARE_CANDIDATES) << round;
-      const candidates = selectExchangeCandidates(this.index.ranked, context, max, offered)[group];
-      if (candidates.length === 0) break;
-      const result = await this.state.reserveImpressions(
-        { userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted, invalid },
-        candidates.map(toCandidate),
-      );
-      for (const i of result.served) served.push(candidates[i]);
-      if (candidates.length < max) break;
-      for (const campaign of candidates) offered.add(campaign.id);
-    }
-    return served;
+    return reserveInRounds({
+      limit,
+      candidates: (max, offered) => selectExchangeCandidates(this.index.ranked, context, max, offered)[group],
+      reserve: (candidates, wanted) =>
+        this.state.reserveImpressions({ userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted, invalid }, candidates.map(toCandidate)),
+    });
   }
 
   /**
@@ -178,8 +166,4 @@ function toClick(out: ExchangeCampaignRef, promoted: ExchangeCampaignRef, messen
     messengerUserId,
     createdAt: now,
   });
-}
-
-function noImpression(): ValidationError {
-  return new ValidationError([{ field: 'eventData', message: 'no matching impression' }]);
 }

@@ -16,13 +16,9 @@ import { isDebug, testAds } from './debug-ads';
 import { AdFetchQueryDto, ServedAdDto, ServedAdsDto } from './dto/serving.dto';
 import { GeoService } from './geo.service';
 import { languageFromAcceptLanguage, platformFromUserAgent } from './request-context';
+import { reserveInRounds } from './reserve-in-rounds';
 import { SignedViewers } from './signed-viewer';
 import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
-
-/** Candidates offered to the serving state per requested ad: spares for ads it refuses (budget, exclusion, caps). */
-const SPARE_CANDIDATES = 3;
-/** Rounds of offering further candidates when the state refused some; each round doubles the offer. */
-const MAX_SELECTION_ROUNDS = 4;
 
 @Injectable()
 export class ServingService {
@@ -86,31 +82,20 @@ export class ServingService {
     return served;
   }
 
-  /**
-   * Offers the best matching campaigns to the serving state, which serves those with budget left and not
-   * excluded for this user. When it refuses some, the next best are offered, a bounded number of rounds, so a
-   * user who clicked the top ads still gets the ones below them.
-   */
-  private async reserveBest(query: AdFetchQueryDto, context: MatchContext, day: string, invalid: boolean): Promise<IndexedCampaign[]> {
-    const served: IndexedCampaign[] = [];
-    let offered: Set<string> | undefined;
-    for (let round = 0; round < MAX_SELECTION_ROUNDS && served.length < query.limit; round++) {
-      const wanted = query.limit - served.length;
-      const max = (wanted + SPARE_CANDIDATES) << round;
-      const skip = offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped;
-      const candidates = this.index.candidates(context, max, skip);
-      if (candidates.length === 0) break;
-      const result = await this.state.reserveImpressions(
-        { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted, userImpressionsPerHour: this.config.userImpressionsPerHour, invalid },
-        candidates.map((campaign) => toCandidate(campaign, day)),
-      );
-      if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
-      for (const i of result.served) served.push(candidates[i]);
-      if (candidates.length < max || result.userCapped) break;
-      offered ??= new Set();
-      for (const campaign of candidates) offered.add(campaign.id);
-    }
-    return served;
+  /** The best matching campaigns the serving state serves (budget left, not excluded or capped for this user). */
+  private reserveBest(query: AdFetchQueryDto, context: MatchContext, day: string, invalid: boolean): Promise<IndexedCampaign[]> {
+    return reserveInRounds({
+      limit: query.limit,
+      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped),
+      reserve: async (candidates, wanted) => {
+        const result = await this.state.reserveImpressions(
+          { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted, userImpressionsPerHour: this.config.userImpressionsPerHour, invalid },
+          candidates.map((campaign) => toCandidate(campaign, day)),
+        );
+        if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
+        return result;
+      },
+    });
   }
 
   /** The block (its owner and viewer rule); callers have checked that it exists and is the caller's. */

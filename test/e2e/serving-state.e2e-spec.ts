@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { MemoryServingState } from '../../src/serving/state/memory-serving-state';
-import { GIVE_BACK_SCRIPT } from '../../src/serving/state/budget-leases';
+import { loadScript } from '../../src/serving/state/scripts/load-script';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
 import { describeServingStateContract } from '../../src/serving/state/serving-state.contract';
 import { ClickRequest, ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
@@ -245,8 +245,8 @@ if (TEST_PROFILE === 'mysql') {
         stateKeys.daySpent(candidate.campaignId, '2026-01-10'),
       ];
       // the client sends a command again after a reconnect when its answer was lost: the second run does nothing
-      await redis.eval(GIVE_BACK_SCRIPT, keys.length, ...keys, 60_000, field, 1000);
-      await redis.eval(GIVE_BACK_SCRIPT, keys.length, ...keys, 60_000, field, 1000);
+      await redis.eval(loadScript('give-back'), keys.length, ...keys, 60_000, field, 1000);
+      await redis.eval(loadScript('give-back'), keys.length, ...keys, 60_000, field, 1000);
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
       expect(await redis.hget(stateKeys.holderLeases(holder), field)).toBe('2000');
       // the process still counts 3 units in its lease; the hash holds 2: only those go back, the billed unit stays spent
@@ -360,7 +360,7 @@ if (TEST_PROFILE === 'mysql') {
       }
       // the first click's answer is lost: the process never learns of it (what ioredis does when Redis restarts
       // between running a script and answering); the second is still being written
-      const pending = (state as unknown as { pendingClicks: Map<string, { field: string }> }).pendingClicks;
+      const pending = (state as unknown as { clicks: { pendingClicks: Map<string, { field: string }> } }).clicks.pendingClicks;
       for (const [key, value] of pending) if (value.field.endsWith('|lost-reply')) pending.delete(key);
       expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(80_000);
       expect(await state.giveBackOrphanClicks(Date.now())).toBe(0);
@@ -379,7 +379,7 @@ if (TEST_PROFILE === 'mysql') {
       expect((await state.reserveImpressions({ userId: 'u-stored', adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc])).served).toEqual([0]);
       expect(await state.registerClick({ ...cpcClick(cpc, 'u-stored', at, 20_000), clickId: 'row-stored' })).toMatchObject({ kind: 'counted' });
       // committed, but taking it off the hash never happened (the process lost track of it)
-      (state as unknown as { pendingClicks: Map<string, unknown> }).pendingClicks.clear();
+      (state as unknown as { clicks: { pendingClicks: Map<string, unknown> } }).clicks.pendingClicks.clear();
       expect(await state.giveBackOrphanClicks(Date.now() + 61_000)).toBe(0);
       expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(20_000);
       const holders = await redis.smembers(stateKeys.leaseHolders());

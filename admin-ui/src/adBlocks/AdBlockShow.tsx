@@ -1,12 +1,12 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useDataProvider, useRecordContext } from 'react-admin';
-import { RangePicker } from '../campaigns/CampaignCharts';
 import { CopyButton } from '../common/CopyButton';
 import { CountField, MoneyField, RateField } from '../common/fields';
-import { NotBilledFigures } from '../common/NotBilledFigures';
-import { NOT_BILLED_METRICS } from '../common/traffic';
+import { NotBilledChart, NotBilledFigures } from '../common/NotBilledFigures';
+import { RangePicker } from '../common/RangePicker';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
+import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
 import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
 import { FRESH_RECORD } from '../common/freshRecord';
@@ -15,12 +15,8 @@ const BlockCharts = () => {
   const record = useRecordContext();
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const [range, setRange] = useState<RangeName>('7d');
-  const [series, setSeries] = useState<any[] | null>(null);
   const id = record?.id;
-  useEffect(() => {
-    if (!id) return;
-    dataProvider.adBlockSeries(String(id), rangeBounds(range)).then(setSeries);
-  }, [dataProvider, id, range]);
+  const { data: series } = useLoaded<any[]>(() => (id ? dataProvider.adBlockSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range]);
   const granularity = RANGES[range].granularity;
   return (
     <Box sx={{ width: '100%' }}>
@@ -45,13 +41,7 @@ const BlockCharts = () => {
               { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
             ]}
           />
-          <SeriesChart
-            title="Not billed traffic"
-            testId="chart-not-billed"
-            series={series}
-            granularity={granularity}
-            metrics={NOT_BILLED_METRICS.map(({ key, label, color }) => ({ key, label, color }))}
-          />
+          <NotBilledChart series={series} granularity={granularity} />
         </Box>
       ) : null}
     </Box>

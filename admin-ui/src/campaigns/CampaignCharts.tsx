@@ -1,42 +1,21 @@
-import { Alert, Box, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { Alert, Box } from '@mui/material';
+import { useState } from 'react';
 import { useDataProvider, useRecordContext } from 'react-admin';
 import type { AdnetDataProvider } from '../dataProvider';
+import { NotBilledChart } from '../common/NotBilledFigures';
+import { RangePicker } from '../common/RangePicker';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
-import { NOT_BILLED_METRICS } from '../common/traffic';
-
-export const RangePicker = ({ value, onChange }: { value: RangeName; onChange: (range: RangeName) => void }) => (
-  <ToggleButtonGroup size="small" exclusive value={value} onChange={(_event, range) => range && onChange(range)} sx={{ mb: 2 }}>
-    {(Object.keys(RANGES) as RangeName[]).map((name) => (
-      <ToggleButton key={name} value={name}>
-        {RANGES[name].label}
-      </ToggleButton>
-    ))}
-  </ToggleButtonGroup>
-);
+import { useLoaded } from '../common/useLoaded';
 
 /** Impressions, clicks, conversions and cost of one campaign over time (GET ad/campaign/stats). */
 export const CampaignCharts = () => {
   const record = useRecordContext();
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const [range, setRange] = useState<RangeName>('7d');
-  const [series, setSeries] = useState<any[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const id = record?.id;
   // Reload when the record changes (a refresh after a status change re-reads it).
   const version = record?.updatedAt;
-
-  useEffect(() => {
-    if (!id) return;
-    let cancelled = false;
-    dataProvider
-      .campaignSeries(String(id), rangeBounds(range))
-      .then((points) => !cancelled && (setSeries(points), setError(null)))
-      .catch((caught) => !cancelled && setError((caught as Error).message));
-    return () => {
-      cancelled = true;
-    };
-  }, [dataProvider, id, range, version]);
+  const { data: series, error } = useLoaded<any[]>(() => (id ? dataProvider.campaignSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range, version]);
 
   const granularity = RANGES[range].granularity;
   return (
@@ -72,13 +51,7 @@ export const CampaignCharts = () => {
             granularity={granularity}
             metrics={[{ key: 'cost', label: 'Cost', color: '#d32f2f' }]}
           />
-          <SeriesChart
-            title="Not billed traffic"
-            testId="chart-not-billed"
-            series={series}
-            granularity={granularity}
-            metrics={NOT_BILLED_METRICS.map(({ key, label, color }) => ({ key, label, color }))}
-          />
+          <NotBilledChart series={series} granularity={granularity} />
         </Box>
       ) : null}
     </Box>

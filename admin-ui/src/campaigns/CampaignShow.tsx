@@ -2,14 +2,11 @@ import { Box, Chip, Stack, Typography } from '@mui/material';
 import {
   BooleanField,
   DateField,
-  EditButton,
   FunctionField,
   Labeled,
-  ListButton,
   Show,
   TabbedShowLayout,
   TextField,
-  TopToolbar,
   useRecordContext,
 } from 'react-admin';
 import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
@@ -17,20 +14,10 @@ import { formatDateTime, formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
 import { TARGETING_FLAGS } from './choices';
-import { StatusButtons } from './StatusButtons';
+import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
 import { FRESH_RECORD } from '../common/freshRecord';
 
-const Actions = () => {
-  const record = useRecordContext();
-  return (
-    <TopToolbar sx={{ alignItems: 'center' }}>
-      <StatusButtons />
-      <ListButton />
-      {record && record.campaignStatus !== 'ended' ? <EditButton /> : null}
-    </TopToolbar>
-  );
-};
 
 const Codes = ({ source, label }: { source: string; label: string }) => (
   <Labeled label={label}>
@@ -82,7 +69,7 @@ const Creative = () => {
 };
 
 export const CampaignShow = () => (
-  <Show queryOptions={FRESH_RECORD} actions={<Actions />}>
+  <Show queryOptions={FRESH_RECORD} actions={<StatusActions />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Grid>

@@ -3,7 +3,7 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import StopIcon from '@mui/icons-material/Stop';
 import { Stack } from '@mui/material';
 import { useState } from 'react';
-import { Button, Confirm, useDataProvider, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { Button, Confirm, EditButton, ListButton, TopToolbar, useDataProvider, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
 import { isAdmin } from '../authProvider';
 import type { AdnetDataProvider, StatusAction } from '../dataProvider';
 
@@ -75,5 +75,17 @@ export const StatusButtons = ({ compact = false, kind = 'campaign' }: { compact?
         </>
       )}
     </Stack>
+  );
+};
+
+/** A campaign's (or exchange campaign's) show page toolbar: its status buttons, the list, and Edit until it ended. */
+export const StatusActions = ({ kind = 'campaign' }: { kind?: 'campaign' | 'exchange' }) => {
+  const record = useRecordContext();
+  return (
+    <TopToolbar sx={{ alignItems: 'center' }}>
+      <StatusButtons kind={kind} />
+      <ListButton />
+      {record && record.campaignStatus !== 'ended' ? <EditButton /> : null}
+    </TopToolbar>
   );
 };

@@ -1,8 +1,8 @@
 import { Alert, Box, Card, CardContent, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
 import { Link, useDataProvider, useRecordContext } from 'react-admin';
 import type { AdnetDataProvider } from '../dataProvider';
 import { formatDateTime } from '../common/format';
+import { useLoaded } from '../common/useLoaded';
 
 const OUTCOME_COLORS: Record<string, 'success' | 'warning' | 'error' | 'default'> = {
   verified: 'success',
@@ -14,18 +14,9 @@ const OUTCOME_COLORS: Record<string, 'success' | 'warning' | 'error' | 'default'
 export const VerificationPanel = () => {
   const record = useRecordContext();
   const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [health, setHealth] = useState<any>(null);
-  const [error, setError] = useState<string | null>(null);
   const id = record?.id;
   const version = record?.updatedAt;
-
-  useEffect(() => {
-    if (!id) return;
-    dataProvider
-      .verificationHealth(String(id))
-      .then((data) => (setHealth(data), setError(null)))
-      .catch((caught) => setError((caught as Error).message));
-  }, [dataProvider, id, version]);
+  const { data: health, error } = useLoaded<any>(() => (id ? dataProvider.verificationHealth(String(id)) : null), [dataProvider, id, version]);
 
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!health) return null;

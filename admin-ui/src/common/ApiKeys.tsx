@@ -1,15 +1,8 @@
 import AddIcon from '@mui/icons-material/Add';
 import BlockIcon from '@mui/icons-material/Block';
 import {
-  Alert,
-  AlertTitle,
   Box,
-  Button as MuiButton,
   Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   MenuItem,
   Stack,
   Table,
@@ -25,6 +18,7 @@ import { Button, Confirm, useDataProvider, useGetList, useNotify } from 'react-a
 import type { AdnetDataProvider, KeyScope } from '../dataProvider';
 import { servingSnippet } from '../dataProvider';
 import { CopyButton } from './CopyButton';
+import { OneTimeKeyDialog } from './OneTimeSecret';
 import { formatDateTime } from './format';
 
 /** Whose keys: an account's through the admin API, or the caller's own (self-service). */
@@ -39,37 +33,19 @@ const SCOPE_HELP: Record<KeyScope, string> = {
 const IssuedKeyDialog = ({ issued, onClose }: { issued: { apiKey: string; scope: KeyScope } | null; onClose: () => void }) => {
   const snippet = issued?.scope === 'serve' ? servingSnippet(window.location.origin, issued.apiKey) : null;
   return (
-    <Dialog open={Boolean(issued)} onClose={onClose} maxWidth="md">
-      <DialogTitle>{issued?.scope === 'serve' ? 'New publishable key' : 'New API key'}</DialogTitle>
-      <DialogContent>
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          <AlertTitle>Shown this once</AlertTitle>
-          Copy the key now and keep it safe: it cannot be displayed again. Issue a new key if it is lost.
-        </Alert>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-          <Typography component="code" data-testid="one-time-key" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}>
-            {issued?.apiKey}
-          </Typography>
-          {issued ? <CopyButton value={issued.apiKey} label="Copy key" /> : null}
-        </Box>
-        {snippet ? (
-          <Box sx={{ mt: 2 }}>
-            <Typography variant="subtitle2">In your frontend</Typography>
-            <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
-              <Typography component="pre" data-testid="serve-snippet" sx={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1, m: 0 }}>
-                {snippet}
-              </Typography>
-              <CopyButton value={snippet} label="Copy snippet" />
-            </Box>
+    <OneTimeKeyDialog apiKey={issued?.apiKey ?? null} title={issued?.scope === 'serve' ? 'New publishable key' : 'New API key'} onClose={onClose}>
+      {snippet ? (
+        <Box sx={{ mt: 2 }}>
+          <Typography variant="subtitle2">In your frontend</Typography>
+          <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+            <Typography component="pre" data-testid="serve-snippet" sx={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1, m: 0 }}>
+              {snippet}
+            </Typography>
+            <CopyButton value={snippet} label="Copy snippet" />
           </Box>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <MuiButton onClick={onClose} variant="contained">
-          I have copied it
-        </MuiButton>
-      </DialogActions>
-    </Dialog>
+        </Box>
+      ) : null}
+    </OneTimeKeyDialog>
   );
 };
 

@@ -1,6 +1,8 @@
 import { Tooltip } from '@mui/material';
 import { FunctionField, Labeled } from 'react-admin';
 import { formatCount, formatRate } from './format';
+import type { Granularity } from '../dataProvider';
+import { SeriesChart } from './SeriesChart';
 import { invalidImpressionShare, NOT_BILLED_METRICS } from './traffic';
 
 /** The not billed counters of a campaign or ad block record, for a show page's grid of figures. */
@@ -22,4 +24,15 @@ export const NotBilledFigures = () => (
       <FunctionField render={(record: any) => <span data-testid="figure-invalid-share">{formatRate(invalidImpressionShare(record ?? {}))}</span>} />
     </Labeled>
   </>
+);
+
+/** The not billed counters of a campaign's or ad block's series over time. */
+export const NotBilledChart = ({ series, granularity }: { series: any[]; granularity: Granularity }) => (
+  <SeriesChart
+    title="Not billed traffic"
+    testId="chart-not-billed"
+    series={series}
+    granularity={granularity}
+    metrics={NOT_BILLED_METRICS.map(({ key, label, color }) => ({ key, label, color }))}
+  />
 );

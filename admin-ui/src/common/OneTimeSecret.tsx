@@ -1,8 +1,9 @@
 import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 import { CopyButton } from './CopyButton';
 
-/** Shows a freshly issued API key: the API never answers it again (only its hash is stored). */
-export const OneTimeKeyDialog = ({ apiKey, title, onClose }: { apiKey: string | null; title: string; onClose: () => void }) => (
+/** Shows a freshly issued API key (and `children` below it): the API never answers it again (only its hash is stored). */
+export const OneTimeKeyDialog = ({ apiKey, title, onClose, children }: { apiKey: string | null; title: string; onClose: () => void; children?: ReactNode }) => (
   <Dialog open={Boolean(apiKey)} onClose={onClose} maxWidth="md">
     <DialogTitle>{title}</DialogTitle>
     <DialogContent>
@@ -16,6 +17,7 @@ export const OneTimeKeyDialog = ({ apiKey, title, onClose }: { apiKey: string | 
         </Typography>
         {apiKey ? <CopyButton value={apiKey} label="Copy key" /> : null}
       </Box>
+      {children}
     </DialogContent>
     <DialogActions>
       <Button onClick={onClose} variant="contained">

@@ -1,10 +1,10 @@
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
 import { Title, useDataProvider, usePermissions } from 'react-admin';
 import { hasRole, isAdmin } from '../authProvider';
 import { formatCount, formatRate, formatUsdt } from '../common/format';
 import { rangeBounds, SeriesChart, sumSeries } from '../common/SeriesChart';
 import { NOT_BILLED_KEYS } from '../common/traffic';
+import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
 
 /** At most this many campaigns / blocks are summed (the newest), one page of the API. */
@@ -40,15 +40,11 @@ const total = (series: any[], key: string) => Math.round(series.reduce((sum, poi
 
 const AdvertiserSection = ({ admin }: { admin: boolean }) => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [state, setState] = useState<{ series: any[]; count: number; delivering: number; totalCampaigns: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    (async () => {
-      const { data, total: totalCampaigns } = await dataProvider.getList('campaigns', page);
-      const keys = ['impressions', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS];
-      const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.campaignSeries(id, range), keys);
-      setState({ series, count: data.length, delivering: data.filter((row) => row.deliveryStatus === 'delivering').length, totalCampaigns: totalCampaigns ?? data.length });
-    })().catch((caught) => setError((caught as Error).message));
+  const { data: state, error } = useLoaded(async () => {
+    const { data, total: totalCampaigns } = await dataProvider.getList('campaigns', page);
+    const keys = ['impressions', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS];
+    const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.campaignSeries(id, range), keys);
+    return { series, count: data.length, delivering: data.filter((row) => row.deliveryStatus === 'delivering').length, totalCampaigns: totalCampaigns ?? data.length };
   }, [dataProvider]);
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!state) return null;
@@ -87,14 +83,10 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => {
 
 const PublisherSection = ({ admin }: { admin: boolean }) => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [state, setState] = useState<{ series: any[]; blocks: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    (async () => {
-      const { data, total: blocks } = await dataProvider.getList('adBlocks', page);
-      const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.adBlockSeries(id, range), ['impressions', 'clicks', 'earnings', ...NOT_BILLED_KEYS]);
-      setState({ series, blocks: blocks ?? data.length });
-    })().catch((caught) => setError((caught as Error).message));
+  const { data: state, error } = useLoaded(async () => {
+    const { data, total: blocks } = await dataProvider.getList('adBlocks', page);
+    const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.adBlockSeries(id, range), ['impressions', 'clicks', 'earnings', ...NOT_BILLED_KEYS]);
+    return { series, blocks: blocks ?? data.length };
   }, [dataProvider]);
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!state) return null;
@@ -120,18 +112,14 @@ const PublisherSection = ({ admin }: { admin: boolean }) => {
 
 const PartnerSection = ({ admin }: { admin: boolean }) => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [state, setState] = useState<{ series: any[]; campaigns: number; balance: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    (async () => {
-      const { data, total: campaigns } = await dataProvider.getList('exchangeCampaigns', page);
-      const series = await lastWeek(
-        data.map((row) => String(row.id)),
-        (id, range) => dataProvider.exchangeCampaignSeries(id, range),
-        ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived', 'balance'],
-      );
-      setState({ series, campaigns: campaigns ?? data.length, balance: data.reduce((sum, row) => sum + row.balance, 0) });
-    })().catch((caught) => setError((caught as Error).message));
+  const { data: state, error } = useLoaded(async () => {
+    const { data, total: campaigns } = await dataProvider.getList('exchangeCampaigns', page);
+    const series = await lastWeek(
+      data.map((row) => String(row.id)),
+      (id, range) => dataProvider.exchangeCampaignSeries(id, range),
+      ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived', 'balance'],
+    );
+    return { series, campaigns: campaigns ?? data.length, balance: data.reduce((sum, row) => sum + row.balance, 0) };
   }, [dataProvider]);
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!state) return null;
@@ -157,13 +145,11 @@ const PartnerSection = ({ admin }: { admin: boolean }) => {
 
 const AdminSection = () => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [accounts, setAccounts] = useState<{ total: number; byRole: Record<string, number> } | null>(null);
-  useEffect(() => {
-    dataProvider.getList('accounts', { ...page, pagination: { page: 1, perPage: 100 } }).then(({ data, total: count }) => {
-      const byRole: Record<string, number> = {};
-      for (const account of data) for (const role of account.roles) byRole[role] = (byRole[role] ?? 0) + 1;
-      setAccounts({ total: count ?? data.length, byRole });
-    });
+  const { data: accounts } = useLoaded(async () => {
+    const { data, total: count } = await dataProvider.getList('accounts', { ...page, pagination: { page: 1, perPage: 100 } });
+    const byRole: Record<string, number> = {};
+    for (const account of data) for (const role of account.roles) byRole[role] = (byRole[role] ?? 0) + 1;
+    return { total: count ?? data.length, byRole };
   }, [dataProvider]);
   if (!accounts) return null;
   return (

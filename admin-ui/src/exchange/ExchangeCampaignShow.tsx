@@ -1,48 +1,32 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   DateField,
-  EditButton,
   Labeled,
-  ListButton,
   Show,
   TabbedShowLayout,
   TextField,
-  TopToolbar,
   useDataProvider,
   useRecordContext,
 } from 'react-admin';
-import { RangePicker } from '../campaigns/CampaignCharts';
-import { StatusButtons } from '../campaigns/StatusButtons';
+import { StatusActions } from '../campaigns/StatusButtons';
 import { CountField, RateField, StatusChip } from '../common/fields';
+import { RangePicker } from '../common/RangePicker';
 import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
+import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
 import { BalanceField } from './BalanceField';
 import { FRESH_RECORD } from '../common/freshRecord';
 
-const Actions = () => {
-  const record = useRecordContext();
-  return (
-    <TopToolbar sx={{ alignItems: 'center' }}>
-      <StatusButtons kind="exchange" />
-      <ListButton />
-      {record && record.campaignStatus !== 'ended' ? <EditButton /> : null}
-    </TopToolbar>
-  );
-};
 
 /** The traffic ledger over time: clicks sent and received per bucket, and the running balance. */
 const Ledger = () => {
   const record = useRecordContext();
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const [range, setRange] = useState<RangeName>('7d');
-  const [series, setSeries] = useState<any[] | null>(null);
   const id = record?.id;
   const version = record?.updatedAt;
-  useEffect(() => {
-    if (!id) return;
-    dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)).then(setSeries);
-  }, [dataProvider, id, range, version]);
+  const { data: series } = useLoaded<any[]>(() => (id ? dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range, version]);
   if (!series) return null;
   const granularity = RANGES[range].granularity;
   let running = 0;
@@ -137,7 +121,7 @@ const Entry = () => {
 };
 
 export const ExchangeCampaignShow = () => (
-  <Show queryOptions={FRESH_RECORD} actions={<Actions />}>
+  <Show queryOptions={FRESH_RECORD} actions={<StatusActions kind="exchange" />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>

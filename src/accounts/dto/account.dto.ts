@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsText } from '../../common/validators';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
+import { IsOneOf, IsText, MaxChars } from '../../common/validators';
 import { Account, Role, ROLES } from '../entities/account.entity';
 import { ApiKey } from '../entities/api-key.entity';
 import { KEY_SCOPES, KeyScope, MAX_ALLOWED_ORIGINS, ORIGIN_PATTERN } from '../key-access';
@@ -14,7 +14,7 @@ export class AccountCreateDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(ROLES.length)
-  @IsIn(ROLES, { each: true, message: `each value in $property must be one of ${ROLES.join(', ')}` })
+  @IsOneOf(ROLES, { each: true })
   roles: Role[];
 }
 
@@ -29,13 +29,13 @@ export class KeyCreateDto {
     example: 'serve',
   })
   @IsOptional()
-  @IsIn(KEY_SCOPES, { message: `$property must be one of ${KEY_SCOPES.join(', ')}` })
+  @IsOneOf(KEY_SCOPES)
   scope?: KeyScope;
 
   @ApiPropertyOptional({ description: 'A label to tell keys apart', example: 'production frontend', maxLength: 100 })
   @IsOptional()
-  @IsString({ message: '$property must be a string' })
-  @MaxLength(100, { message: '$property must be at most 100 characters' })
+  @IsString()
+  @MaxChars(100)
   label?: string;
 
   @ApiPropertyOptional({
@@ -49,17 +49,17 @@ export class KeyCreateDto {
   @IsOptional()
   @IsArray({ message: '$property must be an array of origins' })
   @ArrayMaxSize(MAX_ALLOWED_ORIGINS, { message: `$property must hold at most ${MAX_ALLOWED_ORIGINS} origins` })
-  @IsString({ each: true, message: 'each value in $property must be a string' })
-  @MaxLength(200, { each: true, message: 'each value in $property must be at most 200 characters' })
+  @IsString({ each: true })
+  @MaxChars(200, { each: true })
   @Matches(ORIGIN_PATTERN, { each: true, message: 'each value in $property must be an origin like https://app.example.com (scheme, host and optional port, no path)' })
   allowedOrigins?: string[];
 }
 
 export class KeyRevokeDto {
   @ApiProperty({ description: 'The id of one of your keys', example: '01jd3k5m8q9r2s4t6v8w0x2y4z', maxLength: 64 })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  @MaxChars(64)
   keyId: string;
 }
 

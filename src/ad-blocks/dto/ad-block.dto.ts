@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { IsText } from '../../common/validators';
+import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
+import { IsText, MaxChars } from '../../common/validators';
 
 /** Absent means "unchanged" (or the default); null is refused, not taken as absent. */
 const unlessAbsent = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
@@ -24,9 +24,9 @@ export class AdBlockCreateDto {
 /** Body of ad/block/update: the fields given change, the others stay. */
 export class AdBlockUpdateDto {
   @ApiProperty({ description: 'The ad block to change (yours)', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  @MaxChars(64)
   adBlockId: string;
 
   @ApiPropertyOptional({ description: 'New name, up to 200 characters', example: 'Home screen banner' })
@@ -42,9 +42,9 @@ export class AdBlockUpdateDto {
 
 export class AdBlockIdDto {
   @ApiProperty({ description: 'Ad block id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  @MaxChars(64)
   adBlockId: string;
 }
 

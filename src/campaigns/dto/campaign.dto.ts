@@ -14,28 +14,25 @@ import {
   IsOptional,
   IsString,
   Max,
-  MaxLength,
   Min,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { IsHttpUrl, IsText, IsUsdtAmount } from '../../common/validators';
+import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, MaxChars, TimestampMs } from '../../common/validators';
 import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from '../campaign-rules';
 import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
 export const BILLING_TYPES = ['CPM', 'CPC'] as const;
-/** Latest time accepted (year 2286): keeps ms timestamps sane. */
-const MAX_TIMESTAMP = 9_999_999_999_999;
 
 const RequiredObject = () => [
   IsDefined({ message: '$property is required' }),
-  IsObject({ message: '$property must be an object' }),
+  IsObject(),
   ValidateNested(),
 ];
 
-const OptionalObject = () => [IsOptional(), IsObject({ message: '$property must be an object' }), ValidateNested()];
+const OptionalObject = () => [IsOptional(), IsObject(), ValidateNested()];
 
 const IsRegionList = () => [
   IsOptional(),
@@ -79,7 +76,7 @@ export class TargetingDto {
 
   @ApiPropertyOptional({ description: 'Target device', enum: PLATFORMS, default: 'All', example: 'All' })
   @IsOptional()
-  @IsIn(PLATFORMS, { message: `$property must be one of ${PLATFORMS.join(', ')}` })
+  @IsOneOf(PLATFORMS)
   platform?: string;
 
   @ApiPropertyOptional({ description: 'true: only users with premium membership; false/absent: any user', example: false })
@@ -118,19 +115,13 @@ export class BudgetDto {
   total: number;
 
   @ApiProperty({ description: 'Fixed value', enum: ['daily'], example: 'daily' })
-  @IsIn(['daily'], { message: '$property must be daily' })
+  @IsOneOf(['daily'])
   strategy: string;
 
-  @ApiProperty({ description: 'Start, ms since epoch (inclusive)', example: 1767225600000 })
-  @IsInt({ message: '$property must be an integer timestamp in ms' })
-  @Min(0, { message: '$property must not be negative' })
-  @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+  @TimestampMs({ description: 'Start, ms since epoch (inclusive)', example: 1767225600000 })
   startTime: number;
 
-  @ApiProperty({ description: 'End, ms since epoch (exclusive); after startTime', example: 1769904000000 })
-  @IsInt({ message: '$property must be an integer timestamp in ms' })
-  @Min(0, { message: '$property must not be negative' })
-  @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+  @TimestampMs({ description: 'End, ms since epoch (exclusive); after startTime', example: 1769904000000 })
   endTime: number;
 }
 
@@ -149,7 +140,7 @@ export class BiddingDto {
 
 export class DestinationDto {
   @ApiProperty({ enum: ACTION_TYPES, example: 'visit.website' })
-  @IsIn(ACTION_TYPES, { message: `$property must be one of ${ACTION_TYPES.join(', ')}` })
+  @IsOneOf(ACTION_TYPES)
   actionType: string;
 
   @ApiProperty({ description: 'Landing page, http(s)', example: 'https://example.com/landing' })
@@ -159,7 +150,7 @@ export class DestinationDto {
 
 export class AdDto {
   @ApiProperty({ description: 'Fixed value', enum: ['image'], example: 'image' })
-  @IsIn(['image'], { message: '$property must be image' })
+  @IsOneOf(['image'])
   adFormat: string;
 
   @ApiProperty({ description: 'Display image, http(s) URL', example: 'https://cdn.example.com/ad.png' })
@@ -268,9 +259,9 @@ export class AdUpdateDto extends PartialType(OmitType(AdDto, ['destination'] as 
 
 export class CampaignIdDto {
   @ApiProperty({ description: 'Campaign id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  @MaxChars(64)
   campaignId: string;
 }
 
@@ -323,7 +314,7 @@ export class CampaignUpdateDto extends CampaignIdDto {
 
 export class CampaignStatusDto extends CampaignIdDto {
   @ApiProperty({ description: 'start: paused -> onGoing; paused: onGoing -> paused; end: any -> ended (final)', enum: STATUS_ACTIONS })
-  @IsIn(STATUS_ACTIONS, { message: '$property must be one of start, paused, end' })
+  @IsOneOf(STATUS_ACTIONS)
   status: StatusAction;
 }
 

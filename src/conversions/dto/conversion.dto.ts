@@ -1,25 +1,24 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-
-const MAX_TIMESTAMP = 9_999_999_999_999;
+import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
+import { IsOneOf, MaxChars, OptionalQueryTimestampMs } from '../../common/validators';
 
 export class ConversionEventDataDto {
   @ApiProperty({ description: "The converting user's id on the messaging platform", example: '5512345678' })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(128, { message: '$property must be at most 128 characters' })
+  @MaxChars(128)
   messengerUserId: string;
 }
 
 export class ConversionReportDto {
   @ApiProperty({ enum: ['conversion'], example: 'conversion' })
-  @IsIn(['conversion'], { message: '$property must be conversion' })
+  @IsOneOf(['conversion'])
   eventType: string;
 
   @ApiProperty({ type: ConversionEventDataDto })
   @IsDefined({ message: '$property is required' })
-  @IsObject({ message: '$property must be an object' })
+  @IsObject()
   @ValidateNested()
   @Type(() => ConversionEventDataDto)
   eventData: ConversionEventDataDto;
@@ -32,20 +31,10 @@ export class ConversionResultDto {
 }
 
 export class ConversionSummaryQueryDto {
-  @ApiPropertyOptional({ description: 'Start, ms since epoch (default: 30 days before `to`)', example: 1767225600000 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: '$property must be an integer timestamp in ms' })
-  @Min(0, { message: '$property must not be negative' })
-  @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+  @OptionalQueryTimestampMs({ description: 'Start, ms since epoch (default: 30 days before `to`)', example: 1767225600000 })
   from?: number;
 
-  @ApiPropertyOptional({ description: 'End (exclusive), ms since epoch (default: now)', example: 1767830400000 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: '$property must be an integer timestamp in ms' })
-  @Min(0, { message: '$property must not be negative' })
-  @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+  @OptionalQueryTimestampMs({ description: 'End (exclusive), ms since epoch (default: now)', example: 1767830400000 })
   to?: number;
 }
 

@@ -1,12 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { isIdString } from '../../common/validators';
-import { IsDefined, IsIn, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { isIdString, IsOneOf, MaxChars } from '../../common/validators';
+import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
 
 const Id = (max: number) => (target: object, key: string | symbol) => {
-  IsString({ message: '$property must be a string' })(target, key);
+  IsString()(target, key);
   IsNotEmpty({ message: '$property is required' })(target, key);
-  MaxLength(max, { message: `$property must be at most ${max} characters` })(target, key);
+  MaxChars(max)(target, key);
 };
 
 export class ClickEventDataDto {
@@ -29,12 +29,12 @@ export class ClickEventDataDto {
 
 export class ClickReportDto {
   @ApiProperty({ enum: ['click'], example: 'click' })
-  @IsIn(['click'], { message: '$property must be click' })
+  @IsOneOf(['click'])
   eventType: string;
 
   @ApiProperty({ type: ClickEventDataDto })
   @IsDefined({ message: '$property is required' })
-  @IsObject({ message: '$property must be an object' })
+  @IsObject()
   @ValidateNested()
   @Type(() => ClickEventDataDto)
   eventData: ClickEventDataDto;

@@ -2,21 +2,16 @@ import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsDefined,
-  IsIn,
-  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
-  Max,
-  MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { STATUS_ACTIONS, StatusAction } from '../../campaigns/campaign-rules';
 import { DestinationDto, DestinationUpdateDto, TargetingDto } from '../../campaigns/dto/campaign.dto';
-import { IsHttpUrl, IsText } from '../../common/validators';
+import { IsHttpUrl, IsIntInRange, IsOneOf, IsText, MaxChars } from '../../common/validators';
 import { DestinationResponseDto } from '../../serving/dto/serving.dto';
 import { WithSeriesRange } from '../../stats/dto/stats.dto';
 import { EXCHANGE_STATUSES, ExchangeStatus } from '../entities/exchange-campaign.entity';
@@ -25,9 +20,9 @@ const ID_EXAMPLE = '01jd3k5m8q9r2s4t6v8w0x2y4z';
 
 /** A required id-like string: non-empty, at most `max` characters. */
 const IsId = (max: number): PropertyDecorator => (target, key) => {
-  IsString({ message: '$property must be a string' })(target, key);
+  IsString()(target, key);
   IsNotEmpty({ message: '$property is required' })(target, key);
-  MaxLength(max, { message: `$property must be at most ${max} characters` })(target, key);
+  MaxChars(max)(target, key);
 };
 
 /** Region and language targeting of an exchange campaign: the same rules as a campaign's. */
@@ -58,14 +53,14 @@ export class ExchangeCampaignCreateDto {
 
   @ApiProperty({ type: DestinationDto })
   @IsDefined({ message: '$property is required' })
-  @IsObject({ message: '$property must be an object' })
+  @IsObject()
   @ValidateNested()
   @Type(() => DestinationDto)
   destination: DestinationDto;
 
   @ApiPropertyOptional({ type: ExchangeTargetingDto, description: 'Optional; without it every user matches' })
   @IsOptional()
-  @IsObject({ message: '$property must be an object' })
+  @IsObject()
   @ValidateNested()
   @Type(() => ExchangeTargetingDto)
   targeting?: ExchangeTargetingDto;
@@ -101,14 +96,14 @@ export class ExchangeCampaignUpdateDto extends ExchangeCampaignIdDto {
 
   @ApiPropertyOptional({ type: DestinationUpdateDto })
   @IsOptional()
-  @IsObject({ message: '$property must be an object' })
+  @IsObject()
   @ValidateNested()
   @Type(() => DestinationUpdateDto)
   destination?: DestinationUpdateDto;
 
   @ApiPropertyOptional({ type: ExchangeTargetingDto })
   @IsOptional()
-  @IsObject({ message: '$property must be an object' })
+  @IsObject()
   @ValidateNested()
   @Type(() => ExchangeTargetingDto)
   targeting?: ExchangeTargetingDto;
@@ -120,7 +115,7 @@ export class ExchangeCampaignStatusDto extends ExchangeCampaignIdDto {
     enum: STATUS_ACTIONS,
     example: 'paused',
   })
-  @IsIn(STATUS_ACTIONS, { message: '$property must be one of start, paused, end' })
+  @IsOneOf(STATUS_ACTIONS)
   status: StatusAction;
 }
 
@@ -136,14 +131,12 @@ export class ExchangeFetchQueryDto {
   openId: string;
 
   @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
-  @IsIn(['messenger'], { message: '$property must be messenger' })
+  @IsOneOf(['messenger'])
   type: string;
 
   @ApiProperty({ description: 'How many entries, an integer from 1 to 9', minimum: 1, maximum: 9, example: 3 })
   @Type(() => Number)
-  @IsInt({ message: '$property must be an integer from 1 to 9' })
-  @Min(1, { message: '$property must be an integer from 1 to 9' })
-  @Max(9, { message: '$property must be an integer from 1 to 9' })
+  @IsIntInRange(1, 9)
   limit: number;
 }
 
@@ -163,12 +156,12 @@ export class ExchangeClickEventDataDto {
 
 export class ExchangeClickReportDto {
   @ApiProperty({ enum: ['click'], example: 'click' })
-  @IsIn(['click'], { message: '$property must be click' })
+  @IsOneOf(['click'])
   eventType: string;
 
   @ApiProperty({ type: ExchangeClickEventDataDto })
   @IsDefined({ message: '$property is required' })
-  @IsObject({ message: '$property must be an object' })
+  @IsObject()
   @ValidateNested()
   @Type(() => ExchangeClickEventDataDto)
   eventData: ExchangeClickEventDataDto;

@@ -6,18 +6,17 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
-  IsIn,
   isIP,
   isISO6391,
   IsNotEmpty,
   IsOptional,
   IsString,
   Matches,
-  MaxLength,
   ValidateBy,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { IsOneOf, MaxChars } from '../../common/validators';
 
 export const WALLET_CLASSES = ['primary', 'evm', 'alt'] as const;
 export type WalletClass = (typeof WALLET_CLASSES)[number];
@@ -34,10 +33,10 @@ const isLanguage = (value: unknown) => typeof value === 'string' && isISO6391(va
 /** One user profile record (interface: user profile record; DESIGN §8 extra booleans; `language` for serving). */
 export class ProfileRecordDto {
   @ApiProperty({ description: "The user's unique id on the messaging platform (required)", example: '5012345678', maxLength: MAX_USER_ID })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property must not be empty' })
   @Matches(/\S/, { message: '$property must not be blank' })
-  @MaxLength(MAX_USER_ID, { message: `$property must be at most ${MAX_USER_ID} characters` })
+  @MaxChars(MAX_USER_ID)
   messengerUserId: string;
 
   @ApiPropertyOptional({
@@ -46,7 +45,7 @@ export class ProfileRecordDto {
     nullable: true,
   })
   @IsOptional()
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @ValidateBy({ name: 'isIpAddress', validator: { validate: (value: unknown) => typeof value === 'string' && isIP(value) } }, {
     message: '$property must be a valid IPv4 or IPv6 address',
   })
@@ -58,9 +57,9 @@ export class ProfileRecordDto {
     nullable: true,
   })
   @IsOptional()
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property must not be empty' })
-  @MaxLength(MAX_WALLET, { message: `$property must be at most ${MAX_WALLET} characters` })
+  @MaxChars(MAX_WALLET)
   walletAddress?: string | null;
 
   @ApiPropertyOptional({
@@ -69,7 +68,7 @@ export class ProfileRecordDto {
     example: 'primary',
   })
   @ValidateIf((record: ProfileRecordDto) => typeof record.walletAddress === 'string' || (record.walletClassify !== undefined && record.walletClassify !== null))
-  @IsIn(WALLET_CLASSES, { message: `$property must be one of ${WALLET_CLASSES.join(', ')}` })
+  @IsOneOf(WALLET_CLASSES)
   @ValidateBy(
     { name: 'accompaniesWallet', validator: { validate: (_value, args) => typeof (args?.object as ProfileRecordDto).walletAddress === 'string' } },
     { message: '$property is only allowed with a walletAddress' },
@@ -97,7 +96,7 @@ export class ProfileRecordDto {
     nullable: true,
   })
   @IsOptional()
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @ValidateBy({ name: 'isISO6391', validator: { validate: isLanguage } }, { message: '$property must be an ISO 639-1 code such as en' })
   language?: string | null;
 
@@ -174,9 +173,9 @@ export class ProfileUploadQueryDto {
     example: '01jd3k5m8q9r2s4t6v8w0x2y4a',
   })
   @IsOptional()
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property must not be empty' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  @MaxChars(64)
   publisherId?: string;
 }
 
@@ -187,9 +186,9 @@ export class ProfileBatchAcceptedDto {
 
 export class ProfileBatchStatusQueryDto {
   @ApiProperty({ description: 'The batchId answered by user/profile/batch', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  @MaxChars(64)
   batchId: string;
 }
 

@@ -1,30 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { isIdString } from '../../common/validators';
-import { IsIn, IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+import { isIdString, IsIntInRange, IsOneOf, MaxChars } from '../../common/validators';
+import { IsNotEmpty, IsString } from 'class-validator';
 
 export class AdFetchQueryDto {
   @ApiProperty({ description: 'Your ad block (ad spot) id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
+  @MaxChars(64)
   adBlockId: string;
 
   @ApiProperty({ description: "The user's unique id on the messaging platform", example: '5512345678' })
-  @IsString({ message: '$property must be a string' })
+  @IsString()
   @IsNotEmpty({ message: '$property is required' })
-  @MaxLength(128, { message: '$property must be at most 128 characters' })
+  @MaxChars(128)
   openId: string;
 
   @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
-  @IsIn(['messenger'], { message: '$property must be messenger' })
+  @IsOneOf(['messenger'])
   type: string;
 
   @ApiProperty({ description: 'How many ads, an integer from 1 to 9', minimum: 1, maximum: 9, example: 3 })
   @Type(() => Number)
-  @IsInt({ message: '$property must be an integer from 1 to 9' })
-  @Min(1, { message: '$property must be an integer from 1 to 9' })
-  @Max(9, { message: '$property must be an integer from 1 to 9' })
+  @IsIntInRange(1, 9)
   limit: number;
 
   /** The plainly valid query (see FastAccepting); anything else goes through the decorators above. */

@@ -1,31 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { OptionalQueryTimestampMs } from '../../common/validators';
 import { AdBlockIdDto } from '../../ad-blocks/dto/ad-block.dto';
 import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
-
-const MAX_TIMESTAMP = 9_999_999_999_999;
 
 /** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
 export function WithSeriesRange<TBase extends new (...args: any[]) => object>(Base: TBase) {
   class SeriesRange extends Base {
-    @ApiPropertyOptional({
+    @OptionalQueryTimestampMs({
       description: 'Start, ms since epoch (default: `to` minus 7 days); rounded down to the bucket',
       example: 1767225600000,
     })
-    @IsOptional()
-    @Type(() => Number)
-    @IsInt({ message: '$property must be an integer timestamp in ms' })
-    @Min(0, { message: '$property must not be negative' })
-    @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
     from?: number;
 
-    @ApiPropertyOptional({ description: 'End (exclusive), ms since epoch (default: now)', example: 1767830400000 })
-    @IsOptional()
-    @Type(() => Number)
-    @IsInt({ message: '$property must be an integer timestamp in ms' })
-    @Min(0, { message: '$property must not be negative' })
-    @Max(MAX_TIMESTAMP, { message: '$property is too far in the future' })
+    @OptionalQueryTimestampMs({ description: 'End (exclusive), ms since epoch (default: now)', example: 1767830400000 })
     to?: number;
 
     @ApiPropertyOptional({ enum: ['hour', 'day'], default: 'day', description: 'UTC buckets' })

@@ -1,15 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsIntInRange } from '../../common/validators';
 import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
 
 export class VerificationHealthQueryDto extends CampaignIdDto {
   @ApiPropertyOptional({ description: 'How many recent calls, 1 to 200 (default 50)', example: 50 })
   @IsOptional()
   @Type(() => Number)
-  @IsInt({ message: '$property must be an integer from 1 to 200' })
-  @Min(1, { message: '$property must be an integer from 1 to 200' })
-  @Max(200, { message: '$property must be an integer from 1 to 200' })
+  @IsIntInRange(1, 200)
   limit?: number;
 }
 

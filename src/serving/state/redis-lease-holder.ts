@@ -1,0 +1,493 @@
+import type Redis from 'ioredis';
+import { newId } from '../../common/ids';
+import {
+  HEARTBEAT_EVERY_MS,
+  HOLDER_TRUST_MS,
+  HOLDER_TTL_MS,
+  Lease,
+  leaseField,
+  LEASE_IDLE_MS,
+  nextLeaseUnits,
+  PERMISSION_TTL_MS,
+  RECLAIM_EVERY_MS,
+} from './budget-leases';
+import { defineScript } from './scripts/load-script';
+import { ClickRequest, ImpressionCandidate, stateKeys } from './serving-state';
+
+/** How long the daily spend counters live in Redis. */
+export const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
+const SWEEP_EVERY_MS = HEARTBEAT_EVERY_MS;
+/**
+ * A billed click this process does not know (its script's answer was lost) is given back after this long: far
+ * beyond the time between the script and the process learning of it.
+ */
+const ORPHAN_CLICK_MS = 60_000;
+/**
+ * Entries per return script: Redis runs one script at a time, and the idle leases of thousands of campaigns in one
+ * script held up the ad requests' serve scripts for milliseconds.
+ */
+const SCRIPT_CHUNK = 256;
+/** How long a give-back's token is kept: far longer than a reconnect takes. */
+const GIVE_BACK_TOKEN_MS = 10 * 60 * 1000;
+/** How many times one reservation asks for leases again when other requests used up what it waited for. */
+const MAX_LEASE_ROUNDS = 6;
+
+/** Budget going back to the shared counters through a holder's hash. */
+export interface LeaseReturn {
+  holderId: string;
+  campaignId: string;
+  day: string;
+  micros: number;
+  /** The holder's hash field, when not the campaign's lease (a pending click's). */
+  field?: string;
+}
+
+type LeaseOutcome = 'granted' | 'exhausted';
+
+type LeaseScripts = Redis & {
+  adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
+};
+
+/** The lease holder this process was lost (its heartbeat lapsed and its leases may be reclaimed): ask again. */
+export class HolderLostError extends Error {
+  constructor() {
+    super('lease holder lost');
+  }
+}
+
+export interface LeaseHolderOptions {
+  holderTtlMs?: number;
+  holderTrustMs?: number;
+  /**
+   * Which of these click ids have their row committed (the database). Without it, a lapsed holder's billed clicks
+   * are all given back, also one committed just before its process died.
+   */
+  committedClicks?: (clickIds: string[]) => Promise<Set<string>>;
+  /** The hash fields of the billed clicks this process is writing the rows of: the orphan sweep leaves them. */
+  clicksBeingWritten?: () => Set<string>;
+}
+
+/**
+ * This process as a holder of budget leases (see budget-leases.ts): the leases it bills from in memory, its
+ * heartbeat, the give-backs to the shared counters, the reclaim of lapsed holders and the orphan clicks' sweep.
+ */
+export class RedisLeaseHolder {
+  private readonly redis: LeaseScripts;
+  private readonly leases = new Map<string, Lease>();
+  /** Lease requests under way per campaign: concurrent requests wait for the same one. */
+  private readonly acquiring = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
+  private closing = false;
+  private sweeper: NodeJS.Timeout | undefined;
+  private lastReclaimAt = 0;
+  /** This process's identity as a lease holder; a new one after the old one was (or may have been) reclaimed. */
+  private holderId = newId();
+  /** Billed leases were granted to this holder: its heartbeat must be kept, and checked by the scripts. */
+  private holding = false;
+  /** When Redis last confirmed this holder's heartbeat (a grant or a refresh). */
+  private heartbeatOkAt = 0;
+  readonly holderTtlMs: number;
+  private readonly holderTrustMs: number;
+  private readonly committedClicks: LeaseHolderOptions['committedClicks'];
+  private readonly clicksBeingWritten: () => Set<string>;
+
+  constructor(redis: Redis, options: LeaseHolderOptions = {}) {
+    defineScript(redis, 'adnetLease', 'lease');
+    defineScript(redis, 'adnetGiveBack', 'give-back');
+    defineScript(redis, 'adnetReclaim', 'reclaim');
+    this.redis = redis as LeaseScripts;
+    this.holderTtlMs = options.holderTtlMs ?? HOLDER_TTL_MS;
+    this.holderTrustMs = options.holderTrustMs ?? HOLDER_TRUST_MS;
+    this.committedClicks = options.committedClicks;
+    this.clicksBeingWritten = options.clicksBeingWritten ?? (() => new Set());
+  }
+
+  /** The current holder id: the one the scripts are sent for. */
+  get id(): string {
+    return this.holderId;
+  }
+
+  /** Whether the scripts must find this holder's heartbeat alive (it was granted billed leases). */
+  get expectsHeartbeat(): boolean {
+    return this.holding;
+  }
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  /**
+   * Leases are billed from only while the heartbeat is known to be alive: past that, another process may reclaim
+   * them at any time, so the holder is given up.
+   */
+  renewIfUntrusted(wallNow: number): void {
+    if (this.holding && wallNow - this.heartbeatOkAt >= this.holderTrustMs) this.renewHolder();
+  }
+
+  /** A script found `holderId`'s heartbeat gone: if it is still this process's holder, it is given up. */
+  lost(holderId: string): void {
+    if (this.holderId === holderId) this.renewHolder();
+  }
+
+  /** A script (re)started `holderId`'s heartbeat: if it is still this process's holder, the sweep keeps it. */
+  heartbeatStarted(holderId: string): void {
+    if (this.holderId === holderId) {
+      this.holding = true;
+      this.heartbeatOkAt = Math.max(this.heartbeatOkAt, Date.now());
+    }
+  }
+
+  /** The campaign's budget is spent: its lease is dropped (what it held is billed or goes back with the holder). */
+  dropLease(campaignId: string): void {
+    this.leases.delete(campaignId);
+  }
+
+  /**
+   * Bills one unit price from the candidate's lease if it covers it; answers that lease. `lookOnly`: only whether it
+   * covers one (invalid traffic, never billed), the lease left as it is.
+   */
+  take(candidate: ImpressionCandidate, day: string, wallNow: number, lookOnly = false): Lease | null {
+    const lease = this.leases.get(candidate.campaignId);
+    if (!lease || !this.fits(lease, candidate, day)) return null;
+    if (candidate.priceMicros === 0) {
+      if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) return null;
+    } else {
+      if (lease.remainingMicros < candidate.priceMicros) return null;
+      if (lookOnly) return lease;
+      lease.remainingMicros -= candidate.priceMicros;
+    }
+    if (!lookOnly) lease.lastUsedAt = wallNow;
+    return lease;
+  }
+
+  /**
+   * Puts back a unit billed tentatively: into its lease while this process still holds it, or else (returned,
+   * replaced, given up) straight onto the shared counters it was carved from, through its holder's hash.
+   */
+  giveBack(lease: Lease, priceMicros: number): void {
+    if (priceMicros === 0) return;
+    if (this.leases.get(lease.campaignId) === lease) lease.remainingMicros += priceMicros;
+    else void this.returnToCounters([{ holderId: lease.holderId, campaignId: lease.campaignId, day: lease.day, micros: priceMicros }]);
+  }
+
+  /**
+   * Leases for the candidates `taken` lacks, asked for in rounds (others may use up what a round brought); fills
+   * in `taken` the leases billed and answers the positions of those without budget left, ascending.
+   */
+  async leaseLacking(candidates: ImpressionCandidate[], taken: (Lease | null)[], day: string, wallNow: number, lookOnly: boolean): Promise<number[]> {
+    const exhausted = new Set<number>();
+    try {
+      for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
+        const lacking: number[] = [];
+        for (let i = 0; i < candidates.length; i++) {
+          if (taken[i] !== null || exhausted.has(i)) continue;
+          taken[i] = this.take(candidates[i], day, wallNow, lookOnly);
+          if (taken[i] === null) lacking.push(i);
+        }
+        if (lacking.length === 0) break;
+        const outcome = await this.acquire(
+          lacking.map((i) => candidates[i]),
+          day,
+        );
+        lacking.forEach((i, k) => {
+          if (outcome[k] === 'exhausted') exhausted.add(i);
+        });
+      }
+    } catch (error) {
+      taken.forEach((lease, i) => {
+        if (lease !== null && !lookOnly) this.giveBack(lease, candidates[i].priceMicros);
+        taken[i] = null;
+      });
+      throw error;
+    }
+    return [...exhausted].sort((a, b) => a - b);
+  }
+
+  /** A lease serves only the day, price and budgets it was granted for. */
+  private fits(lease: Lease, candidate: ImpressionCandidate, day: string): boolean {
+    return (
+      lease.day === day &&
+      lease.priceMicros === candidate.priceMicros &&
+      lease.totalBudgetMicros === candidate.totalBudgetMicros &&
+      lease.dailyBudgetMicros === candidate.dailyBudgetMicros
+    );
+  }
+
+  /**
+   * Asks for leases of these campaigns (one script call), or waits for the request already under way for them.
+   * Answers per candidate whether budget was granted, none is left, or the request failed (neither).
+   */
+  private async acquire(candidates: ImpressionCandidate[], day: string): Promise<(LeaseOutcome | undefined)[]> {
+    const waits = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
+    const asking: ImpressionCandidate[] = [];
+    for (const candidate of candidates) {
+      const pending = this.acquiring.get(candidate.campaignId);
+      if (pending) waits.set(candidate.campaignId, pending);
+      else if (!asking.some((other) => other.campaignId === candidate.campaignId)) asking.push(candidate);
+    }
+    let failure: unknown;
+    if (asking.length > 0) {
+      const request = this.requestLeases(asking, day);
+      const settled = request.catch((error: unknown) => {
+        failure = error;
+        return null;
+      });
+      for (const candidate of asking) {
+        this.acquiring.set(candidate.campaignId, settled);
+        waits.set(candidate.campaignId, settled);
+      }
+      void settled.finally(() => asking.forEach((candidate) => this.acquiring.delete(candidate.campaignId)));
+    }
+    const outcomes = new Map<string, LeaseOutcome | undefined>();
+    for (const [campaignId, wait] of waits) outcomes.set(campaignId, (await wait)?.get(campaignId));
+    if (failure !== undefined) throw failure;
+    return candidates.map((candidate) => outcomes.get(candidate.campaignId));
+  }
+
+  private async requestLeases(candidates: ImpressionCandidate[], day: string, lostBefore = false): Promise<Map<string, LeaseOutcome>> {
+    const outcomes = new Map<string, LeaseOutcome>();
+    const wallNow = Date.now();
+    const holderId = this.holderId;
+    const keys: string[] = [stateKeys.holderLeases(holderId), stateKeys.leaseHolder(holderId), stateKeys.leaseHolders()];
+    const args: (string | number)[] = [DAY_COUNTER_TTL_S, holderId, this.holderTtlMs, this.holding ? '1' : '0'];
+    for (const candidate of candidates) {
+      const previous = this.leases.get(candidate.campaignId);
+      // A lease of another day, price or budget goes back before a new one is taken.
+      if (previous && !this.fits(previous, candidate, day)) void this.returnLeases([previous]);
+      const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate, day) ? previous : undefined, wallNow);
+      keys.push(stateKeys.spent(candidate.campaignId), stateKeys.daySpent(candidate.campaignId, day));
+      args.push(
+        candidate.priceMicros,
+        candidate.totalBudgetMicros,
+        candidate.dailyBudgetMicros,
+        candidate.knownSpentMicros,
+        candidate.knownDaySpentMicros,
+        wanted,
+        leaseField(candidate.campaignId, day),
+      );
+    }
+    const [status, ...granted] = await this.redis.adnetLease(keys.length, ...keys, ...args);
+    if (status === -1 || holderId !== this.holderId) {
+      // Lost before the call (nothing was granted), or given up during it (what was granted is the old holder's,
+      // reclaimed once its heartbeat lapses): ask once more as a new holder.
+      if (this.holderId === holderId) this.renewHolder();
+      if (lostBefore) throw new HolderLostError();
+      return this.requestLeases(candidates, day, true);
+    }
+    if (granted.some((grant, i) => Number(grant) > 0 && candidates[i].priceMicros > 0)) {
+      this.holding = true;
+      this.heartbeatOkAt = wallNow;
+    }
+    candidates.forEach((candidate, i) => {
+      const grant = Number(granted[i]);
+      if (grant <= 0) {
+        // Units given back to the lease meanwhile go back to the counters with it, not lost with the lease.
+        const current = this.leases.get(candidate.campaignId);
+        if (current) void this.returnLeases([current]);
+        outcomes.set(candidate.campaignId, 'exhausted');
+        return;
+      }
+      const current = this.leases.get(candidate.campaignId);
+      let carried = 0;
+      if (current && this.fits(current, candidate, day) && candidate.priceMicros > 0 && current.holderId === holderId) {
+        carried = current.remainingMicros;
+        current.remainingMicros = 0;
+      }
+      this.leases.set(candidate.campaignId, {
+        holderId,
+        campaignId: candidate.campaignId,
+        day,
+        priceMicros: candidate.priceMicros,
+        totalBudgetMicros: candidate.totalBudgetMicros,
+        dailyBudgetMicros: candidate.dailyBudgetMicros,
+        remainingMicros: candidate.priceMicros > 0 ? carried + grant : 0,
+        grantedUnits: candidate.priceMicros > 0 ? grant / candidate.priceMicros : 0,
+        grantedAt: wallNow,
+        lastUsedAt: wallNow,
+      });
+      outcomes.set(candidate.campaignId, 'granted');
+    });
+    return outcomes;
+  }
+
+  /**
+   * Gives up this process's holder identity: its leases are dropped unreturned (another process reclaims them
+   * once the old heartbeat lapses) and later grants go to a new holder.
+   */
+  private renewHolder(): void {
+    this.holderId = newId();
+    this.holding = false;
+    this.leases.clear();
+  }
+
+  /** Every second: idle leases go back, the heartbeat is refreshed, and now and then lapsed holders are reclaimed. */
+  private sweep(wallNow: number): void {
+    this.returnIdleLeases(wallNow);
+    if (this.holding) {
+      const holderId = this.holderId;
+      this.redis.pexpire(stateKeys.leaseHolder(holderId), this.holderTtlMs).then(
+        (alive) => {
+          if (holderId !== this.holderId) return;
+          if (alive === 1) this.heartbeatOkAt = Math.max(this.heartbeatOkAt, wallNow);
+          else this.renewHolder();
+        },
+        () => undefined, // Redis unreachable: the leases stop being billed from once the trust window has passed
+      );
+    }
+    if (wallNow - this.lastReclaimAt >= RECLAIM_EVERY_MS) {
+      this.lastReclaimAt = wallNow;
+      this.reclaimLapsedHolders().catch(() => undefined);
+      if (this.holding) this.giveBackOrphanClicks(wallNow).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Gives back to the counters what processes that stopped without returning their leases (killed, cut off for
+   * longer than the heartbeat's life) still held. Safe in any number of processes at once; answers the
+   * micro-USDT given back.
+   */
+  async reclaimLapsedHolders(): Promise<number> {
+    await this.keepCommittedClicksOfLapsedHolders();
+    return Number(await this.redis.adnetReclaim(1, stateKeys.leaseHolders(), this.redis.options.keyPrefix ?? ''));
+  }
+
+  /**
+   * Before a reclaim: the billed clicks in lapsed holders' hashes whose row was committed (the process died
+   * between its commit and taking them off) leave the hash, so only the uncommitted ones are given back. When the
+   * database cannot tell, nothing is reclaimed this time (throws).
+   */
+  private async keepCommittedClicksOfLapsedHolders(): Promise<void> {
+    const fields: { holderId: string; field: string }[] = [];
+    for (const holderId of await this.redis.smembers(stateKeys.leaseHolders())) {
+      if ((await this.redis.exists(stateKeys.leaseHolder(holderId))) === 1) continue;
+      for (const field of await this.redis.hkeys(stateKeys.holderLeases(holderId))) fields.push({ holderId, field });
+    }
+    await this.keepCommittedClicks(fields);
+  }
+
+  /**
+   * Of these holder hash fields, the billed clicks whose row was committed leave the hash (they are billed for
+   * good); answers the fields left. Throws when the database cannot tell, so nothing is given back blind.
+   */
+  private async keepCommittedClicks<T extends { holderId: string; field: string }>(fields: T[]): Promise<T[]> {
+    const clicks = fields.filter(({ field }) => clickIdOf(field) !== null);
+    if (!this.committedClicks || clicks.length === 0) return fields;
+    const committed = await this.committedClicks(clicks.map(({ field }) => clickIdOf(field)!));
+    const kept = new Set<T>();
+    for (const click of clicks) {
+      if (!committed.has(clickIdOf(click.field)!)) continue;
+      await this.redis.hdel(stateKeys.holderLeases(click.holderId), click.field);
+      kept.add(click);
+    }
+    return fields.filter((field) => !kept.has(field));
+  }
+
+  /** Gives leases nobody billed from lately back to the shared counters; permissions simply lapse. */
+  private returnIdleLeases(wallNow: number): void {
+    const idle: Lease[] = [];
+    for (const lease of this.leases.values()) {
+      if (lease.priceMicros === 0 ? wallNow - lease.grantedAt >= PERMISSION_TTL_MS : wallNow - lease.lastUsedAt >= LEASE_IDLE_MS) idle.push(lease);
+    }
+    void this.returnLeases(idle);
+  }
+
+  /** Drops the leases at once (nothing more is billed from them) and takes their rest off the shared counters. */
+  returnLeases(leases: Lease[]): Promise<void> {
+    const returns: LeaseReturn[] = [];
+    for (const lease of leases) {
+      if (this.leases.get(lease.campaignId) === lease) this.leases.delete(lease.campaignId);
+      if (lease.priceMicros === 0 || lease.remainingMicros <= 0) continue;
+      returns.push({ holderId: lease.holderId, campaignId: lease.campaignId, day: lease.day, micros: lease.remainingMicros });
+      lease.remainingMicros = 0;
+    }
+    return this.returnToCounters(returns);
+  }
+
+  /**
+   * Takes unused budget off the shared counters, and off the holder's outstanding leases (see give-back.lua).
+   * A failed return leaves it in the hash: reclaimed with the holder once its heartbeat lapses.
+   */
+  async returnToCounters(returns: LeaseReturn[]): Promise<void> {
+    // one chunk after the other, so the serve scripts of the ad requests meanwhile run in between
+    for (let from = 0; from < returns.length; from += SCRIPT_CHUNK) {
+      const keys: string[] = [stateKeys.giveBackToken(newId())];
+      const args: (string | number)[] = [GIVE_BACK_TOKEN_MS];
+      for (const { holderId, campaignId, day, micros, field } of returns.slice(from, from + SCRIPT_CHUNK)) {
+        keys.push(stateKeys.holderLeases(holderId), stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
+        args.push(field ?? leaseField(campaignId, day), micros);
+      }
+      await this.redis.adnetGiveBack(keys.length, ...keys, ...args).catch(() => undefined);
+    }
+  }
+
+
+  /** A reservation finished while shutting down: whatever it left in a lease goes back at once. */
+  async returnLeasesIfClosing(): Promise<void> {
+    if (this.closing) await this.returnLeases([...this.leases.values()]);
+  }
+
+  /**
+   * Shutdown: the leases go back while Redis is still connected. The HTTP server still answers the requests in
+   * flight (Nest closes it after this hook): from now on each reservation returns whatever it leaves in a lease,
+   * grants that arrive late included. What is still out when the process exits is reclaimed with its holder.
+   */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.sweeper);
+    await this.returnLeases([...this.leases.values()]);
+  }
+
+  /**
+   * Idle leases go back, the heartbeat is kept and lapsed holders are reclaimed on a timer, also while this process
+   * serves nothing (taken out of a load balancer).
+   */
+  ensureSweeper(): void {
+    if (this.sweeper === undefined && !this.closing) {
+      this.sweeper = setInterval(() => this.sweep(Date.now()), SWEEP_EVERY_MS);
+      this.sweeper.unref();
+    }
+  }
+
+  /**
+   * Billed clicks in this holder's hash that this process is not writing: the click script ran but its answer was
+   * lost (Redis restarted, the connection dropped; the client may even have sent it again and been told
+   * "duplicate"), or the row was committed and taking it off the hash failed. After ORPHAN_CLICK_MS those with a
+   * committed row leave the hash and the others' price goes back to the counters. Answers the micro-USDT given back.
+   */
+  async giveBackOrphanClicks(wallNow: number): Promise<number> {
+    const holderId = this.holderId;
+    const writing = this.clicksBeingWritten();
+    const old: { holderId: string; field: string; micros: number }[] = [];
+    for (const [field, micros] of Object.entries(await this.redis.hgetall(stateKeys.holderLeases(holderId)))) {
+      const billedAt = billedAtOf(field);
+      if (billedAt !== null && !writing.has(field) && wallNow - billedAt >= ORPHAN_CLICK_MS) old.push({ holderId, field, micros: Number(micros) });
+    }
+    const orphans: LeaseReturn[] = (await this.keepCommittedClicks(old)).map(({ field, micros }) => {
+      const [campaignId, day] = field.split('|', 2);
+      return { holderId, campaignId, day, micros, field };
+    });
+    await this.returnToCounters(orphans);
+    return orphans.reduce((sum, orphan) => sum + orphan.micros, 0);
+  }
+}
+
+/**
+ * The holder's hash field of a billed click waiting for its row: campaign|day (the reclaim reads these two), then
+ * when it was billed (wall clock, see giveBackOrphanClicks), the id its row will have (or -), then the click.
+ */
+export function pendingClickField(request: ClickRequest, billedAt: number): string {
+  return `${leaseField(request.campaignId, request.day)}|${billedAt}|${request.clickId ?? '-'}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
+}
+
+/** The row id of a pending click field; null for a lease's field or a click without one. */
+function clickIdOf(field: string): string | null {
+  const parts = field.split('|', 4);
+  return parts.length === 4 && parts[3] !== '-' ? parts[3] : null;
+}
+
+/** When the click of a pending click field was billed; null for a lease's field. */
+function billedAtOf(field: string): number | null {
+  const parts = field.split('|', 3);
+  return parts.length === 3 ? Number(parts[2]) : null;
+}
