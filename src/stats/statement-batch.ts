@@ -1,9 +1,9 @@
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../database/queryable';
 
 /** Placeholders per multi-statement round trip (MySQL): the driver formats a query on the event loop, so a big write goes in a few slices. */
 const MAX_PARAMS_PER_ROUND_TRIP = 4000;
 
-export type Queryable = Pick<EntityManager, 'query'>;
+export type { Queryable };
 
 /**
  * The statements of one counter write, sent to MySQL as multi-statement queries (one round trip instead of one per
