@@ -6,8 +6,9 @@ import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import type { Click } from '../events/entities/click.entity';
-import { Queryable, StatementBatch } from './statement-batch';
+import type { Queryable } from '../database/queryable';
 import { BlockCounterChange, CampaignCounterChange, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';
+import { StatementBatch } from './stats-writes.repository';
 import { WriteLedger } from './write-ledger';
 
 export interface ImpressionRecord {

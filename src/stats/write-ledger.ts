@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../common/ids';
-import type { StatementBatch } from './statement-batch';
-import { StatsWritesRepository } from './stats-writes.repository';
+import { type StatementBatch, StatsWritesRepository } from './stats-writes.repository';
 
 /**
  * Connection-level failures that can strike during COMMIT, when the transaction may have committed. Statement

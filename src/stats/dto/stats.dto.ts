@@ -7,6 +7,7 @@ import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
 const MAX_TIMESTAMP = 9_999_999_999_999;
 
 /** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript accepts a mixin's base only with a constructor of `...args: any[]`
 export function WithSeriesRange<TBase extends new (...args: any[]) => object>(Base: TBase) {
   class SeriesRange extends Base {
     @ApiPropertyOptional({
