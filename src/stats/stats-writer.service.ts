@@ -45,7 +45,8 @@ const UPDATE_CHUNK = 200;
  * lose that much of the impression *statistics*; budgets are enforced by the serving state and stay exact).
  * Clicks are written before their request is answered, grouped: every click waiting when a write starts goes
  * into the same transaction (click rows, hourly stats, campaign and block totals), so load raises the batch
- * size instead of the number of transactions.
+ * size instead of the number of transactions. Conversions and verified clicks are counted here too, inside the
+ * transaction of the feature that stores them, so every counter statement comes from StatsRepository.
  */
 @Injectable()
 export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import type { Queryable } from '../database/queryable';
+import { StatsHourly } from './entities/stats-hourly.entity';
 
 /** The traffic counters beside the billed ones (docs/TRUST_AND_SAFETY.md). */
 export interface TrafficCounts {
@@ -36,15 +39,23 @@ export interface BlockCounterChange extends TrafficCounts {
 }
 
 /**
- * Every counter statement: the `stats_hourly` upsert and the campaign and ad block totals. Writes run on the
- * caller's transaction (`into`), so the counters commit together with what they count.
+ * Every counter statement: the `stats_hourly` upsert and the campaign and ad block totals, and the series reads.
+ * Writes run on the caller's transaction (`into`), so the counters commit together with what they count.
  */
 @Injectable()
 export class StatsRepository {
   private readonly mysql: boolean;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectRepository(StatsHourly) private readonly hourly: Repository<StatsHourly>,
+  ) {
     this.mysql = config.database.type === 'mysql';
+  }
+
+  /** The hourly rows of one campaign or one ad block whose hour lies in [firstHour, lastHour]. */
+  hourlyRows(of: { campaignId: string } | { adBlockId: string }, firstHour: number, lastHour: number): Promise<StatsHourly[]> {
+    return this.hourly.find({ where: { ...of, hour: Between(firstHour, lastHour) } });
   }
 
   /** Adds to the hourly rows, creating the missing ones; one statement for all the rows given. */
