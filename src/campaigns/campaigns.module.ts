@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CAMPAIGN_STORE } from './campaign-store';
+import { CampaignRepository } from './campaign.repository';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsService } from './campaigns.service';
 import { Campaign } from './entities/campaign.entity';
@@ -7,7 +9,7 @@ import { Campaign } from './entities/campaign.entity';
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign])],
   controllers: [CampaignsController],
-  providers: [CampaignsService],
-  exports: [CampaignsService],
+  providers: [CampaignsService, CampaignRepository, { provide: CAMPAIGN_STORE, useExisting: CampaignRepository }],
+  exports: [CampaignsService, CAMPAIGN_STORE],
 })
 export class CampaignsModule {}

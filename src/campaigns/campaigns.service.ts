@@ -131,6 +131,11 @@ export class CampaignsService {
     return toResponse(await this.findVisible(principal, campaignId), this.clock.now());
   }
 
+  /** Where the campaign's clicks are verified; for its owner or an admin only. */
+  async verificationUrlOf(principal: Principal, campaignId: string): Promise<string | null> {
+    return (await this.findVisible(principal, campaignId)).verificationUrl;
+  }
+
   /** An advertiser sees only its own campaigns; another's answers exactly like an unknown id. */
   private async findVisible(principal: Principal, campaignId: string): Promise<Campaign> {
     const campaign = await this.campaigns.findOneBy({ id: campaignId });

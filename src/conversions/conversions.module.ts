@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ClickStoreModule } from '../events/click-store.module';
+import { StatsModule } from '../stats/stats.module';
+import { ConversionRepository } from './conversion.repository';
 import { ConversionsController } from './conversions.controller';
 import { ConversionsService } from './conversions.service';
 
 @Module({
+  imports: [ClickStoreModule, StatsModule],
   controllers: [ConversionsController],
-  providers: [ConversionsService],
+  providers: [ConversionsService, ConversionRepository],
   exports: [ConversionsService],
 })
 export class ConversionsModule {}

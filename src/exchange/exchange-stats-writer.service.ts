@@ -4,7 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { WriteLedger } from '../stats/write-ledger';
-import { ExchangeClick } from './entities/exchange-click.entity';
+import type { ExchangeClick } from './entities/exchange-click.entity';
+import { ExchangeCounts, ExchangeStatsRepository } from './exchange-stats.repository';
 
 interface Delta {
   exchangeCampaignId: string;
@@ -43,14 +44,13 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
   private writing: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
-  private readonly mysql: boolean;
   private readonly ledger: WriteLedger<Map<string, Delta>>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly ledgerRows: ExchangeStatsRepository,
   ) {
-    this.mysql = config.database.type === 'mysql';
     this.ledger = new WriteLedger(dataSource, this.logger, (impressions) => this.putBack(impressions));
   }
 
@@ -117,7 +117,7 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
 
     try {
       await this.ledger.write(impressions, async (manager) => {
-        if (clicks.length > 0) await manager.insert(ExchangeClick, clicks.map(({ click }) => click));
+        if (clicks.length > 0) await this.ledgerRows.insertClicks(manager, clicks.map(({ click }) => click));
         await this.applyDeltas(manager, [...rows.values()]);
       });
       for (const pending of clicks) pending.resolve();
@@ -138,9 +138,9 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
   private async applyDeltas(manager: EntityManager, deltas: Delta[]): Promise<void> {
     // A fixed order keeps concurrent writers (several processes) from deadlocking on each other's rows.
     deltas.sort((a, b) => compare(a.exchangeCampaignId, b.exchangeCampaignId) || a.hour - b.hour);
-    for (let i = 0; i < deltas.length; i += 200) await this.upsertHourly(manager, deltas.slice(i, i + 200));
+    for (let i = 0; i < deltas.length; i += 200) await this.ledgerRows.addHourly(manager, deltas.slice(i, i + 200));
 
-    const totals = new Map<string, Omit<Delta, 'exchangeCampaignId' | 'hour'>>();
+    const totals = new Map<string, ExchangeCounts>();
     for (const delta of deltas) {
       const total = totals.get(delta.exchangeCampaignId) ?? { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0 };
       total.impressions += delta.impressions;
@@ -149,26 +149,7 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
       total.clicksReceived += delta.clicksReceived;
       totals.set(delta.exchangeCampaignId, total);
     }
-    for (const [id, total] of totals) {
-      await manager.query(
-        `UPDATE exchange_campaigns SET impressions = impressions + ?, impressionsSent = impressionsSent + ?,
-           clicksSent = clicksSent + ?, clicksReceived = clicksReceived + ? WHERE id = ?`,
-        [total.impressions, total.impressionsSent, total.clicksSent, total.clicksReceived, id],
-      );
-    }
-  }
-
-  private async upsertHourly(manager: EntityManager, deltas: Delta[]): Promise<void> {
-    const placeholders = deltas.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-    const values = deltas.flatMap((d) => [d.exchangeCampaignId, d.hour, d.impressions, d.impressionsSent, d.clicksSent, d.clicksReceived]);
-    const columns = '(exchangeCampaignId, hour, impressions, impressionsSent, clicksSent, clicksReceived)';
-    const conflict = this.mysql
-      ? `ON DUPLICATE KEY UPDATE impressions = impressions + VALUES(impressions), impressionsSent = impressionsSent + VALUES(impressionsSent),
-         clicksSent = clicksSent + VALUES(clicksSent), clicksReceived = clicksReceived + VALUES(clicksReceived)`
-      : `ON CONFLICT (exchangeCampaignId, hour) DO UPDATE SET impressions = impressions + excluded.impressions,
-         impressionsSent = impressionsSent + excluded.impressionsSent, clicksSent = clicksSent + excluded.clicksSent,
-         clicksReceived = clicksReceived + excluded.clicksReceived`;
-    await manager.query(`INSERT INTO exchange_stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
+    for (const [id, total] of totals) await this.ledgerRows.addCampaignCounters(manager, id, total);
   }
 }
 

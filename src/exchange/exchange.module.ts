@@ -6,6 +6,7 @@ import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
 import { ExchangeCampaignsService } from './exchange-campaigns.service';
 import { ExchangeIndexService } from './exchange-index.service';
 import { ExchangeStatsWriterService } from './exchange-stats-writer.service';
+import { ExchangeStatsRepository } from './exchange-stats.repository';
 import { ExchangeController } from './exchange.controller';
 import { ExchangeService } from './exchange.service';
 
@@ -13,7 +14,7 @@ import { ExchangeService } from './exchange.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ExchangeCampaign, ExchangeStatsHourly]), ServingModule],
   controllers: [ExchangeController],
-  providers: [ExchangeIndexService, ExchangeStatsWriterService, ExchangeService, ExchangeCampaignsService],
+  providers: [ExchangeIndexService, ExchangeStatsWriterService, ExchangeStatsRepository, ExchangeService, ExchangeCampaignsService],
   exports: [ExchangeIndexService, ExchangeStatsWriterService],
 })
 export class ExchangeModule {}

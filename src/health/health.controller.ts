@@ -1,11 +1,10 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { FastifyReply } from 'fastify';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { Public } from '../accounts/auth.decorators';
 import { REDIS } from '../redis/redis.module';
+import { HealthRepository } from './health.repository';
 
 type CheckState = 'up' | 'down' | 'not configured';
 
@@ -26,7 +25,7 @@ const CHECK_TIMEOUT_MS = 2000;
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: HealthRepository,
     @Inject(REDIS) private readonly redis: Redis | null,
   ) {}
 
@@ -37,7 +36,7 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ description: '`{code: 503, message: "unhealthy: …", data: {status, database, redis}}`' })
   async health(@Res({ passthrough: true }) reply: FastifyReply) {
     const [database, redis] = await Promise.all([
-      check(() => this.dataSource.query('SELECT 1')),
+      check(() => this.database.ping()),
       this.redis ? check(() => this.redis!.ping()) : Promise.resolve<CheckState>('not configured'),
     ]);
     const healthy = database === 'up' && redis !== 'down';

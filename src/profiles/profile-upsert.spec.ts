@@ -1,4 +1,5 @@
-import { fieldMask, toProfileRow, upsertStatement } from './profile-upsert';
+import { fieldMask, toProfileRow } from './profile-upsert';
+import { upsertStatement } from './profiles.repository';
 import { decodeFacts, encodeFacts, factsOf } from './store/profile-store';
 import { ProfileRecordDto } from './dto/profile.dto';
 

@@ -17,7 +17,7 @@ export interface ProfileRow {
 
 export const PROFILE_COLUMNS = ['ipAddress', 'walletAddress', 'walletClassify', 'isPremium', 'isHighValue', 'walletHasBalance', 'language'] as const;
 export type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
-const BOOLEAN_COLUMNS = new Set<ProfileColumn>(['isPremium', 'isHighValue', 'walletHasBalance']);
+export const BOOLEAN_COLUMNS = new Set<ProfileColumn>(['isPremium', 'isHighValue', 'walletHasBalance']);
 
 export function toProfileRow(record: ProfileRecordDto): ProfileRow {
   const row: ProfileRow = { messengerUserId: record.messengerUserId };
@@ -41,37 +41,4 @@ export function fieldMask(row: ProfileRow): number {
     if (row[column] !== undefined) mask |= 1 << i;
   });
   return mask;
-}
-
-/**
- * One multi-row INSERT … ON DUPLICATE KEY UPDATE (MySQL) or INSERT … ON CONFLICT DO UPDATE (SQLite) for a chunk of
- * records of any shapes, all of one publisher (`accountId`): another publisher's profile of the same user is a
- * different row and is never touched. Each row carries its field mask (`lastFields`); an existing profile takes only the
- * columns the mask names and keeps the others, a new one gets null for the absent ones. Rows apply in order, so
- * a later record of the same user wins.
- */
-export function upsertStatement(dialect: 'mysql' | 'sqlite', accountId: string, rows: ProfileRow[], now: number): { sql: string; params: unknown[] } {
-  const q = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
-  const columns = ['accountId', 'messengerUserId', ...PROFILE_COLUMNS, 'lastFields', 'updatedAt'];
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const params: unknown[] = [];
-  for (const row of rows) {
-    params.push(accountId, row.messengerUserId);
-    for (const column of PROFILE_COLUMNS) {
-      const value = row[column] ?? null;
-      params.push(BOOLEAN_COLUMNS.has(column) && value !== null ? (value ? 1 : 0) : value);
-    }
-    params.push(fieldMask(row), now);
-  }
-  const incoming = (column: string) => (dialect === 'mysql' ? `VALUES(${q(column)})` : `excluded.${q(column)}`);
-  const assignments = PROFILE_COLUMNS.map(
-    (column, i) => `${q(column)} = CASE WHEN (${incoming('lastFields')} & ${1 << i}) <> 0 THEN ${incoming(column)} ELSE ${q(column)} END`,
-  );
-  assignments.push(`${q('lastFields')} = ${incoming('lastFields')}`, `${q('updatedAt')} = ${incoming('updatedAt')}`);
-  const head = `INSERT INTO ${q('profiles')} (${columns.map(q).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
-  const sql =
-    dialect === 'mysql'
-      ? `${head} ON DUPLICATE KEY UPDATE ${assignments.join(', ')}`
-      : `${head} ON CONFLICT(${q('accountId')}, ${q('messengerUserId')}) DO UPDATE SET ${assignments.join(', ')}`;
-  return { sql, params };
 }

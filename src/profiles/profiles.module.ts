@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountStoreModule } from '../accounts/account-store.module';
 import { CsvContentType } from './csv-content-type';
 import { ProfileBatchProcessor } from './profile-batch.processor';
 import { ProfileCsvImporter } from './profile-csv-import';
@@ -8,7 +9,7 @@ import { ProfilesService } from './profiles.service';
 import { ProfileStoreModule } from './store/profile-store.module';
 
 @Module({
-  imports: [ProfileStoreModule],
+  imports: [ProfileStoreModule, AccountStoreModule],
   controllers: [ProfilesController, ProfilesAdminController],
   providers: [ProfilesService, ProfilesRepository, ProfileCsvImporter, ProfileBatchProcessor, CsvContentType],
   exports: [ProfilesService],

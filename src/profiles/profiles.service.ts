@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThan } from 'typeorm';
-import { Account } from '../accounts/entities/account.entity';
+import { ACCOUNT_STORE, type AccountStore } from '../accounts/account-store';
 import { isAdmin, Principal } from '../accounts/principal';
 import { Clock } from '../common/clock';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors';
@@ -46,6 +46,7 @@ export class ProfilesService implements OnModuleInit {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly profiles: ProfilesRepository,
     @Inject(PROFILE_STORE) private readonly store: ProfileStore,
+    @Inject(ACCOUNT_STORE) private readonly accounts: AccountStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     queues: QueueService,
@@ -64,9 +65,9 @@ export class ProfilesService implements OnModuleInit {
       const message = 'only an admin may upload profiles for another account';
       throw new ForbiddenError(`publisherId: ${message}`, { errors: [{ field: 'publisherId', message }] });
     }
-    const account = await this.dataSource.getRepository(Account).findOneBy({ id: publisherId });
+    const account = await this.accounts.rolesOf(publisherId);
     if (!account) throw new NotFoundError('publisherId', 'publisher account');
-    const roles = account.roleList;
+    const roles = account.roles;
     if (!roles.includes('publisher') && !roles.includes('admin')) throw ValidationError.of('publisherId', 'must name a publisher account');
     return account.id;
   }

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, MoreThan, Repository } from 'typeorm';
 import { spentToday } from '../campaigns/campaign-rules';
-import { Campaign } from '../campaigns/entities/campaign.entity';
+import { CAMPAIGN_STORE, type CampaignCounters, type CampaignStore } from '../campaigns/campaign-store';
+import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
@@ -88,7 +87,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private pendingReloads: Promise<void> = Promise.resolve();
 
   constructor(
-    @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
+    @Inject(CAMPAIGN_STORE) private readonly campaigns: CampaignStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly changes: ChangeBus,
@@ -147,7 +146,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   private async loadAll(): Promise<void> {
     const now = this.clock.now();
-    const rows = await this.campaigns.find({ where: servableWhere(now) });
+    const rows = await this.campaigns.servable(now);
     const indexed = rows.filter((row) => hasBudgetLeft(row, now)).map(toIndexed);
     this.versions = new Map(rows.map((row) => [row.id, row.version]));
     this.apply(new Map(indexed.map((campaign) => [campaign.id, campaign])));
@@ -155,17 +154,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   private async refreshChanged(): Promise<void> {
     const now = this.clock.now();
-    const rows: LightRow[] = await this.campaigns
-      .createQueryBuilder('c')
-      .select('c.id', 'id')
-      .addSelect('c.version', 'version')
-      .addSelect('c.spentMicros', 'spentMicros')
-      .addSelect('c.daySpentMicros', 'daySpentMicros')
-      .addSelect('c.spentDay', 'spentDay')
-      .addSelect('c.clicks', 'clicks')
-      .addSelect('c.impressions', 'impressions')
-      .where(servableWhere(now))
-      .getRawMany();
+    const rows = await this.campaigns.servableCounters(now);
     const next = new Map<string, IndexedCampaign>();
     const stale: string[] = [];
     for (let i = 0; i < rows.length; i++) {
@@ -181,7 +170,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       if (hasBudgetLeft(updated, now)) next.set(row.id, updated);
     }
     for (let i = 0; i < stale.length; i += 1000) {
-      for (const row of await this.campaigns.findBy({ id: In(stale.slice(i, i + 1000)) })) {
+      for (const row of await this.campaigns.findByIds(stale.slice(i, i + 1000))) {
         this.versions.set(row.id, row.version);
         if (isServable(row, now)) next.set(row.id, toIndexed(row));
       }
@@ -210,7 +199,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       if (this.refreshing) this.changedDuringRefresh.add(id);
       this.reloadSeq.set(id, mine);
     }
-    const rows = await this.campaigns.findBy({ id: In(campaignIds) });
+    const rows = await this.campaigns.findByIds(campaignIds);
     const rowsById = new Map(rows.map((row) => [row.id, row]));
     const now = this.clock.now();
     const next = new Map(this.byId);
@@ -265,7 +254,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
    * and, for CPM, budget left (a CPC click's budget is checked by the serving state, atomically with its price).
    */
   async forClick(campaignId: string, now: number): Promise<{ campaign: IndexedCampaign; billable: boolean } | null> {
-    const row = await this.campaigns.findOneBy({ id: campaignId });
+    const row = await this.campaigns.findById(campaignId);
     if (!row) return null;
     const indexed = this.byId.get(campaignId);
     const campaign = indexed && this.versions.get(campaignId) === row.version ? indexed : toIndexed(row);
@@ -275,26 +264,12 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   }
 }
 
-interface LightRow {
-  id: string;
-  version: number | string;
-  spentMicros: number | string;
-  daySpentMicros: number | string;
-  spentDay: string;
-  clicks: number | string;
-  impressions: number | string;
-}
-
-function servableWhere(now: number) {
-  return { status: 'onGoing' as const, approved: true, endTime: MoreThan(now) };
-}
-
 function isServable(row: Campaign, now: number): boolean {
   return row.status === 'onGoing' && row.approved && row.endTime > now && hasBudgetLeft(row, now);
 }
 
 /** The entry with the spend and CTR estimate the database holds now (same object when nothing moved). */
-function withLatestCounters(campaign: IndexedCampaign, row: LightRow): IndexedCampaign {
+function withLatestCounters(campaign: IndexedCampaign, row: CampaignCounters): IndexedCampaign {
   const spentMicros = Number(row.spentMicros);
   const daySpentMicros = Number(row.daySpentMicros);
   const ecpmMicros = expectedRevenuePerMille(

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type Redis from 'ioredis';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
-import { Campaign } from '../campaigns/entities/campaign.entity';
+import { CampaignsModule } from '../campaigns/campaigns.module';
+import { ClickStoreModule } from '../events/click-store.module';
+import { CLICK_STORE, type CommittedClicks } from '../events/click-store';
 import { ProfileStoreModule } from '../profiles/store/profile-store.module';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { REDIS } from '../redis/redis.module';
@@ -21,7 +21,7 @@ import { RedisServingState } from './state/redis-serving-state';
 import { SERVING_STATE } from './state/serving-state';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Campaign]), AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule],
+  imports: [CampaignsModule, ClickStoreModule, AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule],
   controllers: [ServingController],
   providers: [
     GeoService,
@@ -31,10 +31,10 @@ import { SERVING_STATE } from './state/serving-state';
     SignedViewers,
     {
       provide: SERVING_STATE,
-      inject: [REDIS, APP_CONFIG, DataSource],
-      useFactory: (redis: Redis | null, config: AppConfig, dataSource: DataSource) =>
+      inject: [REDIS, APP_CONFIG, CLICK_STORE],
+      useFactory: (redis: Redis | null, config: AppConfig, clicks: CommittedClicks) =>
         redis
-          ? new RedisServingState(redis, { ...holderTimings(config.leaseHolderTtlMs), committedClicks: (ids) => committedClickIds(dataSource, ids) })
+          ? new RedisServingState(redis, { ...holderTimings(config.leaseHolderTtlMs), committedClicks: (ids) => clicks.committedIds(ids) })
           : new MemoryServingState(),
     },
   ],
@@ -42,13 +42,3 @@ import { SERVING_STATE } from './state/serving-state';
 })
 export class ServingModule {}
 
-/** The ids among these whose click row exists. */
-async function committedClickIds(dataSource: DataSource, ids: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const slice = ids.slice(i, i + 500);
-    const rows: { id: string }[] = await dataSource.query(`SELECT id FROM clicks WHERE id IN (${slice.map(() => '?').join(', ')})`, slice);
-    for (const row of rows) found.add(row.id);
-  }
-  return found;
-}

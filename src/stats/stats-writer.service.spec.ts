@@ -1,13 +1,29 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
-import { Click } from '../events/entities/click.entity';
+import type { Queryable } from '../database/queryable';
+import type { ClickStore } from '../events/click-store';
+import type { Click } from '../events/entities/click.entity';
+import type { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsWriterService } from './stats-writer.service';
+import { StatsRepository } from './stats.repository';
+
+/** The click rows go into the writer's transaction as one statement whose parameters are the clicks' statuses. */
+const clickRows = {
+  insertMany: (into: Queryable, clicks: Click[]) => into.query(`INSERT INTO clicks (status) VALUES ${clicks.map(() => '(?)').join(', ')}`, clicks.map((click) => click.status ?? 'counted')),
+} as ClickStore;
+
+function writerOn(dataSource: DataSource): StatsWriterService {
+  const config = { database: { type: dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite', location: '' }, statsFlushMs: 60_000 } as AppConfig;
+  return new StatsWriterService(dataSource, config, new StatsRepository(config, undefined as unknown as Repository<StatsHourly>), clickRows);
+}
+
+const clickOf = (fields: Partial<Click>) => fields as Click;
 
 /**
  * A data source whose transactions record their statements, failing while `down` is set; with `loseCommitAnswer`
  * a transaction commits and then fails, as when the connection drops during COMMIT.
  */
-function fakeDataSource() {
+function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
   const committed: { sql: string; params: unknown[] }[][] = [];
   const state = { down: false, loseCommitAnswer: false, connectionLostBeforeCommit: false };
   const markers = () => committed.flatMap((statements) => statements.filter((s) => s.sql.startsWith('INSERT INTO stats_writes')).map((s) => s.params[0]));
@@ -23,6 +39,7 @@ function fakeDataSource() {
     return statements;
   };
   const dataSource = {
+    options: { type },
     transaction: async (work: (manager: EntityManager) => Promise<void>) => {
       if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
       if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
@@ -80,8 +97,8 @@ const HOUR = 3_600_000;
 
 describe(StatsWriterService.name, () => {
   it('should count invalid impressions and unbilled or invalid clicks apart from the billed figures', async () => {
-    const { dataSource, committed } = fakeDataSource();
-    const writer = new StatsWriterService(dataSource, { database: { type: 'sqlite', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const { dataSource, committed } = fakeDataSource('better-sqlite3');
+    const writer = writerOn(dataSource);
     const now = 10 * HOUR;
     writer.recordImpressions(
       [
@@ -92,7 +109,7 @@ describe(StatsWriterService.name, () => {
       now,
     );
     const click = (id: string, status: Click['status'], costMicros: number) =>
-      Object.assign(new Click(), { id, campaignId: 'c1', adBlockId: 'b1', costMicros, earningsMicros: (costMicros * 7) / 10, createdAt: now, status });
+      clickOf({ id, campaignId: 'c1', adBlockId: 'b1', costMicros, earningsMicros: (costMicros * 7) / 10, createdAt: now, status });
     await Promise.all([writer.recordClick(click('k1', 'counted', 90_000)), writer.recordClick(click('k2', 'unbilled', 0)), writer.recordClick(click('k3', 'invalid', 0))]);
     await writer.flush();
 
@@ -107,10 +124,10 @@ describe(StatsWriterService.name, () => {
 
   it('should keep only the impressions of a failed write for the next one, never the refused clicks', async () => {
     const { dataSource, committed, state } = fakeDataSource();
-    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const writer = writerOn(dataSource);
     const now = 10 * HOUR;
     writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], now);
-    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: now });
+    const click = clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: now });
 
     state.down = true;
     await expect(writer.recordClick(click)).rejects.toThrow('ECONNREFUSED');
@@ -121,15 +138,15 @@ describe(StatsWriterService.name, () => {
     expect(committed).toHaveLength(1);
     const hourly = committed[0].find((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'))!;
     // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks,
-    // invalidImpressions): the impression only
-    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490, 0, 0, 0]);
+    // invalidImpressions, conversions, verifiedClicks): the impression only
+    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490, 0, 0, 0, 0, 0]);
     const campaign = committed[0].find(isCampaignCounters)!;
     expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0]);
   });
 
   it('should not write impressions twice when a write committed but its answer was lost', async () => {
     const { dataSource, committed, state } = fakeDataSource();
-    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const writer = writerOn(dataSource);
     writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
 
     state.loseCommitAnswer = true;
@@ -144,7 +161,7 @@ describe(StatsWriterService.name, () => {
 
   it('should write again the impressions of a failed write once the database answers, and only once', async () => {
     const { dataSource, committed, state } = fakeDataSource();
-    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const writer = writerOn(dataSource);
     writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
 
     state.down = true;
@@ -161,8 +178,8 @@ describe(StatsWriterService.name, () => {
 
   it('should answer a click as counted when its write committed though the COMMIT answer was lost', async () => {
     const { dataSource, committed, state } = fakeDataSource();
-    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
-    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
+    const writer = writerOn(dataSource);
+    const click = clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
 
     state.loseCommitAnswer = true;
     await expect(writer.recordClick(click)).resolves.toBeUndefined();
@@ -171,9 +188,9 @@ describe(StatsWriterService.name, () => {
 
   it('should refuse a click and keep its impressions once the database says a write in doubt did not commit', async () => {
     const { dataSource, committed, state } = fakeDataSource();
-    const writer = new StatsWriterService(dataSource, { database: { type: 'mysql', location: '' }, statsFlushMs: 60_000 } as AppConfig);
+    const writer = writerOn(dataSource);
     writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
-    const click = Object.assign(new Click(), { id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
+    const click = clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
 
     state.connectionLostBeforeCommit = true;
     await expect(writer.recordClick(click)).rejects.toThrow('Connection lost');

@@ -4,8 +4,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { utcDay } from '../campaigns/campaign-rules';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { Click } from '../events/entities/click.entity';
-import { Queryable, StatementBatch } from './statement-batch';
+import { CLICK_STORE, type ClickStore } from '../events/click-store';
+import type { Click } from '../events/entities/click.entity';
+import type { Queryable } from '../database/queryable';
+import { BlockCounterChange, CampaignCounterChange, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';
+import { StatementBatch } from './stats-writes.repository';
 import { WriteLedger } from './write-ledger';
 
 export interface ImpressionRecord {
@@ -15,13 +18,6 @@ export interface ImpressionRecord {
   earningsMicros: number;
   /** General invalid traffic: counted in `invalidImpressions` only, never billed. */
   invalid?: boolean;
-}
-
-/** The traffic counters beside the billed ones (docs/TRUST_AND_SAFETY.md). */
-interface TrafficCounts {
-  unbilledClicks: number;
-  invalidClicks: number;
-  invalidImpressions: number;
 }
 
 interface Delta extends TrafficCounts {
@@ -44,29 +40,13 @@ const MAX_CLICKS_PER_FLUSH = 500;
 /** Rows per multi-row UPDATE. */
 const UPDATE_CHUNK = 200;
 
-interface CampaignChange extends TrafficCounts {
-  id: string;
-  impressions: number;
-  clicks: number;
-  spend: number;
-  /** The newest UTC day among the changes, and the spend of that day. */
-  day: string;
-  daySpend: number;
-}
-
-interface BlockChange extends TrafficCounts {
-  id: string;
-  impressions: number;
-  clicks: number;
-  earnings: number;
-}
-
 /**
  * The one writer of counters. Impressions are summed in memory and written every STATS_FLUSH_MS (a crash can
  * lose that much of the impression *statistics*; budgets are enforced by the serving state and stay exact).
  * Clicks are written before their request is answered, grouped: every click waiting when a write starts goes
  * into the same transaction (click rows, hourly stats, campaign and block totals), so load raises the batch
- * size instead of the number of transactions.
+ * size instead of the number of transactions. Conversions and verified clicks are counted here too, inside the
+ * transaction of the feature that stores them, so every counter statement comes from StatsRepository.
  */
 @Injectable()
 export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
@@ -76,14 +56,14 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private writing: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
-  private readonly mysql: boolean;
   private readonly ledger: WriteLedger<Map<string, Delta>>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly counters: StatsRepository,
+    @Inject(CLICK_STORE) private readonly clickRows: ClickStore,
   ) {
-    this.mysql = config.database.type === 'mysql';
     this.ledger = new WriteLedger(dataSource, this.logger, (deltas) => {
       for (const [key, delta] of deltas) this.mergeBack(key, delta);
     });
@@ -119,6 +99,21 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       this.pendingClicks.push({ click, resolve, reject });
       void this.flush();
     });
+  }
+
+  /**
+   * An attributed conversion, in the caller's transaction (the one that stores the conversion): the campaign's total
+   * and its hourly row of no ad block (a conversion happens off the publisher's app).
+   */
+  async countConversion(manager: EntityManager, campaignId: string, now: number): Promise<void> {
+    await this.counters.addCampaignConversion(manager, campaignId);
+    await this.counters.addHourly(manager, [{ campaignId, adBlockId: '', hour: hourStart(now), conversions: 1 }]);
+  }
+
+  /** A verified click, in the caller's transaction: it counts in the hour and block of the click itself, beside its click count. */
+  async countVerifiedClick(manager: EntityManager, click: { campaignId: string; adBlockId: string; createdAt: number }): Promise<void> {
+    await this.counters.addCampaignVerifiedClick(manager, click.campaignId);
+    await this.counters.addHourly(manager, [{ campaignId: click.campaignId, adBlockId: click.adBlockId, hour: hourStart(click.createdAt), verifiedClicks: 1 }]);
   }
 
   /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
@@ -164,10 +159,9 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
 
     try {
       const batch = new StatementBatch();
-      if (clicks.length > 0) await insertClicks(batch, clicks.map(({ click }) => click));
+      if (clicks.length > 0) await this.clickRows.insertMany(batch, clicks.map(({ click }) => click));
       await this.applyDeltas(batch, [...rows.values()]);
-      if (this.mysql) await this.ledger.writeStatements(deltas, batch);
-      else await this.ledger.write(deltas, (manager) => batch.run(manager, false));
+      await this.ledger.writeBatch(deltas, batch);
       for (const pending of clicks) pending.resolve();
     } catch (error) {
       this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
@@ -178,10 +172,10 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   private async applyDeltas(manager: Queryable, deltas: Delta[]): Promise<void> {
     // A fixed order keeps concurrent writers (several processes) from deadlocking on each other's rows.
     deltas.sort((a, b) => compare(a.campaignId, b.campaignId) || compare(a.adBlockId, b.adBlockId) || a.hour - b.hour);
-    for (let i = 0; i < deltas.length; i += 200) await this.upsertHourly(manager, deltas.slice(i, i + 200));
+    for (let i = 0; i < deltas.length; i += 200) await this.counters.addHourly(manager, deltas.slice(i, i + 200));
 
-    const campaigns = new Map<string, CampaignChange>();
-    const blocks = new Map<string, BlockChange>();
+    const campaigns = new Map<string, CampaignCounterChange>();
+    const blocks = new Map<string, BlockCounterChange>();
     for (const delta of deltas) {
       const day = utcDay(delta.hour);
       let campaign = campaigns.get(delta.campaignId);
@@ -211,73 +205,9 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     // One statement per table and chunk (not one per row): a group commit of clicks across many campaigns used
     // to spend most of its time in round trips. Rows are in id order, so concurrent writers lock them in one order.
     const campaignRows = [...campaigns.values()].sort((a, b) => compare(a.id, b.id));
-    for (let i = 0; i < campaignRows.length; i += UPDATE_CHUNK) await this.updateCampaigns(manager, campaignRows.slice(i, i + UPDATE_CHUNK));
+    for (let i = 0; i < campaignRows.length; i += UPDATE_CHUNK) await this.counters.addCampaignCounters(manager, campaignRows.slice(i, i + UPDATE_CHUNK));
     const blockRows = [...blocks.values()].sort((a, b) => compare(a.id, b.id));
-    for (let i = 0; i < blockRows.length; i += UPDATE_CHUNK) await this.updateBlocks(manager, blockRows.slice(i, i + UPDATE_CHUNK));
-  }
-
-  private async updateCampaigns(manager: Queryable, rows: CampaignChange[]): Promise<void> {
-    const derived = rows
-      .map((_, i) =>
-        i === 0
-          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
-          : 'SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?',
-      )
-      .join(' UNION ALL ');
-    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend, ...trafficValues(row)]);
-    // Two statements: a multi-table UPDATE on MySQL sets columns in no promised order, and the day's spend must be
-    // computed from the old spentDay.
-    // t: how the updated columns are named (MySQL needs the alias beside the derived table's columns); c: how read.
-    const t = this.mysql ? 'c.' : '';
-    const c = this.mysql ? 'c.' : 'campaigns.';
-    const counters = `${t}impressions = ${c}impressions + d.impressions, ${t}clicks = ${c}clicks + d.clicks,
-       ${trafficAssignments(t, c)},
-       ${t}spentMicros = ${c}spentMicros + d.spend,
-       ${t}daySpentMicros = CASE WHEN ${c}spentDay = d.day THEN ${c}daySpentMicros + d.daySpend WHEN ${c}spentDay < d.day THEN d.daySpend ELSE ${c}daySpentMicros END`;
-    const day = `${t}spentDay = CASE WHEN ${c}spentDay < d.day THEN d.day ELSE ${c}spentDay END`;
-    for (const assignments of [counters, day]) {
-      await manager.query(
-        this.mysql
-          ? `UPDATE campaigns c JOIN (${derived}) d ON c.id = d.id SET ${assignments}`
-          : `UPDATE campaigns SET ${assignments} FROM (${derived}) AS d WHERE campaigns.id = d.id`,
-        values,
-      );
-    }
-  }
-
-  private async updateBlocks(manager: Queryable, rows: BlockChange[]): Promise<void> {
-    const derived = rows
-      .map((_, i) =>
-        i === 0
-          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
-          : 'SELECT ?, ?, ?, ?, ?, ?, ?',
-      )
-      .join(' UNION ALL ');
-    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings, ...trafficValues(row)]);
-    await manager.query(
-      this.mysql
-        ? `UPDATE ad_blocks b JOIN (${derived}) d ON b.id = d.id SET b.impressions = b.impressions + d.impressions,
-             b.clicks = b.clicks + d.clicks, b.earningsMicros = b.earningsMicros + d.earnings, ${trafficAssignments('b.', 'b.')}`
-        : `UPDATE ad_blocks SET impressions = ad_blocks.impressions + d.impressions, clicks = ad_blocks.clicks + d.clicks,
-             earningsMicros = ad_blocks.earningsMicros + d.earnings, ${trafficAssignments('', 'ad_blocks.')}
-             FROM (${derived}) AS d WHERE ad_blocks.id = d.id`,
-      values,
-    );
-  }
-
-  private async upsertHourly(manager: Queryable, deltas: Delta[]): Promise<void> {
-    const placeholders = deltas.map(() => '(?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)').join(', ');
-    const values = deltas.flatMap((d) => [d.campaignId, d.adBlockId, d.hour, d.impressions, d.clicks, d.spendMicros, d.earningsMicros, ...trafficValues(d)]);
-    const columns = `(campaignId, adBlockId, hour, impressions, clicks, conversions, spendMicros, earningsMicros, ${TRAFFIC_COLUMNS.join(', ')})`;
-    const traffic = (incoming: (column: string) => string) => TRAFFIC_COLUMNS.map((column) => `${column} = ${column} + ${incoming(column)}`).join(', ');
-    const conflict = this.mysql
-      ? `ON DUPLICATE KEY UPDATE impressions = impressions + VALUES(impressions), clicks = clicks + VALUES(clicks),
-         spendMicros = spendMicros + VALUES(spendMicros), earningsMicros = earningsMicros + VALUES(earningsMicros),
-         ${traffic((column) => `VALUES(${column})`)}`
-      : `ON CONFLICT (campaignId, adBlockId, hour) DO UPDATE SET impressions = impressions + excluded.impressions,
-         clicks = clicks + excluded.clicks, spendMicros = spendMicros + excluded.spendMicros,
-         earningsMicros = earningsMicros + excluded.earningsMicros, ${traffic((column) => `excluded.${column}`)}`;
-    await manager.query(`INSERT INTO stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
+    for (let i = 0; i < blockRows.length; i += UPDATE_CHUNK) await this.counters.addBlockCounters(manager, blockRows.slice(i, i + UPDATE_CHUNK));
   }
 
   private deltaFor(campaignId: string, adBlockId: string, hour: number): Delta {
@@ -303,8 +233,6 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-const TRAFFIC_COLUMNS = ['unbilledClicks', 'invalidClicks', 'invalidImpressions'] as const;
-
 function noTraffic(): TrafficCounts {
   return { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0 };
 }
@@ -315,46 +243,6 @@ function emptyDelta(campaignId: string, adBlockId: string, hour: number): Delta 
 
 function addTraffic(into: TrafficCounts, delta: TrafficCounts): void {
   for (const column of TRAFFIC_COLUMNS) into[column] += delta[column];
-}
-
-function trafficValues(counts: TrafficCounts): number[] {
-  return TRAFFIC_COLUMNS.map((column) => counts[column]);
-}
-
-/** `t`: how an updated column is named, `c`: how it is read (see updateCampaigns); `d` is the derived table. */
-function trafficAssignments(t: string, c: string): string {
-  return TRAFFIC_COLUMNS.map((column) => `${t}${column} = ${c}${column} + d.${column}`).join(', ');
-}
-
-const CLICK_COLUMNS = [
-  'id',
-  'campaignId',
-  'advertiserId',
-  'adBlockId',
-  'adId',
-  'messengerUserId',
-  'costMicros',
-  'earningsMicros',
-  'createdAt',
-  'verificationStatus',
-  'status',
-  'invalidReason',
-] as const;
-
-/** One multi-row INSERT: the ORM's per-entity insert cost more than the rest of a click's write. */
-async function insertClicks(manager: Queryable, clicks: Click[]): Promise<void> {
-  const row = `(${CLICK_COLUMNS.map(() => '?').join(', ')})`;
-  await manager.query(
-    `INSERT INTO clicks (${CLICK_COLUMNS.join(', ')}) VALUES ${clicks.map(() => row).join(', ')}`,
-    clicks.flatMap((click) => CLICK_COLUMNS.map((column) => click[column] ?? defaultOf(column))),
-  );
-}
-
-function defaultOf(column: (typeof CLICK_COLUMNS)[number]): string | number | null {
-  if (column === 'verificationStatus') return 'none';
-  if (column === 'status') return 'counted';
-  if (column === 'invalidReason') return null;
-  return 0;
 }
 
 function deltaKey(campaignId: string, adBlockId: string, hour: number): string {

@@ -2,15 +2,17 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
+import { ClickStoreModule } from '../events/click-store.module';
 import { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsWriterService } from './stats-writer.service';
 import { StatsController } from './stats.controller';
+import { StatsRepository } from './stats.repository';
 import { StatsService } from './stats.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([StatsHourly]), CampaignsModule, AdBlocksModule],
+  imports: [TypeOrmModule.forFeature([StatsHourly]), CampaignsModule, AdBlocksModule, ClickStoreModule],
   controllers: [StatsController],
-  providers: [StatsService, StatsWriterService],
+  providers: [StatsService, StatsWriterService, StatsRepository],
   exports: [StatsWriterService],
 })
 export class StatsModule {}

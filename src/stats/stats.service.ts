@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Between, Repository } from 'typeorm';
 import { DAY_MS, HOUR_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import { fromMicros } from '../common/money';
-import { StatsHourly } from './entities/stats-hourly.entity';
+import { StatsRepository } from './stats.repository';
 
 export interface SeriesRequest {
   from?: number;
@@ -31,7 +29,7 @@ const DEFAULT_SPAN_MS = 7 * DAY_MS;
 /** Time series for charts, summed from the hourly counters into UTC hour or day buckets (zero-filled). */
 @Injectable()
 export class StatsService {
-  constructor(@InjectRepository(StatsHourly) private readonly hourly: Repository<StatsHourly>) {}
+  constructor(private readonly stats: StatsRepository) {}
 
   async campaignSeries(campaignId: string, request: SeriesRequest, now: number) {
     const points = await this.series({ campaignId }, request, now);
@@ -75,7 +73,7 @@ export class StatsService {
     const buckets = Math.ceil((to - first) / bucket);
     if (buckets > MAX_BUCKETS) throw ValidationError.of('from', `and to span more than ${MAX_BUCKETS} buckets; use a coarser granularity`);
 
-    const rows = await this.hourly.find({ where: { ...where, hour: Between(first, to - 1) } });
+    const rows = await this.stats.hourlyRows(where, first, to - 1);
     const points = Array.from({ length: buckets }, (_, i) => ({
       time: first + i * bucket,
       impressions: 0,

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../common/ids';
-import type { StatementBatch } from './statement-batch';
+import { type StatementBatch, StatsWritesRepository } from './stats-writes.repository';
 
 /**
  * Connection-level failures that can strike during COMMIT, when the transaction may have committed. Statement
@@ -15,7 +15,6 @@ const IN_DOUBT_WAIT_MS = 3000;
 /** Markers are kept this long: far longer than any database outage a writer waits out with writes in doubt. */
 const KEEP_MS = 24 * 3600_000;
 const CLEANUP_EVERY_MS = 3600_000;
-const MARKER_SQL = 'INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)';
 
 const codeOf = (error: unknown) =>
   (error as { driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
@@ -31,27 +30,29 @@ const codeOf = (error: unknown) =>
 export class WriteLedger<T> {
   private inDoubt: { id: string; carried: T }[] = [];
   private lastCleanup = Date.now();
+  private readonly markers: StatsWritesRepository;
 
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly logger: Logger,
     /** Returns what a write that did not commit carried (its impression counts) to the writer's buffer. */
     private readonly putBack: (carried: T) => void,
-  ) {}
+  ) {
+    this.markers = new StatsWritesRepository(dataSource);
+  }
 
   /**
    * Runs `work` in one transaction with its marker, trying deadlocks again. Resolves once the write committed;
    * otherwise puts `carried` back (or holds it in doubt) and throws.
    */
   async write(carried: T, work: (manager: EntityManager) => Promise<void>): Promise<void> {
-    await this.settleOutcome(carried, (writeId) =>
-      this.retryDeadlocks(() =>
-        this.dataSource.transaction(async (manager) => {
-          await manager.query(MARKER_SQL, [writeId, Date.now()]);
-          await work(manager);
-        }),
-      ),
-    );
+    await this.settleOutcome(carried, (writeId) => this.retryDeadlocks(() => this.markers.inTransaction(writeId, work)));
+  }
+
+  /** write() for a batch of plain statements, in as few round trips as the database allows. */
+  async writeBatch(carried: T, statements: StatementBatch): Promise<void> {
+    if (this.markers.multiStatement) await this.writeStatements(carried, statements);
+    else await this.write(carried, (manager) => statements.run(manager, false));
   }
 
   /**
@@ -59,24 +60,7 @@ export class WriteLedger<T> {
    * every statement in one multi-statement query, then `COMMIT`. (A group commit of clicks used to wait for six.)
    */
   async writeStatements(carried: T, statements: StatementBatch): Promise<void> {
-    await this.settleOutcome(carried, (writeId) =>
-      this.retryDeadlocks(async () => {
-        const runner = this.dataSource.createQueryRunner();
-        try {
-          await runner.connect();
-          try {
-            await statements.run(runner, true, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] });
-          } catch (error) {
-            // Nothing was committed; the connection may still hold the open transaction.
-            await runner.query('ROLLBACK').catch(() => undefined);
-            throw error;
-          }
-          await runner.query('COMMIT');
-        } finally {
-          await runner.release();
-        }
-      }),
-    );
+    await this.settleOutcome(carried, (writeId) => this.retryDeadlocks(() => this.markers.statementsInTransaction(writeId, statements)));
   }
 
   /** Runs a write under its marker id; when it fails, learns whether it committed (see the class comment). */
@@ -101,13 +85,12 @@ export class WriteLedger<T> {
   async settle(): Promise<void> {
     if (this.inDoubt.length === 0) return;
     const doubts = this.inDoubt;
-    let found: { id: string }[];
+    let committed: Set<string>;
     try {
-      found = await this.dataSource.query(`SELECT id FROM stats_writes WHERE id IN (${doubts.map(() => '?').join(', ')})`, doubts.map((doubt) => doubt.id));
+      committed = await this.markers.committedAmong(doubts.map((doubt) => doubt.id));
     } catch {
       return;
     }
-    const committed = new Set(found.map((row) => row.id));
     this.inDoubt = this.inDoubt.filter((doubt) => !doubts.includes(doubt));
     if (committed.size > 0) this.logger.warn(`${committed.size} write(s) whose answer was lost had committed; not written again`);
     for (const doubt of doubts) if (!committed.has(doubt.id)) this.putBack(doubt.carried);
@@ -118,8 +101,7 @@ export class WriteLedger<T> {
     const deadline = Date.now() + IN_DOUBT_WAIT_MS;
     for (;;) {
       try {
-        const found: unknown[] = await this.dataSource.query('SELECT id FROM stats_writes WHERE id = ?', [writeId]);
-        return found.length > 0;
+        return await this.markers.committed(writeId);
       } catch {
         if (Date.now() + 250 > deadline) return null;
         await new Promise((resolve) => setTimeout(resolve, 250));
@@ -144,8 +126,8 @@ export class WriteLedger<T> {
     const now = Date.now();
     if (now - this.lastCleanup < CLEANUP_EVERY_MS) return;
     this.lastCleanup = now;
-    void this.dataSource
-      .query('DELETE FROM stats_writes WHERE createdAt < ?', [now - KEEP_MS])
+    void this.markers
+      .deleteOlderThan(now - KEEP_MS)
       .catch((error) => this.logger.warn({ err: error }, 'stats_writes clean-up failed'));
   }
 }

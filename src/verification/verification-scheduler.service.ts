@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import { QUEUE_NAMES } from '../queue/queue-names';
 import { QueueService } from '../queue/queue.service';
 import type { VerifyClickJob } from './verification.processor';
@@ -23,7 +22,7 @@ export class VerificationScheduler implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     private readonly queues: QueueService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CLICK_STORE) private readonly clicks: ClickStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -53,11 +52,8 @@ export class VerificationScheduler implements OnApplicationBootstrap, OnApplicat
     const { verifyDelayMs, verifyBackoffMs, verifyTimeoutMs, verifyAttempts } = this.config;
     const longestRun = verifyDelayMs + verifyBackoffMs * (2 ** (verifyAttempts - 1) - 1) + verifyTimeoutMs * verifyAttempts;
     const before = this.clock.now() - longestRun - SWEEP_EVERY_MS;
-    const stale: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM clicks WHERE verificationStatus = 'pending' AND createdAt < ? ORDER BY createdAt LIMIT ${SWEEP_BATCH}`,
-      [before],
-    );
-    for (const { id } of stale) await this.schedule(id, 0);
+    const stale = await this.clicks.pendingSince(before, SWEEP_BATCH);
+    for (const id of stale) await this.schedule(id, 0);
     if (stale.length > 0) this.logger.log(`scheduled ${stale.length} pending verification(s) again`);
     return stale.length;
   }

@@ -5,6 +5,7 @@ import { AdBlockIdDto } from '../../ad-blocks/dto/ad-block.dto';
 import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
 
 /** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript accepts a mixin's base only with a constructor of `...args: any[]`
 export function WithSeriesRange<TBase extends new (...args: any[]) => object>(Base: TBase) {
   class SeriesRange extends Base {
     @OptionalQueryTimestampMs({

@@ -1,0 +1,24 @@
+import type { Campaign } from './entities/campaign.entity';
+
+/** What the serving index refreshes often: the columns a served ad's ranking and budget read. */
+export interface CampaignCounters {
+  id: string;
+  version: number | string;
+  spentMicros: number | string;
+  daySpentMicros: number | string;
+  spentDay: string;
+  clicks: number | string;
+  impressions: number | string;
+}
+
+/** The campaign rows' port for the serving index (the campaigns feature owns the `campaigns` table). */
+export interface CampaignStore {
+  /** Campaigns `onGoing`, approved and not ended at `now` (budget not checked). */
+  servable(now: number): Promise<Campaign[]>;
+  /** The counters of the campaigns `servable` would return. */
+  servableCounters(now: number): Promise<CampaignCounters[]>;
+  findByIds(ids: string[]): Promise<Campaign[]>;
+  findById(id: string): Promise<Campaign | null>;
+}
+
+export const CAMPAIGN_STORE = Symbol('CAMPAIGN_STORE');

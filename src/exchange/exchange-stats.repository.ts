@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ExchangeClick } from './entities/exchange-click.entity';
+
+export interface ExchangeCounts {
+  impressions: number;
+  impressionsSent: number;
+  clicksSent: number;
+  clicksReceived: number;
+}
+
+export interface ExchangeHourlyIncrement extends ExchangeCounts {
+  exchangeCampaignId: string;
+  hour: number;
+}
+
+/** Every write of the exchange ledger: its click rows, `exchange_stats_hourly` and the exchange campaigns' counters. */
+@Injectable()
+export class ExchangeStatsRepository {
+  private readonly mysql: boolean;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.mysql = config.database.type === 'mysql';
+  }
+
+  async insertClicks(manager: EntityManager, clicks: ExchangeClick[]): Promise<void> {
+    await manager.insert(ExchangeClick, clicks);
+  }
+
+  /** Adds to the hourly rows, creating the missing ones; one statement for all the rows given. */
+  async addHourly(manager: EntityManager, rows: ExchangeHourlyIncrement[]): Promise<void> {
+    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+    const values = rows.flatMap((d) => [d.exchangeCampaignId, d.hour, d.impressions, d.impressionsSent, d.clicksSent, d.clicksReceived]);
+    const columns = '(exchangeCampaignId, hour, impressions, impressionsSent, clicksSent, clicksReceived)';
+    const conflict = this.mysql
+      ? `ON DUPLICATE KEY UPDATE impressions = impressions + VALUES(impressions), impressionsSent = impressionsSent + VALUES(impressionsSent),
+         clicksSent = clicksSent + VALUES(clicksSent), clicksReceived = clicksReceived + VALUES(clicksReceived)`
+      : `ON CONFLICT (exchangeCampaignId, hour) DO UPDATE SET impressions = impressions + excluded.impressions,
+         impressionsSent = impressionsSent + excluded.impressionsSent, clicksSent = clicksSent + excluded.clicksSent,
+         clicksReceived = clicksReceived + excluded.clicksReceived`;
+    await manager.query(`INSERT INTO exchange_stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
+  }
+
+  async addCampaignCounters(manager: EntityManager, exchangeCampaignId: string, total: ExchangeCounts): Promise<void> {
+    await manager.query(
+      `UPDATE exchange_campaigns SET impressions = impressions + ?, impressionsSent = impressionsSent + ?,
+         clicksSent = clicksSent + ?, clicksReceived = clicksReceived + ? WHERE id = ?`,
+      [total.impressions, total.impressionsSent, total.clicksSent, total.clicksReceived, exchangeCampaignId],
+    );
+  }
+}

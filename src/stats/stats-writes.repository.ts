@@ -1,0 +1,98 @@
+import { DataSource, EntityManager } from 'typeorm';
+import type { Queryable } from '../database/queryable';
+
+const MARKER_SQL = 'INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)';
+/** Placeholders per multi-statement round trip (MySQL): the driver formats a query on the event loop, so a big write goes in a few slices. */
+const MAX_PARAMS_PER_ROUND_TRIP = 4000;
+
+/**
+ * The `stats_writes` markers of the write ledger, and the transactions that carry them: each counter write inserts
+ * its marker inside its own transaction, so the marker exists exactly when the write committed.
+ */
+export class StatsWritesRepository {
+  /** MySQL takes a whole batch of statements in one round trip; SQLite runs them one by one (no network). */
+  readonly multiStatement: boolean;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.multiStatement = dataSource.options.type === 'mysql';
+  }
+
+  /** `work` in one transaction that starts with the marker `writeId`. */
+  async inTransaction(writeId: string, work: (manager: EntityManager) => Promise<void>): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(MARKER_SQL, [writeId, Date.now()]);
+      await work(manager);
+    });
+  }
+
+  /**
+   * A transaction of plain statements on MySQL in two round trips: `START TRANSACTION`, the marker and every
+   * statement in one multi-statement query, then `COMMIT`. (A group commit of clicks used to wait for six.)
+   */
+  async statementsInTransaction(writeId: string, statements: StatementBatch): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      try {
+        await statements.run(runner, true, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] });
+      } catch (error) {
+        // Nothing was committed; the connection may still hold the open transaction.
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      await runner.query('COMMIT');
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** The ids among these whose marker exists. */
+  async committedAmong(writeIds: string[]): Promise<Set<string>> {
+    const found: { id: string }[] = await this.dataSource.query(`SELECT id FROM stats_writes WHERE id IN (${writeIds.map(() => '?').join(', ')})`, writeIds);
+    return new Set(found.map((row) => row.id));
+  }
+
+  async committed(writeId: string): Promise<boolean> {
+    const found: unknown[] = await this.dataSource.query('SELECT id FROM stats_writes WHERE id = ?', [writeId]);
+    return found.length > 0;
+  }
+
+  async deleteOlderThan(createdBefore: number): Promise<void> {
+    await this.dataSource.query('DELETE FROM stats_writes WHERE createdAt < ?', [createdBefore]);
+  }
+}
+
+/**
+ * The statements of one counter write, sent to MySQL as multi-statement queries (one round trip instead of one per
+ * statement: a group commit spent most of its time waiting for round trips), to SQLite one by one (no network).
+ * None of them needs an answer.
+ */
+export class StatementBatch implements Queryable {
+  private readonly statements: [string, unknown[]][] = [];
+
+  query(sql: string, params: unknown[] = []): Promise<never> {
+    this.statements.push([sql, params]);
+    return Promise.resolve(undefined as never);
+  }
+
+  /** `first` goes ahead of the statements, in the same round trip (MySQL: the transaction's start and its marker). */
+  async run(manager: Queryable, multiStatement: boolean, first?: { sql: string; params: unknown[] }): Promise<void> {
+    const statements: [string, unknown[]][] = first ? [[first.sql, first.params], ...this.statements] : this.statements;
+    if (!multiStatement) {
+      for (const [sql, params] of statements) await manager.query(sql, params);
+      return;
+    }
+    let sqls: string[] = [];
+    let params: unknown[] = [];
+    for (const [sql, values] of statements) {
+      if (sqls.length > 0 && params.length + values.length > MAX_PARAMS_PER_ROUND_TRIP) {
+        await manager.query(sqls.join(';\n'), params);
+        sqls = [];
+        params = [];
+      }
+      sqls.push(sql);
+      params = params.concat(values);
+    }
+    if (sqls.length > 0) await manager.query(sqls.join(';\n'), params);
+  }
+}

@@ -1,0 +1,139 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import type { Queryable } from '../database/queryable';
+import { StatsHourly } from './entities/stats-hourly.entity';
+
+/** The traffic counters beside the billed ones (docs/TRUST_AND_SAFETY.md). */
+export interface TrafficCounts {
+  unbilledClicks: number;
+  invalidClicks: number;
+  invalidImpressions: number;
+}
+
+export const TRAFFIC_COLUMNS = ['unbilledClicks', 'invalidClicks', 'invalidImpressions'] as const;
+
+/** The counters of one `stats_hourly` row that a write adds to (a missing counter adds 0). */
+const HOURLY_COUNTERS = ['impressions', 'clicks', 'spendMicros', 'earningsMicros', ...TRAFFIC_COLUMNS, 'conversions', 'verifiedClicks'] as const;
+
+export type HourlyCounter = (typeof HOURLY_COUNTERS)[number];
+
+export type HourlyIncrement = { campaignId: string; adBlockId: string; hour: number } & Partial<Record<HourlyCounter, number>>;
+
+export interface CampaignCounterChange extends TrafficCounts {
+  id: string;
+  impressions: number;
+  clicks: number;
+  spend: number;
+  /** The newest UTC day among the changes, and the spend of that day. */
+  day: string;
+  daySpend: number;
+}
+
+export interface BlockCounterChange extends TrafficCounts {
+  id: string;
+  impressions: number;
+  clicks: number;
+  earnings: number;
+}
+
+/**
+ * Every counter statement: the `stats_hourly` upsert and the campaign and ad block totals, and the series reads.
+ * Writes run on the caller's transaction (`into`), so the counters commit together with what they count.
+ */
+@Injectable()
+export class StatsRepository {
+  private readonly mysql: boolean;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @InjectRepository(StatsHourly) private readonly hourly: Repository<StatsHourly>,
+  ) {
+    this.mysql = config.database.type === 'mysql';
+  }
+
+  /** The hourly rows of one campaign or one ad block whose hour lies in [firstHour, lastHour]. */
+  hourlyRows(of: { campaignId: string } | { adBlockId: string }, firstHour: number, lastHour: number): Promise<StatsHourly[]> {
+    return this.hourly.find({ where: { ...of, hour: Between(firstHour, lastHour) } });
+  }
+
+  /** Adds to the hourly rows, creating the missing ones; one statement for all the rows given. */
+  async addHourly(into: Queryable, rows: HourlyIncrement[]): Promise<void> {
+    const placeholders = rows.map(() => `(?, ?, ?, ${HOURLY_COUNTERS.map(() => '?').join(', ')})`).join(', ');
+    const values = rows.flatMap((row) => [row.campaignId, row.adBlockId, row.hour, ...HOURLY_COUNTERS.map((column) => row[column] ?? 0)]);
+    const columns = `(campaignId, adBlockId, hour, ${HOURLY_COUNTERS.join(', ')})`;
+    const add = (incoming: (column: string) => string) => HOURLY_COUNTERS.map((column) => `${column} = ${column} + ${incoming(column)}`).join(', ');
+    const conflict = this.mysql
+      ? `ON DUPLICATE KEY UPDATE ${add((column) => `VALUES(${column})`)}`
+      : `ON CONFLICT (campaignId, adBlockId, hour) DO UPDATE SET ${add((column) => `excluded.${column}`)}`;
+    await into.query(`INSERT INTO stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
+  }
+
+  /** One statement pair for all the campaigns given (not one per row): rows in id order lock in one order. */
+  async addCampaignCounters(into: Queryable, rows: CampaignCounterChange[]): Promise<void> {
+    const derived = rows
+      .map((_, i) =>
+        i === 0
+          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
+          : 'SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?',
+      )
+      .join(' UNION ALL ');
+    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend, ...trafficValues(row)]);
+    // Two statements: a multi-table UPDATE on MySQL sets columns in no promised order, and the day's spend must be
+    // computed from the old spentDay.
+    // t: how the updated columns are named (MySQL needs the alias beside the derived table's columns); c: how read.
+    const t = this.mysql ? 'c.' : '';
+    const c = this.mysql ? 'c.' : 'campaigns.';
+    const counters = `${t}impressions = ${c}impressions + d.impressions, ${t}clicks = ${c}clicks + d.clicks,
+       ${trafficAssignments(t, c)},
+       ${t}spentMicros = ${c}spentMicros + d.spend,
+       ${t}daySpentMicros = CASE WHEN ${c}spentDay = d.day THEN ${c}daySpentMicros + d.daySpend WHEN ${c}spentDay < d.day THEN d.daySpend ELSE ${c}daySpentMicros END`;
+    const day = `${t}spentDay = CASE WHEN ${c}spentDay < d.day THEN d.day ELSE ${c}spentDay END`;
+    for (const assignments of [counters, day]) {
+      await into.query(
+        this.mysql
+          ? `UPDATE campaigns c JOIN (${derived}) d ON c.id = d.id SET ${assignments}`
+          : `UPDATE campaigns SET ${assignments} FROM (${derived}) AS d WHERE campaigns.id = d.id`,
+        values,
+      );
+    }
+  }
+
+  async addBlockCounters(into: Queryable, rows: BlockCounterChange[]): Promise<void> {
+    const derived = rows
+      .map((_, i) =>
+        i === 0
+          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
+          : 'SELECT ?, ?, ?, ?, ?, ?, ?',
+      )
+      .join(' UNION ALL ');
+    const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings, ...trafficValues(row)]);
+    await into.query(
+      this.mysql
+        ? `UPDATE ad_blocks b JOIN (${derived}) d ON b.id = d.id SET b.impressions = b.impressions + d.impressions,
+             b.clicks = b.clicks + d.clicks, b.earningsMicros = b.earningsMicros + d.earnings, ${trafficAssignments('b.', 'b.')}`
+        : `UPDATE ad_blocks SET impressions = ad_blocks.impressions + d.impressions, clicks = ad_blocks.clicks + d.clicks,
+             earningsMicros = ad_blocks.earningsMicros + d.earnings, ${trafficAssignments('', 'ad_blocks.')}
+             FROM (${derived}) AS d WHERE ad_blocks.id = d.id`,
+      values,
+    );
+  }
+
+  async addCampaignConversion(into: Queryable, campaignId: string): Promise<void> {
+    await into.query('UPDATE campaigns SET conversions = conversions + 1 WHERE id = ?', [campaignId]);
+  }
+
+  async addCampaignVerifiedClick(into: Queryable, campaignId: string): Promise<void> {
+    await into.query('UPDATE campaigns SET verifiedClicks = verifiedClicks + 1 WHERE id = ?', [campaignId]);
+  }
+}
+
+export function trafficValues(counts: TrafficCounts): number[] {
+  return TRAFFIC_COLUMNS.map((column) => counts[column]);
+}
+
+/** `t`: how an updated column is named, `c`: how it is read (see addCampaignCounters); `d` is the derived table. */
+function trafficAssignments(t: string, c: string): string {
+  return TRAFFIC_COLUMNS.map((column) => `${t}${column} = ${c}${column} + d.${column}`).join(', ');
+}
