@@ -19,7 +19,9 @@ test.describe('publisher', () => {
     await expect(page.getByTestId('signed-viewer-note')).toContainText('x-adnet-viewer');
     await screenshot(page, '21-ad-block-signed-viewer');
 
-    await toggle.uncheck();
+    // The switch shows the stored value, so it turns off once the update is answered: click, then wait for it
+    // (`uncheck()` would require the state to change within the click itself).
+    await toggle.click();
     await expect(toggle).not.toBeChecked();
     await waitFor(detail, (value: any) => value.requireSignedViewer === false, 'signed viewers off');
     await page.reload();
