@@ -10,7 +10,7 @@
  *                       FLOOR_COMMITS=2 lets two transactions be in flight (measured here: 14,800 → 15,500 rows/s).
  */
 const Fastify = require('fastify');
-const Redis = require('ioredis');
+const { Redis } = require('ioredis');
 const mysql = require('mysql2/promise');
 
 const BODY = JSON.stringify({

@@ -53,6 +53,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * One autocannon run. `requests` follows autocannon's format; `overallRate` fixes the offered load instead of
  * saturating. Answers req/s (mean), latency percentiles in ms, and how many answers were not 2xx.
+ * @param {{url: string, connections?: number, duration?: number, overallRate?: number, requests?: object[],
+ *   method?: string, headers?: Record<string, string>, body?: string}} options
  */
 function load({ url, connections = 50, duration = 10, overallRate, requests, method = 'GET', headers, body }) {
   return new Promise((resolve, reject) => {

@@ -44,7 +44,7 @@ async function resetStores() {
   await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
   await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await connection.end();
-  const Redis = require('ioredis');
+  const { Redis } = require('ioredis');
   const redis = new Redis(REDIS_URL);
   let cursor = '0';
   do {

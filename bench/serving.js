@@ -78,7 +78,7 @@ async function resetStores() {
   await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
   await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4`);
   await connection.end();
-  const Redis = require('ioredis');
+  const { Redis } = require('ioredis');
   const redis = new Redis(REDIS_URL);
   let cursor = '0';
   do {
@@ -98,7 +98,7 @@ function addressesByCountry() {
   const found = [];
   while (found.length < 400) {
     const ip = [1 + Math.floor(random() * 222), Math.floor(random() * 256), Math.floor(random() * 256), 1 + Math.floor(random() * 250)].join('.');
-    const country = reader.get(ip)?.country_code;
+    const country = /** @type {{country_code?: string} | null} */ (reader.get(ip))?.country_code;
     if (country) found.push({ ip, country });
   }
   return found;
@@ -318,6 +318,7 @@ async function main() {
 
     // A B A B: the machine's speed drifts within a run (bare Fastify itself moves by a tenth between runs), so each
     // service run is compared with the bare run just before it, and the rounds' ratios are reported with their mean.
+    /** @type {{fetch: number[], click: number[]}} */
     const ratios = { fetch: [], click: [] };
     const saturated = { fetch: [], click: [] };
     let firstClicks = 0;
@@ -382,7 +383,7 @@ async function main() {
       say(`click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`);
     }
     if (clickFixed) say(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
-    for (const [name, target] of [['ad fetch', 0.5], ['click report', 0.4]]) {
+    for (const [name, target] of /** @type {Array<[string, number]>} */ ([['ad fetch', 0.5], ['click report', 0.4]])) {
       const line = cpuBudget(saturated[name === 'ad fetch' ? 'fetch' : 'click'], target);
       if (line) say(`${name} CPU budget at ${target * 100} %: ${line}`);
     }

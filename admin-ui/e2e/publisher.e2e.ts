@@ -19,7 +19,8 @@ test.describe('publisher', () => {
     await expect(page.getByTestId('signed-viewer-note')).toContainText('x-adnet-viewer');
     await screenshot(page, '21-ad-block-signed-viewer');
 
-    await toggle.uncheck();
+    // Click, then wait for the switch to show the new value (it moves at once and rolls back if the API refuses).
+    await toggle.click();
     await expect(toggle).not.toBeChecked();
     await waitFor(detail, (value: any) => value.requireSignedViewer === false, 'signed viewers off');
     await page.reload();

@@ -38,7 +38,7 @@ export function createAuthProvider(api: Api = defaultApi): AuthProvider {
         me = await api<Me>('/api/v2/openapi/account/me', { apiKey });
       } catch (error) {
         const status = (error as { status?: number }).status;
-        if (status === 401 || status === 403) throw new Error(`This API key was refused: ${(error as Error).message}`);
+        if (status === 401 || status === 403) throw new Error(`This API key was refused: ${(error as Error).message}`, { cause: error });
         throw error;
       }
       localStorage.setItem(API_KEY_STORAGE, apiKey);

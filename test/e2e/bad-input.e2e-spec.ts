@@ -1516,7 +1516,7 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
         try {
           await tryAttempt(t, null, attempt);
         } catch (error) {
-          throw new Error(`${describeAttempt(attempt)}\n${(error as Error).message}`);
+          throw new Error(`${describeAttempt(attempt)}\n${(error as Error).message}`, { cause: error });
         }
       }
     });

@@ -92,7 +92,7 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
   let advertiser: Account;
   let publisher: Account;
   const h = helpers(() => t);
-  const { http, create, fetchRaw, fetchEntries, fetchIds, clickRaw, clickEntry, serve, flush, detail, ledger, setStatus } = h;
+  const { http, create, fetchRaw, fetchEntries, fetchIds, clickRaw, clickEntry, serve, detail, ledger, setStatus } = h;
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true', EXCHANGE_DEBT_LIMIT: '2' }, { clock });

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type ObjectLiteral } from 'typeorm';
 import { ProfilesService } from '../../src/profiles/profiles.service';
 import { TEST_PROFILE } from '../support/profile';
 import {
@@ -241,7 +241,7 @@ describe(`Profiles (endpoint 10), batch status, upserts [${TEST_PROFILE}]`, () =
       const statements: string[] = [];
       const dataSource = t.app.get(DataSource);
       const query = dataSource.query.bind(dataSource);
-      jest.spyOn(dataSource, 'query').mockImplementation((sql: string, params?: unknown[]) => {
+      jest.spyOn(dataSource, 'query').mockImplementation((sql: string, params?: unknown[] | ObjectLiteral) => {
         if (/^INSERT INTO .profiles./.test(sql)) statements.push(sql);
         return query(sql, params);
       });

@@ -167,7 +167,7 @@ function startTrickledBatch(port: number, key: string, size: number) {
       let text = '';
       response.on('data', (chunk) => (text += chunk));
       response.on('end', () => {
-        let parsed: Json | null = null;
+        let parsed: Json | null;
         try {
           parsed = JSON.parse(text);
         } catch {

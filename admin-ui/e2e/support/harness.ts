@@ -66,8 +66,8 @@ export async function traffic(publisherKey: string, adBlockId: string, times: nu
       `/api/v2/openapi/matching/ad?adBlockId=${adBlockId}&openId=${openId}&type=messenger&limit=9`,
       publisherKey,
       undefined,
-      // An English-speaking US user on a residential network (a data-centre address is invalid traffic; the server
-      // trusts X-Forwarded-For in these runs).
+      // An English-speaking US user on a residential network (Comcast; the server trusts X-Forwarded-For in these
+      // runs). A data centre's address such as 8.8.8.8 would make the traffic invalid, never billed.
       { 'x-forwarded-for': '73.162.10.20', 'accept-language': 'en-US,en;q=0.8' },
     );
     totalAds += data.ads.length;

@@ -8,7 +8,7 @@ import { isAdmin } from '../authProvider';
 import type { AdnetDataProvider, StatusAction } from '../dataProvider';
 
 /**
- * What the state machine allows from a status (README "Campaigns"): `start` from paused (and, for an admin,
+ * What the state machine allows from a status (docs/CONTRACT.md §3): `start` from paused (and, for an admin,
  * approving inReview); `paused` from onGoing or inReview; `end` from anything but ended (final).
  */
 export function allowedActions(status: string, admin: boolean): Record<StatusAction, boolean> {

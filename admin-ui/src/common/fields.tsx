@@ -28,7 +28,7 @@ const STATUS_COLORS: Record<string, string> = {
   dailyBudgetSpent: '#ef6c00',
 };
 
-export const StatusChip = ({ source, label }: FieldProps) => {
+export const StatusChip = ({ source }: FieldProps) => {
   const record = useRecordContext();
   const value = record?.[source];
   if (!value) return null;

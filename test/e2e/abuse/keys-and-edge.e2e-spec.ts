@@ -380,7 +380,7 @@ describe('abuse: one publisher key, a whole audience', () => {
 
 describe('abuse: rotating ADMIN_API_KEY', () => {
   const sqliteFile = join(tmpdir(), `adnet-rotation-${process.pid}-${randomBytes(4).toString('hex')}.sqlite`);
-  const shared = TEST_PROFILE === 'embedded' ? { DATABASE_URL: `sqlite:${sqliteFile}` } : {};
+  const shared: Record<string, string> = TEST_PROFILE === 'embedded' ? { DATABASE_URL: `sqlite:${sqliteFile}` } : {};
   const KEY_A = `rotation-key-A-${randomBytes(12).toString('hex')}`;
   const KEY_B = `rotation-key-B-${randomBytes(12).toString('hex')}`;
   afterAll(() => {

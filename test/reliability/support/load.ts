@@ -55,7 +55,7 @@ export function call(
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', (error: NodeJS.ErrnoException) => finish({ status: 0, body: null, error: error.code ?? error.message }));
       response.on('end', () => {
-        let body: Json | null = null;
+        let body: Json | null;
         try {
           body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
         } catch {
