@@ -23,14 +23,21 @@ function sample() {
   const from = Number(process.env.ALLOC_FROM_S || 60) * 1000;
   const to = Number(process.env.ALLOC_TO_S || 70) * 1000;
   const started = process.uptime() * 1000;
-  setTimeout(() => {
-    session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.ALLOC_PROMOTED !== '1' });
-    setTimeout(() => {
-      session.post('HeapProfiler.stopSampling', (error, result) => {
-        if (!error) fs.writeFileSync(OUT, JSON.stringify(result.profile));
+  setTimeout(
+    () => {
+      session.post('HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: process.env.ALLOC_PROMOTED !== '1',
       });
-    }, to - from).unref();
-  }, Math.max(0, from - started)).unref();
+      setTimeout(() => {
+        session.post('HeapProfiler.stopSampling', (error, result) => {
+          if (!error) fs.writeFileSync(OUT, JSON.stringify(result.profile));
+        });
+      }, to - from).unref();
+    },
+    Math.max(0, from - started),
+  ).unref();
 }
 
 function report(file) {

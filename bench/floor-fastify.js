@@ -22,9 +22,7 @@ const BODY = JSON.stringify({
 async function main() {
   const redis = new Redis(process.env.REDIS_URL, { enableAutoPipelining: true });
   const pool = mysql.createPool({ uri: process.env.DATABASE_URL, connectionLimit: 4, multipleStatements: true });
-  await pool.query(
-    'CREATE TABLE IF NOT EXISTS floor_rows (id BIGINT AUTO_INCREMENT PRIMARY KEY, body VARCHAR(1000) NOT NULL, createdAt BIGINT NOT NULL)',
-  );
+  await pool.query('CREATE TABLE IF NOT EXISTS floor_rows (id BIGINT AUTO_INCREMENT PRIMARY KEY, body VARCHAR(1000) NOT NULL, createdAt BIGINT NOT NULL)');
 
   let waiting = [];
   let writing = 0;

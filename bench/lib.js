@@ -58,20 +58,17 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 function load({ url, connections = 50, duration = 10, overallRate, requests, method = 'GET', headers, body }) {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections, duration, overallRate, requests, method, headers, body, timeout: 10 },
-      (error, result) => {
-        if (error) return reject(error);
-        resolve({
-          rps: result.requests.average,
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          total: result.requests.total,
-          non2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        });
-      },
-    );
+    autocannon({ url, connections, duration, overallRate, requests, method, headers, body, timeout: 10 }, (error, result) => {
+      if (error) return reject(error);
+      resolve({
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        total: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+      });
+    });
   });
 }
 
@@ -111,8 +108,7 @@ function cpuMeter(pids) {
     /** Starts a measure; its stop(requests) answers µs of CPU per request for each process. */
     start() {
       const before = present.map(([, pid]) => read(pid));
-      return (requests) =>
-        Object.fromEntries(present.map(([name, pid], i) => [name, requests > 0 ? ((read(pid) ?? before[i]) - before[i]) / requests : 0]));
+      return (requests) => Object.fromEntries(present.map(([name, pid], i) => [name, requests > 0 ? ((read(pid) ?? before[i]) - before[i]) / requests : 0]));
     },
   };
 }

@@ -103,7 +103,9 @@ async function waitDone(key, batchId) {
 }
 
 async function main() {
-  say(`profile import bench: ${COUNT.toLocaleString('en')} profiles in batches of ${BATCH}, ${CONCURRENCY} uploads at a time, chunks of ${CHUNK}, ${SEPARATE_WORKER ? 'API + separate worker process' : 'one process (API works the queue)'}; MySQL ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}, Redis ${REDIS_URL}`);
+  say(
+    `profile import bench: ${COUNT.toLocaleString('en')} profiles in batches of ${BATCH}, ${CONCURRENCY} uploads at a time, chunks of ${CHUNK}, ${SEPARATE_WORKER ? 'API + separate worker process' : 'one process (API works the queue)'}; MySQL ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}, Redis ${REDIS_URL}`,
+  );
   await resetStores();
   const env = { DATABASE_URL, REDIS_URL, REDIS_PREFIX, PROFILE_CHUNK_SIZE: String(CHUNK), LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' };
   const service = await startServer(
@@ -133,14 +135,23 @@ async function main() {
     const rows = [];
 
     // 1. one batch of 5000, alone: upload to done (the first-ever batch also warms the process up)
-    for (const [label, from] of [['warm-up batch of 5000 (new users)', 10_000_000], ['one batch of 5000 (new users)', 20_000_000], ['one batch of 5000 (same users again: updates)', 20_000_000]]) {
+    for (const [label, from] of [
+      ['warm-up batch of 5000 (new users)', 10_000_000],
+      ['one batch of 5000 (new users)', 20_000_000],
+      ['one batch of 5000 (same users again: updates)', 20_000_000],
+    ]) {
       const body = batchBody(from, BATCH);
       const started = performance.now();
       const batchId = await upload(publisher, body);
       const accepted = performance.now();
       await waitDone(publisher, batchId);
       const done = performance.now();
-      rows.push([label, `${(accepted - started).toFixed(0)} ms`, `${(done - started).toFixed(0)} ms`, `${Math.round(BATCH / ((done - started) / 1000)).toLocaleString('en')}/s`]);
+      rows.push([
+        label,
+        `${(accepted - started).toFixed(0)} ms`,
+        `${(done - started).toFixed(0)} ms`,
+        `${Math.round(BATCH / ((done - started) / 1000)).toLocaleString('en')}/s`,
+      ]);
     }
 
     // 2. COUNT profiles, CONCURRENCY uploads at a time, then wait until all are applied

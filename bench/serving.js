@@ -217,7 +217,10 @@ async function main() {
     const adBlockId = (await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: 'Bench block' })).adBlockId;
     const now = Date.now();
     await inParallel(
-      Array.from({ length: CAMPAIGNS }, (_, i) => () => api('POST', '/api/v2/openapi/ad/campaign/create', advertisers[i % advertisers.length], campaignBody(i, now))),
+      Array.from(
+        { length: CAMPAIGNS },
+        (_, i) => () => api('POST', '/api/v2/openapi/ad/campaign/create', advertisers[i % advertisers.length], campaignBody(i, now)),
+      ),
       16,
     );
     say(`seeded ${CAMPAIGNS} campaigns in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -254,7 +257,9 @@ async function main() {
       }),
       20,
     );
-    say(`sample of 400 ad requests: ${(sample.reduce((a, b) => a + b, 0) / sample.length).toFixed(2)} ads per answer, ${sample.filter((n) => n === 0).length} empty`);
+    say(
+      `sample of 400 ad requests: ${(sample.reduce((a, b) => a + b, 0) / sample.length).toFixed(2)} ads per answer, ${sample.filter((n) => n === 0).length} empty`,
+    );
 
     // Clicks need served impressions: one ad for each of many users, clicked once each (a run that gets through all
     // of its share goes on with repeats). Each round clicks its own users, so every round starts with first clicks.
@@ -376,19 +381,28 @@ async function main() {
     const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
     const percents = (list) => list.map((ratio) => `${(ratio * 100).toFixed(0)} %`).join(', ');
     if (ratios.fetch.length > 0) {
-      say(`ad fetch at saturation: ${(mean(ratios.fetch) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.fetch)}; target >= 50 %: ${verdict(mean(ratios.fetch) >= 0.5)})`);
+      say(
+        `ad fetch at saturation: ${(mean(ratios.fetch) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.fetch)}; target >= 50 %: ${verdict(mean(ratios.fetch) >= 0.5)})`,
+      );
     }
     if (fetchFixed) say(`ad fetch p99 at 2,000 req/s: ${fetchFixed.p99} ms (target <= 10 ms: ${verdict(fetchFixed.p99 <= 10)}); bare ${bareFixed.p99} ms`);
     if (ratios.click.length > 0) {
-      say(`click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`);
+      say(
+        `click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`,
+      );
     }
     if (clickFixed) say(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
-    for (const [name, target] of /** @type {Array<[string, number]>} */ ([['ad fetch', 0.5], ['click report', 0.4]])) {
+    for (const [name, target] of /** @type {Array<[string, number]>} */ ([
+      ['ad fetch', 0.5],
+      ['click report', 0.4],
+    ])) {
       const line = cpuBudget(saturated[name === 'ad fetch' ? 'fetch' : 'click'], target);
       if (line) say(`${name} CPU budget at ${target * 100} %: ${line}`);
     }
     if (floors.redis) {
-      say(`floors: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify, one durable row per request ${(floors.durable.ratio * 100).toFixed(0)} %`);
+      say(
+        `floors: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify, one durable row per request ${(floors.durable.ratio * 100).toFixed(0)} %`,
+      );
     }
   } finally {
     await service.stop();

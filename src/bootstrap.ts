@@ -99,7 +99,8 @@ export const SMALL_BODY_LIMIT = 64 * 1024;
 function registerRequestLimits(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('onRoute', (route) => {
     if (route.bodyLimit !== undefined) return;
-    route.bodyLimit = (route.config as EdgeRouteConfig | undefined)?.adnetBulkBody === true ? config.bodyLimitBytes : Math.min(SMALL_BODY_LIMIT, config.bodyLimitBytes);
+    route.bodyLimit =
+      (route.config as EdgeRouteConfig | undefined)?.adnetBulkBody === true ? config.bodyLimitBytes : Math.min(SMALL_BODY_LIMIT, config.bodyLimitBytes);
   });
   const maxQueryBytes = config.maxQueryBytes;
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -160,15 +161,18 @@ const ADMIN_SECURITY_HEADERS = {
  * Any other path under /admin/ without a file extension is a client route of the panel and gets its index.html.
  */
 function serveAdminPanel(app: NestFastifyApplication): void {
-  app.getHttpAdapter().getInstance().addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const url = request.url;
-    if (url === '/admin' || url.startsWith('/admin/') || url.startsWith('/admin?')) {
-      reply.headers(ADMIN_SECURITY_HEADERS);
-      // bull-board (/admin/queues) is a page of its own with inline script: it keeps the frame and type headers only.
-      if (!url.startsWith(QUEUE_BOARD_PATH)) reply.header('content-security-policy', ADMIN_CONTENT_SECURITY_POLICY);
-    }
-    done();
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const url = request.url;
+      if (url === '/admin' || url.startsWith('/admin/') || url.startsWith('/admin?')) {
+        reply.headers(ADMIN_SECURITY_HEADERS);
+        // bull-board (/admin/queues) is a page of its own with inline script: it keeps the frame and type headers only.
+        if (!url.startsWith(QUEUE_BOARD_PATH)) reply.header('content-security-policy', ADMIN_CONTENT_SECURITY_POLICY);
+      }
+      done();
+    });
   const root = projectRoot();
   const built = join(root, 'admin-ui', 'dist');
   const placeholder = join(root, 'admin-ui', 'public');

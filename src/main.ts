@@ -16,10 +16,13 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   const where = `http://localhost:${config.port}`;
-  app.getHttpAdapter().getInstance().log.info(
-    { database: config.database.type, redis: Boolean(config.redisUrl), appEnv: config.appEnv },
-    `listening on ${where} (docs ${where}/docs, admin ${where}/admin/)`,
-  );
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .log.info(
+      { database: config.database.type, redis: Boolean(config.redisUrl), appEnv: config.appEnv },
+      `listening on ${where} (docs ${where}/docs, admin ${where}/admin/)`,
+    );
 }
 
 main().catch((error) => {

@@ -15,7 +15,16 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(), DatabaseModule.forRoot(config), RedisModule, QueueModule.forRoot(config), ChangeBusModule, ProfilesModule, VerificationModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        ClockModule.forRoot(),
+        DatabaseModule.forRoot(config),
+        RedisModule,
+        QueueModule.forRoot(config),
+        ChangeBusModule,
+        ProfilesModule,
+        VerificationModule,
+      ],
     };
   }
 }

@@ -27,10 +27,9 @@ async function main(): Promise<void> {
     process.exit(78);
   }
   const logger = createPinoLogger(config.logLevel);
-  const app = await NestFactory.createApplicationContext(
-    WorkerModule.forRoot({ ...config, queueWorkers: true, runMigrations: false }),
-    { logger: new PinoNestLogger(logger) },
-  );
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ ...config, queueWorkers: true, runMigrations: false }), {
+    logger: new PinoNestLogger(logger),
+  });
   app.enableShutdownHooks();
   await app.init();
   logger.info({ queues: app.get(QueueService).workingQueues }, 'queue worker running');

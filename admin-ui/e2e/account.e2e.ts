@@ -48,8 +48,20 @@ test.describe('my account', () => {
     await expect(row).toContainText('serve');
     await expect(row).toContainText('https://app.example.com, http://localhost:5173');
     expect((await api('/api/v2/openapi/ad/block/list', serveKey)).status).toBe(403);
-    expect((await api('/api/v2/openapi/matching/ad?adBlockId=01hzzzzzzzzzzzzzzzzzzzzzzz&openId=u&type=messenger&limit=1', serveKey, undefined, { origin: 'https://evil.example.com' })).status).toBe(403);
-    expect((await api('/api/v2/openapi/matching/ad?adBlockId=01hzzzzzzzzzzzzzzzzzzzzzzz&openId=u&type=messenger&limit=1', serveKey, undefined, { origin: 'https://app.example.com' })).status).toBe(404);
+    expect(
+      (
+        await api('/api/v2/openapi/matching/ad?adBlockId=01hzzzzzzzzzzzzzzzzzzzzzzz&openId=u&type=messenger&limit=1', serveKey, undefined, {
+          origin: 'https://evil.example.com',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await api('/api/v2/openapi/matching/ad?adBlockId=01hzzzzzzzzzzzzzzzzzzzzzzz&openId=u&type=messenger&limit=1', serveKey, undefined, {
+          origin: 'https://app.example.com',
+        })
+      ).status,
+    ).toBe(404);
 
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('button', { name: 'Confirm' }).click();

@@ -104,7 +104,11 @@ test.describe('campaigns', () => {
     // Traffic through the real serving and click endpoints, then the charts.
     const served = await traffic(publisher.apiKey, adBlockId, 12, 3, campaignId);
     expect(served).toHaveLength(12);
-    const counted = await waitFor(() => detail(campaignId, advertiser.apiKey), (value) => value.impressions === 12, 'impressions');
+    const counted = await waitFor(
+      () => detail(campaignId, advertiser.apiKey),
+      (value) => value.impressions === 12,
+      'impressions',
+    );
     expect(counted.clicks).toBe(3);
     expect(counted.cost).toBe(0.36);
 
@@ -128,7 +132,11 @@ test.describe('campaigns', () => {
         { 'x-forwarded-for': '8.8.8.8', 'accept-language': 'en-US,en;q=0.8', 'user-agent': 'curl/8.5.0' },
       );
     }
-    const withBots = await waitFor(() => detail(campaignId, advertiser.apiKey), (value) => value.invalidImpressions === 3, 'invalid impressions');
+    const withBots = await waitFor(
+      () => detail(campaignId, advertiser.apiKey),
+      (value) => value.invalidImpressions === 3,
+      'invalid impressions',
+    );
     expect(withBots).toEqual(expect.objectContaining({ impressions: 12, clicks: 3, cost: 0.36, invalidClicks: 0, unbilledClicks: 0 }));
     await page.reload();
     await expect(page.getByTestId('chart-not-billed-totals')).toHaveText('Invalid impressions: 3 · Invalid clicks: 0 · Unbilled clicks: 0');
@@ -237,11 +245,17 @@ test.describe('campaigns', () => {
     const advertiser = await createAccount(['advertiser']);
     const publisher = await createAccount(['publisher']);
     const { adBlockId } = await apiData('/api/v2/openapi/ad/block/create', publisher.apiKey, { name: 'Verify block' });
-    const campaignId = (await apiData('/api/v2/openapi/ad/campaign/create', advertiser.apiKey, campaignBody('Verified launch', {
-      targeting: { includedRegions: ['US'] },
-      bidding: { billingType: 'CPM', costPer: 40 },
-      verificationUrl: `${creatives()}/verify`,
-    }))).campaignId;
+    const campaignId = (
+      await apiData(
+        '/api/v2/openapi/ad/campaign/create',
+        advertiser.apiKey,
+        campaignBody('Verified launch', {
+          targeting: { includedRegions: ['US'] },
+          bidding: { billingType: 'CPM', costPer: 40 },
+          verificationUrl: `${creatives()}/verify`,
+        }),
+      )
+    ).campaignId;
     await untilServed(publisher.apiKey, adBlockId, campaignId);
     expect(await traffic(publisher.apiKey, adBlockId, 2, 1, campaignId)).toHaveLength(2);
     await login(page, advertiser.apiKey);

@@ -7,8 +7,10 @@ const detail = (id: string, apiKey: string) => apiData(`/api/v2/openapi/exchange
 async function exchangeTraffic(outKey: string, outId: string, inId: string, users: number, clicks: number) {
   // A new exchange campaign reaches the matching index through a change notice a few ms later.
   await waitFor(
-    async () => (await apiData(`/api/v2/openapi/matching/exchange?exchangeCampaignId=${outId}&openId=probe-${Date.now()}&type=messenger&limit=9`, outKey))
-      .exchangeCampaigns.some((entry: any) => entry.inExchangeCampaignId === inId),
+    async () =>
+      (
+        await apiData(`/api/v2/openapi/matching/exchange?exchangeCampaignId=${outId}&openId=probe-${Date.now()}&type=messenger&limit=9`, outKey)
+      ).exchangeCampaigns.some((entry: any) => entry.inExchangeCampaignId === inId),
     (found) => found,
     `${inId} offered to ${outId}`,
   );
@@ -69,15 +71,21 @@ test.describe('exchange', () => {
     expect((await detail(mine, partner.apiKey)).campaignStatus).toBe('onGoing');
 
     // Traffic both ways: 3 clicks from my app to the other partner's, 1 back.
-    const theirs = (await apiData('/api/v2/openapi/exchange/campaign/create', other.apiKey, {
-      name: 'Racing promo',
-      icon: `${creatives()}/icon.svg`,
-      text: 'Race your friends',
-      destination: { actionType: 'open.miniapp', url: 'https://t.me/racing_bot/app' },
-    })).exchangeCampaignId;
+    const theirs = (
+      await apiData('/api/v2/openapi/exchange/campaign/create', other.apiKey, {
+        name: 'Racing promo',
+        icon: `${creatives()}/icon.svg`,
+        text: 'Race your friends',
+        destination: { actionType: 'open.miniapp', url: 'https://t.me/racing_bot/app' },
+      })
+    ).exchangeCampaignId;
     expect(await exchangeTraffic(partner.apiKey, mine, theirs, 4, 3)).toBe(3);
     expect(await exchangeTraffic(other.apiKey, theirs, mine, 2, 1)).toBe(1);
-    const ledger = await waitFor(() => detail(mine, partner.apiKey), (value: any) => value.clicksSent === 3 && value.clicksReceived === 1, 'ledger');
+    const ledger = await waitFor(
+      () => detail(mine, partner.apiKey),
+      (value: any) => value.clicksSent === 3 && value.clicksReceived === 1,
+      'ledger',
+    );
     expect(ledger.balance).toBe(2);
 
     await page.reload();

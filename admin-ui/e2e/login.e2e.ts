@@ -8,9 +8,7 @@ test.describe('login', () => {
     await page.locator('input[name="apiKey"]').fill('adn_this-key-does-not-exist-0000000000');
     await page.getByRole('button', { name: 'Log in' }).click();
 
-    await expect(page.getByTestId('login-error')).toHaveText(
-      'This API key was refused: x-api-key is not a valid key (unknown or revoked)',
-    );
+    await expect(page.getByTestId('login-error')).toHaveText('This API key was refused: x-api-key is not a valid key (unknown or revoked)');
     expect(await page.evaluate(() => localStorage.getItem('adnet.apiKey'))).toBeNull();
     await screenshot(page, '01-login-refused');
   });

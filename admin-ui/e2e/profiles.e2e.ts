@@ -24,7 +24,7 @@ test.describe('profile import', () => {
     await expect(page.getByTestId('import-progress')).toHaveAttribute('aria-valuenow', '100');
     const rows = page.locator('[data-testid^="batch-"]');
     await expect(rows).toHaveCount(3);
-    const batchIds = (await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-testid')!.slice('batch-'.length))));
+    const batchIds = await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-testid')!.slice('batch-'.length)));
     const statuses = await Promise.all(batchIds.map((batchId) => apiData(`/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisher.apiKey)));
     expect(statuses.map((status) => [status.status, status.total, status.processed])).toEqual([
       ['done', 5000, 5000],

@@ -30,9 +30,15 @@ test.describe('publisher', () => {
   test('should create an ad block, show its id to copy, and chart its earnings', async ({ page, context }) => {
     const publisher = await createAccount(['publisher']);
     const advertiser = await createAccount(['advertiser']);
-    const campaignId = (await apiData('/api/v2/openapi/ad/campaign/create', advertiser.apiKey, campaignBody('Earning campaign', {
-      bidding: { billingType: 'CPC', costPer: 5 },
-    }))).campaignId;
+    const campaignId = (
+      await apiData(
+        '/api/v2/openapi/ad/campaign/create',
+        advertiser.apiKey,
+        campaignBody('Earning campaign', {
+          bidding: { billingType: 'CPC', costPer: 5 },
+        }),
+      )
+    ).campaignId;
     await login(page, publisher.apiKey);
 
     await page.getByRole('menuitem', { name: 'Ad blocks' }).click();

@@ -28,9 +28,7 @@ export const App = () => (
     {(permissions: unknown) => (
       <>
         {hasRole(permissions, 'advertiser') ? <Resource name="campaigns" {...campaigns} recordRepresentation="name" /> : null}
-        {hasRole(permissions, 'publisher') ? (
-          <Resource name="adBlocks" options={{ label: 'Ad blocks' }} {...adBlocks} recordRepresentation="name" />
-        ) : null}
+        {hasRole(permissions, 'publisher') ? <Resource name="adBlocks" options={{ label: 'Ad blocks' }} {...adBlocks} recordRepresentation="name" /> : null}
         {hasRole(permissions, 'partner') ? (
           <Resource name="exchangeCampaigns" options={{ label: 'Exchange' }} {...exchangeCampaigns} recordRepresentation="name" />
         ) : null}

@@ -37,9 +37,7 @@ describe('auth provider', () => {
       json: { code: 401, message: 'x-api-key is not a valid key (unknown or revoked)', data: {} },
     }));
 
-    await expect(auth.login({ apiKey: 'adn_wrong' })).rejects.toThrow(
-      'This API key was refused: x-api-key is not a valid key (unknown or revoked)',
-    );
+    await expect(auth.login({ apiKey: 'adn_wrong' })).rejects.toThrow('This API key was refused: x-api-key is not a valid key (unknown or revoked)');
     expect(localStorage.getItem(API_KEY_STORAGE)).toBeNull();
     await expect(auth.checkAuth({})).rejects.toThrow('Log in with your API key');
   });

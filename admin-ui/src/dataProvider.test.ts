@@ -156,7 +156,13 @@ describe('data provider', () => {
       'GET /api/v2/openapi/ad/campaign/list': (call) => {
         const { current, pageSize } = query(call);
         const start = (Number(current) - 1) * Number(pageSize);
-        return ok({ campaigns: all.slice(start, start + Number(pageSize)), total: all.length, current: Number(current), pageSize: Number(pageSize), success: true });
+        return ok({
+          campaigns: all.slice(start, start + Number(pageSize)),
+          total: all.length,
+          current: Number(current),
+          pageSize: Number(pageSize),
+          success: true,
+        });
       },
     });
 
@@ -195,7 +201,8 @@ describe('data provider', () => {
       'GET /api/v2/openapi/ad/block/list': () =>
         ok({ adBlocks: [{ adBlockId: 'b1', name: 'Home', earnings: 2.1 }], total: 1, current: 1, pageSize: 20, success: true }),
       'GET /api/v2/admin/accounts': () => ok({ accounts: [{ accountId: 'a1', name: 'Acme', roles: ['advertiser'] }], total: 1, current: 1, pageSize: 20 }),
-      'GET /api/v2/admin/accounts/a1/keys': () => ok({ keys: [{ keyId: 'k1', scope: 'full', label: '', allowedOrigins: null, revokedAt: null, active: true }] }),
+      'GET /api/v2/admin/accounts/a1/keys': () =>
+        ok({ keys: [{ keyId: 'k1', scope: 'full', label: '', allowedOrigins: null, revokedAt: null, active: true }] }),
     });
     const page = { pagination: { page: 1, perPage: 20 }, sort: { field: 'id', order: 'DESC' as const }, filter: {} };
 
@@ -382,13 +389,25 @@ describe('data provider', () => {
 
     expect(await provider.getList('exchangeCampaigns', page)).toEqual({ data: [item], total: 1 });
     const created = await provider.create('exchangeCampaigns', {
-      data: { name: 'Promo', icon: 'https://i.example/i.png', image: '', text: 't', destination: { actionType: 'visit.website', url: 'https://d.example' }, balance: 9 },
+      data: {
+        name: 'Promo',
+        icon: 'https://i.example/i.png',
+        image: '',
+        text: 't',
+        destination: { actionType: 'visit.website', url: 'https://d.example' },
+        balance: 9,
+      },
     });
     const updated = await provider.update('exchangeCampaigns', { id: 'x1', data: { name: 'Renamed', image: '' }, previousData: {} } as any);
     await provider.setExchangeCampaignStatus('x1', 'end');
     const series = await provider.exchangeCampaignSeries('x1', { granularity: 'day' });
 
-    expect(calls[1].body).toEqual({ name: 'Promo', icon: 'https://i.example/i.png', text: 't', destination: { actionType: 'visit.website', url: 'https://d.example' } });
+    expect(calls[1].body).toEqual({
+      name: 'Promo',
+      icon: 'https://i.example/i.png',
+      text: 't',
+      destination: { actionType: 'visit.website', url: 'https://d.example' },
+    });
     expect(created.data).toEqual(item);
     expect(calls[3].body).toEqual({ exchangeCampaignId: 'x1', name: 'Renamed', image: null });
     expect(updated.data.name).toBe('Renamed');
@@ -443,7 +462,11 @@ describe('data provider', () => {
     const { provider } = fakeApi({
       'POST /api/v2/openapi/user/profile/batch/csv': () => ({
         status: 400,
-        json: { code: 400, message: 'line.3.walletClassify is required with walletAddress', data: { errors: [{ field: 'line.3.walletClassify', message: 'line.3.walletClassify is required with walletAddress' }] } },
+        json: {
+          code: 400,
+          message: 'line.3.walletClassify is required with walletAddress',
+          data: { errors: [{ field: 'line.3.walletClassify', message: 'line.3.walletClassify is required with walletAddress' }] },
+        },
       }),
     });
     const error: any = await provider.importProfilesCsv(new Blob(['x'])).catch((caught) => caught);

@@ -72,7 +72,11 @@ export function matchesFilter(record: RaRecord, filter: Record<string, unknown>)
     if (wanted === undefined || wanted === null || wanted === '') return true;
     if (name === 'q') {
       const needle = String(wanted).toLowerCase();
-      return ['name', 'id', 'userId'].some((field) => String(record[field] ?? '').toLowerCase().includes(needle));
+      return ['name', 'id', 'userId'].some((field) =>
+        String(record[field] ?? '')
+          .toLowerCase()
+          .includes(needle),
+      );
     }
     const value = record[name];
     if (Array.isArray(wanted)) return wanted.length === 0 || wanted.includes(value);
@@ -122,7 +126,10 @@ export type KeyScope = 'full' | 'serve';
 
 /** Allowed origins as typed in the panel: separated by commas, spaces or new lines. */
 export function parseOrigins(text: string): string[] {
-  return text.split(/[\s,]+/).map((origin) => origin.trim()).filter(Boolean);
+  return text
+    .split(/[\s,]+/)
+    .map((origin) => origin.trim())
+    .filter(Boolean);
 }
 
 /** The body of a key request: only what was given (the API defaults scope to `full` and origins to any). */
@@ -167,11 +174,13 @@ export function createDataProvider(api: Api = defaultApi) {
     return { items: data.exchangeCampaigns, total: data.total };
   };
   /** An account's keys through the admin API, or (own) the caller's own through the self-service routes. */
-  const keyPages = (accountId: string | null): PageReader => async () => {
-    const data = await api(accountId === null ? `${OPENAPI}/account/keys` : `${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`);
-    const keys = data.keys.map((key: any) => ({ ...key, id: key.keyId, ...(accountId === null ? {} : { accountId }) }));
-    return { items: keys, total: keys.length };
-  };
+  const keyPages =
+    (accountId: string | null): PageReader =>
+    async () => {
+      const data = await api(accountId === null ? `${OPENAPI}/account/keys` : `${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`);
+      const keys = data.keys.map((key: any) => ({ ...key, id: key.keyId, ...(accountId === null ? {} : { accountId }) }));
+      return { items: keys, total: keys.length };
+    };
 
   const getCampaign = async (id: string) => {
     const data = await api(`${OPENAPI}/ad/campaign/detail`, { query: { campaignId: id } });
@@ -296,14 +305,12 @@ export function createDataProvider(api: Api = defaultApi) {
     // Beyond CRUD: the calls the panel's buttons and charts make.
     me: () => api(`${OPENAPI}/account/me`),
     rotateWebhookSecret: () => api(`${OPENAPI}/account/webhook-secret/rotate`, { body: {} }),
-    setCampaignStatus: (campaignId: string, status: StatusAction) =>
-      api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
+    setCampaignStatus: (campaignId: string, status: StatusAction) => api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
     campaignSeries: (campaignId: string, range: SeriesRange = {}) =>
       api(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series as any[]),
     adBlockSeries: (adBlockId: string, range: SeriesRange = {}) =>
       api(`${OPENAPI}/ad/block/stats`, { query: { adBlockId, ...range } }).then((data) => data.series as any[]),
-    verificationHealth: (campaignId: string, limit = 20) =>
-      api(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),
+    verificationHealth: (campaignId: string, limit = 20) => api(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),
     setExchangeCampaignStatus: (exchangeCampaignId: string, status: StatusAction) =>
       api(`${OPENAPI}/exchange/campaign/status`, { body: { exchangeCampaignId, status } }),
     exchangeCampaignSeries: (exchangeCampaignId: string, range: SeriesRange = {}) =>
@@ -320,9 +327,7 @@ export function createDataProvider(api: Api = defaultApi) {
     profileBatchStatus: (batchId: string) => api(`${OPENAPI}/user/profile/batch/status`, { query: { batchId } }),
     /** Revokes any key (admin API), or with `own` one of the caller's own keys (self-service). */
     revokeKey: (keyId: string, options: { own?: boolean } = {}) =>
-      options.own
-        ? api(`${OPENAPI}/account/keys/revoke`, { body: { keyId } })
-        : api(`${ADMIN}/keys/${encodeURIComponent(keyId)}/revoke`, { body: {} }),
+      options.own ? api(`${OPENAPI}/account/keys/revoke`, { body: { keyId } }) : api(`${ADMIN}/keys/${encodeURIComponent(keyId)}/revoke`, { body: {} }),
   };
   return provider;
 }

@@ -25,9 +25,9 @@ function keyOptions(body: KeyCreateDto): KeyOptions {
 
 const SCOPES_DESCRIPTION =
   '`scope: serve` makes a publishable key, safe to embed in a frontend: it may only fetch ads and report clicks ' +
-  '(matching/ad, ad/event/report, matching/exchange, exchange/event/report) for the account\'s own blocks and exchange ' +
+  "(matching/ad, ad/event/report, matching/exchange, exchange/event/report) for the account's own blocks and exchange " +
   'campaigns, and their rate limit counts per (key, client IP). `allowedOrigins` limits browser use to those exact ' +
-  'origins (a request without `Origin` is not a browser\'s and passes). See docs/TRUST_AND_SAFETY.md.';
+  "origins (a request without `Origin` is not a browser's and passes). See docs/TRUST_AND_SAFETY.md.";
 
 @ApiTags('account')
 @ApiSecurity('x-api-key')

@@ -54,6 +54,4 @@ export function routeAccessOf(handler: object, controller: object): RouteAccess 
   return { publishableKeyAllowed: publishable === true, roles };
 }
 
-export const CurrentPrincipal = createParamDecorator(
-  (_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest().principal,
-);
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest().principal);

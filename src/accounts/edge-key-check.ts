@@ -39,7 +39,11 @@ export function installEdgeKeyCheck(fastify: FastifyInstance, principals: Princi
     const decide = (principal: Principal | null) => {
       if (!principal) return refuseUnknown('x-api-key is not a valid key (unknown or revoked)');
       const origin = request.headers.origin;
-      const refusal = keyAccessRefusal(principal, { publishableKeyAllowed: config?.adnetPublishable === true }, typeof origin === 'string' ? origin : undefined);
+      const refusal = keyAccessRefusal(
+        principal,
+        { publishableKeyAllowed: config?.adnetPublishable === true },
+        typeof origin === 'string' ? origin : undefined,
+      );
       if (refusal) return refuse(refusal);
       request.principal = principal;
       done();

@@ -33,7 +33,7 @@ export class AdBlocksController {
     description:
       'The fields given change, the others stay; answers the detail. `requireSignedViewer: true` makes matching/ad on the ' +
       'block need the header `x-adnet-viewer: <openId>.<expiresAtMs>.<signature>`, where the signature is the lower-case hex ' +
-      'HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account\'s webhook secret (GET account/me), made by your ' +
+      "HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account's webhook secret (GET account/me), made by your " +
       'server for the user it serves; `expiresAtMs` must be in the future and at most 24 hours ahead. A request without it, ' +
       'expired, signed for another openId or with a wrong signature is a 401 naming the header. Clicks need no header: they ' +
       'count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet.',

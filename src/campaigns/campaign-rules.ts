@@ -5,16 +5,7 @@ import type { Campaign, CampaignStatus } from './entities/campaign.entity';
 export const STATUS_ACTIONS = ['start', 'paused', 'end'] as const;
 export type StatusAction = (typeof STATUS_ACTIONS)[number];
 
-export const DELIVERY_STATUSES = [
-  'delivering',
-  'scheduled',
-  'finished',
-  'dailyBudgetSpent',
-  'budgetSpent',
-  'paused',
-  'inReview',
-  'ended',
-] as const;
+export const DELIVERY_STATUSES = ['delivering', 'scheduled', 'finished', 'dailyBudgetSpent', 'budgetSpent', 'paused', 'inReview', 'ended'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface StatusState {

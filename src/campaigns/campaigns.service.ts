@@ -9,14 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../common/errors'
 import { newId } from '../common/ids';
 import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
-import {
-  CampaignCreateDto,
-  CampaignListItemDto,
-  CampaignResponseDto,
-  CampaignUpdateDto,
-  FrequencyCapDto,
-  TargetingDto,
-} from './dto/campaign.dto';
+import { CampaignCreateDto, CampaignListItemDto, CampaignResponseDto, CampaignUpdateDto, FrequencyCapDto, TargetingDto } from './dto/campaign.dto';
 import { Campaign, CampaignTargeting } from './entities/campaign.entity';
 
 /** Change-bus topic: a campaign was created or changed; serving indexes reload it. */
@@ -95,19 +88,12 @@ export class CampaignsService {
    * Read, decide, write only if nobody wrote in between (the version still matches), else read again: concurrent
    * edits and status changes never overwrite each other, and `end` stays final.
    */
-  private async changeWithVersion(
-    principal: Principal,
-    campaignId: string,
-    decide: (campaign: Campaign) => Partial<Campaign> | null,
-  ): Promise<Campaign> {
+  private async changeWithVersion(principal: Principal, campaignId: string, decide: (campaign: Campaign) => Partial<Campaign> | null): Promise<Campaign> {
     for (let attempt = 1; ; attempt++) {
       const campaign = await this.findVisible(principal, campaignId);
       const changes = decide(campaign);
       if (!changes) return campaign;
-      const result = await this.campaigns.update(
-        { id: campaign.id, version: campaign.version },
-        { ...changes, version: campaign.version + 1 },
-      );
+      const result = await this.campaigns.update({ id: campaign.id, version: campaign.version }, { ...changes, version: campaign.version + 1 });
       if (result.affected === 1) {
         this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
         return { ...campaign, ...changes, version: campaign.version + 1 } as Campaign;
@@ -181,12 +167,17 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
 }
 
 /** `null` removes the cap; given fields merge into the current one, which then needs both. */
-function mergeFrequencyCap(campaign: Campaign, given: Partial<FrequencyCapDto> | null | undefined): Pick<Campaign, 'frequencyCapImpressions' | 'frequencyCapHours'> {
+function mergeFrequencyCap(
+  campaign: Campaign,
+  given: Partial<FrequencyCapDto> | null | undefined,
+): Pick<Campaign, 'frequencyCapImpressions' | 'frequencyCapHours'> {
   if (given === null) return { frequencyCapImpressions: null, frequencyCapHours: null };
   const cap = { ...frequencyCapOf(campaign), ...definedOnly(given) };
   const missing = (['impressions', 'hours'] as const).filter((field) => given !== undefined && cap[field] === undefined);
   if (missing.length > 0) {
-    throw new ValidationError(missing.map((field) => ({ field: `frequencyCap.${field}`, message: `frequencyCap.${field} is required: the campaign has no frequency cap yet` })));
+    throw new ValidationError(
+      missing.map((field) => ({ field: `frequencyCap.${field}`, message: `frequencyCap.${field} is required: the campaign has no frequency cap yet` })),
+    );
   }
   return { frequencyCapImpressions: cap.impressions ?? null, frequencyCapHours: cap.hours ?? null };
 }

@@ -47,11 +47,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** Documents the failure answers of an endpoint with the error envelope. */
 export function ApiErrors(...statuses: number[]) {
-  return applyDecorators(
-    ...[...statuses, 429].map((status) =>
-      ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorEnvelopeDto }),
-    ),
-  );
+  return applyDecorators(...[...statuses, 429].map((status) => ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorEnvelopeDto })));
 }
 
 /** Documents a `{code: 0, message: "success", data: <model>}` answer. */

@@ -11,16 +11,7 @@ export function createPinoLogger(level: string, destination?: DestinationStream)
     level,
     base: { service: SERVICE_NAME, pid: process.pid },
     redact: {
-      paths: [
-        'req.headers["x-api-key"]',
-        'headers["x-api-key"]',
-        'apiKey',
-        '*.apiKey',
-        'webhookSecret',
-        '*.webhookSecret',
-        'password',
-        '*.password',
-      ],
+      paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKey', '*.apiKey', 'webhookSecret', '*.webhookSecret', 'password', '*.password'],
       censor: '[redacted]',
     },
   };

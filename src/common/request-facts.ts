@@ -32,4 +32,6 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /** Controller parameter: the RequestFacts of the request being handled. */
-export const Facts = createParamDecorator((_data: unknown, context: ExecutionContext): RequestFacts => requestFactsOf(context.switchToHttp().getRequest<FastifyRequest>()));
+export const Facts = createParamDecorator((_data: unknown, context: ExecutionContext): RequestFacts =>
+  requestFactsOf(context.switchToHttp().getRequest<FastifyRequest>()),
+);

@@ -33,9 +33,7 @@ describe(RequestValidationPipe.name, () => {
   };
 
   it('should report nested failures with their dotted path', () => {
-    expect(errorsOf({ name: 'x', inner: { count: 0 } })).toEqual([
-      { field: 'inner.count', message: 'inner.count must not be less than 1' },
-    ]);
+    expect(errorsOf({ name: 'x', inner: { count: 0 } })).toEqual([{ field: 'inner.count', message: 'inner.count must not be less than 1' }]);
   });
 
   it('should say an object is expected without the nested-validation noise', () => {

@@ -57,7 +57,10 @@ describe('DTO decorators with generated messages', () => {
   });
 
   it('should name the length cap, also for each value', () => {
-    expect(messagesOf(Sample, { ...valid, code: 'abcd', tags: ['xyz'] })).toEqual(['code must be at most 3 characters', 'each value in tags must be at most 2 characters']);
+    expect(messagesOf(Sample, { ...valid, code: 'abcd', tags: ['xyz'] })).toEqual([
+      'code must be at most 3 characters',
+      'each value in tags must be at most 2 characters',
+    ]);
   });
 
   it('should give one message for every way an integer misses its range', () => {

@@ -147,7 +147,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const corsRaw = read('CORS_ORIGINS') ?? '*';
   const corsOrigins: string[] | '*' =
-    corsRaw === '*' ? '*' : corsRaw.split(',').map((origin) => origin.trim()).filter(Boolean);
+    corsRaw === '*'
+      ? '*'
+      : corsRaw
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean);
   if (corsOrigins !== '*') {
     for (const origin of corsOrigins) {
       if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
@@ -239,7 +244,10 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): boolean |
   if (raw === undefined || /^(false|0)$/i.test(raw)) return false;
   if (/^true$/i.test(raw)) return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, bits] = entry.split('/');
     const family = isIP(address);

@@ -33,10 +33,7 @@ export class ConversionsController {
   @ApiOperation({ summary: 'Your conversions in a time range: attributed to clicks, and unattributed (shown apart)' })
   @ApiEnvelope(ConversionSummaryDto)
   @ApiErrors(400, 401, 403)
-  async summary(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: ConversionSummaryQueryDto,
-  ): Promise<Envelope<ConversionSummaryDto>> {
+  async summary(@CurrentPrincipal() principal: Principal, @Query() query: ConversionSummaryQueryDto): Promise<Envelope<ConversionSummaryDto>> {
     return ok(await this.conversions.summary(principal, query));
   }
 }

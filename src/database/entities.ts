@@ -13,4 +13,19 @@ import { ExchangeCampaign } from '../exchange/entities/exchange-campaign.entity'
 import { ExchangeClick } from '../exchange/entities/exchange-click.entity';
 import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.entity';
 
-export const ENTITIES = [Account, ApiKey, Campaign, AdBlock, Click, StatsHourly, StatsWrite, Conversion, VerificationCall, ExchangeCampaign, ExchangeClick, ExchangeStatsHourly, Profile, ProfileBatch];
+export const ENTITIES = [
+  Account,
+  ApiKey,
+  Campaign,
+  AdBlock,
+  Click,
+  StatsHourly,
+  StatsWrite,
+  Conversion,
+  VerificationCall,
+  ExchangeCampaign,
+  ExchangeClick,
+  ExchangeStatsHourly,
+  Profile,
+  ProfileBatch,
+];

@@ -8,8 +8,26 @@ describe(ClickRepository.name, () => {
     const statements: { sql: string; params: unknown[] }[] = [];
     const into = { query: async (sql: string, params: unknown[]) => void statements.push({ sql, params }) } as Queryable;
     const repository = new ClickRepository({} as DataSource);
-    const counted = { id: 'k1', campaignId: 'c1', advertiserId: 'a1', adBlockId: 'b1', adId: 'ad_c1', messengerUserId: 'u1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 5 } as Click;
-    const invalid = { ...counted, id: 'k2', costMicros: 0, earningsMicros: 0, verificationStatus: 'pending', status: 'invalid', invalidReason: 'datacenter' } as Click;
+    const counted = {
+      id: 'k1',
+      campaignId: 'c1',
+      advertiserId: 'a1',
+      adBlockId: 'b1',
+      adId: 'ad_c1',
+      messengerUserId: 'u1',
+      costMicros: 90_000,
+      earningsMicros: 63_000,
+      createdAt: 5,
+    } as Click;
+    const invalid = {
+      ...counted,
+      id: 'k2',
+      costMicros: 0,
+      earningsMicros: 0,
+      verificationStatus: 'pending',
+      status: 'invalid',
+      invalidReason: 'datacenter',
+    } as Click;
 
     await repository.insertMany(into, [counted, invalid]);
 

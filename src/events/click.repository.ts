@@ -48,20 +48,22 @@ export class ClickRepository implements ClickStore {
   }
 
   async latestCounted(manager: EntityManager, messengerUserId: string, advertiserId: string, since: number): Promise<Pick<Click, 'id' | 'campaignId'> | null> {
-    return manager
-      .getRepository(Click)
-      .createQueryBuilder('click')
-      .select(['click.id', 'click.campaignId'])
-      .where('click.messengerUserId = :messengerUserId AND click.advertiserId = :advertiserId AND click.createdAt >= :since', {
-        messengerUserId,
-        advertiserId,
-        since,
-      })
-      // unbilled and invalid clicks are never credited (docs/TRUST_AND_SAFETY.md)
-      .andWhere("click.status = 'counted'")
-      .orderBy('click.createdAt', 'DESC')
-      .addOrderBy('click.id', 'DESC')
-      .getOne();
+    return (
+      manager
+        .getRepository(Click)
+        .createQueryBuilder('click')
+        .select(['click.id', 'click.campaignId'])
+        .where('click.messengerUserId = :messengerUserId AND click.advertiserId = :advertiserId AND click.createdAt >= :since', {
+          messengerUserId,
+          advertiserId,
+          since,
+        })
+        // unbilled and invalid clicks are never credited (docs/TRUST_AND_SAFETY.md)
+        .andWhere("click.status = 'counted'")
+        .orderBy('click.createdAt', 'DESC')
+        .addOrderBy('click.id', 'DESC')
+        .getOne()
+    );
   }
 
   /** The campaign's verification URL and the advertiser's webhook secret come along: the call needs both. */

@@ -45,9 +45,7 @@ describe('exchange campaign shapes', () => {
         createdAt: 1,
         updatedAt: 2,
       });
-      expect(toResponse(campaign)).toEqual(
-        expect.objectContaining({ exchangeCampaignId: 'x1', id: 'x1', userId: 'p1', balance: 1, ctr: 0.25, image: null }),
-      );
+      expect(toResponse(campaign)).toEqual(expect.objectContaining({ exchangeCampaignId: 'x1', id: 'x1', userId: 'p1', balance: 1, ctr: 0.25, image: null }));
       expect(toResponse({ ...campaign, impressions: 0 } as ExchangeCampaign).ctr).toBe(0);
     });
   });

@@ -62,10 +62,7 @@ export function rankExchangeCampaigns(
       const partnerBalance = partnerBalances.get(campaign.accountId) ?? campaign.balance;
       return { ...campaign, partnerBalance, farInDebt: isFarInDebt(partnerBalance, debtLimit) };
     })
-    .sort(
-      (a, b) =>
-        b.partnerBalance - a.partnerBalance || b.balance - a.balance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-    );
+    .sort((a, b) => b.partnerBalance - a.partnerBalance || b.balance - a.balance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Include lists never match an unknown value; exclude lists do not exclude it (DESIGN §11). */

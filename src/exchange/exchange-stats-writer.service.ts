@@ -117,7 +117,11 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
 
     try {
       await this.ledger.write(impressions, async (manager) => {
-        if (clicks.length > 0) await this.ledgerRows.insertClicks(manager, clicks.map(({ click }) => click));
+        if (clicks.length > 0)
+          await this.ledgerRows.insertClicks(
+            manager,
+            clicks.map(({ click }) => click),
+          );
         await this.applyDeltas(manager, [...rows.values()]);
       });
       for (const pending of clicks) pending.resolve();

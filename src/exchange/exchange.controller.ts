@@ -26,8 +26,8 @@ import { ExchangeCampaignsService } from './exchange-campaigns.service';
 import { ExchangeService } from './exchange.service';
 
 const RANKING =
-  'Ranking: by the ledger balance (clicks sent minus clicks received) of the promoted campaign\'s partner over all ' +
-  'its exchange campaigns, creditors first, then the campaign\'s own balance, then oldest first. A partner whose ' +
+  "Ranking: by the ledger balance (clicks sent minus clicks received) of the promoted campaign's partner over all " +
+  "its exchange campaigns, creditors first, then the campaign's own balance, then oldest first. A partner whose " +
   'balance is below -`EXCHANGE_DEBT_LIMIT` (default 100 clicks) is far in debt: its entries come after every other ' +
   "partner's and one answer holds at most one of them.";
 
@@ -114,7 +114,8 @@ export class ExchangeController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Edit an exchange campaign',
-    description: 'Fields given change, the others stay; `destination` and `targeting` merge, lists replace; `image: null` removes the image. Ended campaigns answer 409.',
+    description:
+      'Fields given change, the others stay; `destination` and `targeting` merge, lists replace; `image: null` removes the image. Ended campaigns answer 409.',
   })
   @ApiEnvelope(ExchangeCampaignResponseDto)
   @ApiErrors(400, 401, 403, 404, 409)

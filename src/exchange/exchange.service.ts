@@ -15,13 +15,7 @@ import { ClickRequest, ImpressionCandidate, SERVING_STATE, ServingState } from '
 import { ExchangeClickEventDataDto, ExchangeEntriesDto, ExchangeEntryDto, ExchangeFetchQueryDto } from './dto/exchange.dto';
 import { ExchangeClick } from './entities/exchange-click.entity';
 import { ExchangeCampaignRef, ExchangeIndexService } from './exchange-index.service';
-import {
-  DEBTOR_SLOTS,
-  entryIdOf,
-  ExchangeContext,
-  RankedExchangeCampaign,
-  selectExchangeCandidates,
-} from './exchange-matcher';
+import { DEBTOR_SLOTS, entryIdOf, ExchangeContext, RankedExchangeCampaign, selectExchangeCandidates } from './exchange-matcher';
 import { ExchangeStatsWriterService } from './exchange-stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 
@@ -96,7 +90,10 @@ export class ExchangeService {
       limit,
       candidates: (max, offered) => selectExchangeCandidates(this.index.ranked, context, max, offered)[group],
       reserve: (candidates, wanted) =>
-        this.state.reserveImpressions({ userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted, invalid }, candidates.map(toCandidate)),
+        this.state.reserveImpressions(
+          { userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted, invalid },
+          candidates.map(toCandidate),
+        ),
     });
   }
 

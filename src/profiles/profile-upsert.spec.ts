@@ -35,8 +35,33 @@ describe('profile upsert', () => {
     ];
     const mysql = upsertStatement('mysql', 'pub1', rows, 1000);
     expect(mysql.sql.match(/\(\?(, \?){10}\)/g)).toHaveLength(2);
-    expect(mysql.sql).toContain('ON DUPLICATE KEY UPDATE `ipAddress` = CASE WHEN (VALUES(`lastFields`) & 1) <> 0 THEN VALUES(`ipAddress`) ELSE `ipAddress` END');
-    expect(mysql.params).toEqual(['pub1', 'a', null, null, null, 1, null, null, null, 8, 1000, 'pub1', 'b', '8.8.8.8', null, null, null, 0, null, null, 17, 1000]);
+    expect(mysql.sql).toContain(
+      'ON DUPLICATE KEY UPDATE `ipAddress` = CASE WHEN (VALUES(`lastFields`) & 1) <> 0 THEN VALUES(`ipAddress`) ELSE `ipAddress` END',
+    );
+    expect(mysql.params).toEqual([
+      'pub1',
+      'a',
+      null,
+      null,
+      null,
+      1,
+      null,
+      null,
+      null,
+      8,
+      1000,
+      'pub1',
+      'b',
+      '8.8.8.8',
+      null,
+      null,
+      null,
+      0,
+      null,
+      null,
+      17,
+      1000,
+    ]);
     const sqlite = upsertStatement('sqlite', 'pub1', rows, 1000);
     expect(sqlite.sql).toContain('ON CONFLICT("accountId", "messengerUserId") DO UPDATE SET "ipAddress" = CASE WHEN (excluded."lastFields" & 1) <> 0');
     expect(sqlite.params).toEqual(mysql.params);
@@ -58,11 +83,21 @@ describe('profile facts', () => {
     expect(factsOf({ ...base, walletAddress: 'EQ', walletClassify: 'primary', isPremium: 1, isHighValue: 0, walletHasBalance: true })).toEqual(
       expect.objectContaining({ premium: true, highValue: false, linkedWallet: true, linkedChainWallet: true, walletHasBalance: true }),
     );
-    expect(factsOf({ ...base, walletAddress: '0x1', walletClassify: 'evm' })).toEqual(expect.objectContaining({ linkedWallet: true, linkedChainWallet: false }));
+    expect(factsOf({ ...base, walletAddress: '0x1', walletClassify: 'evm' })).toEqual(
+      expect.objectContaining({ linkedWallet: true, linkedChainWallet: false }),
+    );
   });
 
   it('should read back what it encodes for Redis', () => {
-    const facts = { premium: true, highValue: false, linkedWallet: true, linkedChainWallet: false, walletHasBalance: true, language: 'de', ipAddress: '2001:db8::1' };
+    const facts = {
+      premium: true,
+      highValue: false,
+      linkedWallet: true,
+      linkedChainWallet: false,
+      walletHasBalance: true,
+      language: 'de',
+      ipAddress: '2001:db8::1',
+    };
     expect(encodeFacts(facts)).toBe('21|de|2001:db8::1');
     expect(decodeFacts(encodeFacts(facts))).toEqual(facts);
     const empty = { ...facts, premium: false, linkedWallet: false, walletHasBalance: false, language: null, ipAddress: null };

@@ -44,7 +44,7 @@ export class ProfilesController {
       'An accepted batch is applied by a queue job (upsert by messengerUserId: fields a record carries overwrite, absent ' +
       'fields keep their stored value, null clears one); follow it at `user/profile/batch/status`. Its targeting flags ' +
       'take effect in matching/ad as soon as the batch is `done`.\n\n' +
-      'Profiles belong to the publisher that uploaded them: they target users on that publisher\'s own ad blocks only, ' +
+      "Profiles belong to the publisher that uploaded them: they target users on that publisher's own ad blocks only, " +
       'and another publisher uploading the same messengerUserId changes nothing of yours. An admin uploads for a ' +
       'publisher by naming it in `publisherId`.',
   })

@@ -45,7 +45,10 @@ export async function mountQueueBoard(app: NestFastifyApplication, config: AppCo
         if (refusal) return sendError(reply, 403, refusal.message);
         if (queryKey !== undefined && rawKey === queryKey) {
           const secure = request.protocol === 'https' ? '; Secure' : '';
-          reply.header('set-cookie', `${COOKIE}=${encodeURIComponent(queryKey)}; Path=${QUEUE_BOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`);
+          reply.header(
+            'set-cookie',
+            `${COOKIE}=${encodeURIComponent(queryKey)}; Path=${QUEUE_BOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`,
+          );
           return reply.redirect(request.url.split('?')[0]);
         }
       });

@@ -6,7 +6,16 @@ import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { expectedRevenuePerMille, IndexedCampaign, MatchCache, MatchContext, rankCampaigns, rerankCampaigns, rerankCampaignsInSlices, smoothedCtr } from './campaign-matcher';
+import {
+  expectedRevenuePerMille,
+  IndexedCampaign,
+  MatchCache,
+  MatchContext,
+  rankCampaigns,
+  rerankCampaigns,
+  rerankCampaignsInSlices,
+  smoothedCtr,
+} from './campaign-matcher';
 
 /** Rows a refresh handles between two turns of the event loop. */
 const REFRESH_SLICE = 1000;
@@ -272,11 +281,7 @@ function isServable(row: Campaign, now: number): boolean {
 function withLatestCounters(campaign: IndexedCampaign, row: CampaignCounters): IndexedCampaign {
   const spentMicros = Number(row.spentMicros);
   const daySpentMicros = Number(row.daySpentMicros);
-  const ecpmMicros = expectedRevenuePerMille(
-    campaign.billingType,
-    campaign.costPerMicros,
-    smoothedCtr(Number(row.clicks), Number(row.impressions)),
-  );
+  const ecpmMicros = expectedRevenuePerMille(campaign.billingType, campaign.costPerMicros, smoothedCtr(Number(row.clicks), Number(row.impressions)));
   if (
     spentMicros === campaign.spentMicros &&
     daySpentMicros === campaign.daySpentMicros &&
@@ -294,4 +299,3 @@ function hasBudgetLeft(
 ): boolean {
   return campaign.spentMicros < campaign.totalBudgetMicros && spentToday(campaign, now) < campaign.dailyBudgetMicros;
 }
-

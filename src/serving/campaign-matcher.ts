@@ -151,10 +151,7 @@ export function matchesTargeting(campaign: IndexedCampaign, context: MatchContex
     return false;
   }
   if (context.country !== null && campaign.excludedRegions.has(context.country)) return false;
-  if (
-    campaign.includedLanguages.size > 0 &&
-    (context.language === null || !campaign.includedLanguages.has(context.language))
-  ) {
+  if (campaign.includedLanguages.size > 0 && (context.language === null || !campaign.includedLanguages.has(context.language))) {
     return false;
   }
   if (context.language !== null && campaign.excludedLanguages.has(context.language)) return false;
@@ -175,12 +172,7 @@ export function isLive(campaign: IndexedCampaign, now: number): boolean {
  * The best `max` campaigns for this request, in rank order, one per campaign. `ranked` must come from
  * rankCampaigns; the scan stops as soon as it has enough, so its cost follows the answer, not the index size.
  */
-export function selectCandidates(
-  ranked: readonly IndexedCampaign[],
-  context: MatchContext,
-  max: number,
-  skip?: ReadonlySet<string>,
-): IndexedCampaign[] {
+export function selectCandidates(ranked: readonly IndexedCampaign[], context: MatchContext, max: number, skip?: ReadonlySet<string>): IndexedCampaign[] {
   const picked: IndexedCampaign[] = [];
   for (const campaign of ranked) {
     if (picked.length >= max) break;

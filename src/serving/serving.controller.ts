@@ -37,15 +37,11 @@ export class ServingController {
     required: false,
     description:
       'Only on ad blocks with requireSignedViewer: `<openId>.<expiresAtMs>.<hex HMAC-SHA256(webhookSecret, "<openId>.<expiresAtMs>")>`, ' +
-      'openId equal to the query\'s, expiresAtMs in the future and at most 24 h ahead',
+      "openId equal to the query's, expiresAtMs in the future and at most 24 h ahead",
   })
   @ApiEnvelope(ServedAdsDto)
   @ApiErrors(400, 401, 403, 404)
-  async fetch(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: AdFetchQueryDto,
-    @Facts() facts: RequestFacts,
-  ): Promise<Envelope<ServedAdsDto>> {
+  async fetch(@CurrentPrincipal() principal: Principal, @Query() query: AdFetchQueryDto, @Facts() facts: RequestFacts): Promise<Envelope<ServedAdsDto>> {
     return ok(await this.serving.fetchAds(principal, query, facts));
   }
 }

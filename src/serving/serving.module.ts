@@ -41,4 +41,3 @@ import { SERVING_STATE } from './state/serving-state';
   exports: [CampaignIndexService, SERVING_STATE, GeoService],
 })
 export class ServingModule {}
-

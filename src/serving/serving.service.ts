@@ -89,7 +89,15 @@ export class ServingService {
       candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped),
       reserve: async (candidates, wanted) => {
         const result = await this.state.reserveImpressions(
-          { userId: query.openId, adBlockId: query.adBlockId, now: context.now, day, limit: wanted, userImpressionsPerHour: this.config.userImpressionsPerHour, invalid },
+          {
+            userId: query.openId,
+            adBlockId: query.adBlockId,
+            now: context.now,
+            day,
+            limit: wanted,
+            userImpressionsPerHour: this.config.userImpressionsPerHour,
+            invalid,
+          },
           candidates.map((campaign) => toCandidate(campaign, day)),
         );
         if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
@@ -146,7 +154,13 @@ const candidateCache = new WeakMap<IndexedCampaign, ImpressionCandidate & { day:
 function toCandidate(campaign: IndexedCampaign, day: string): ImpressionCandidate {
   let candidate = candidateCache.get(campaign);
   if (candidate === undefined || candidate.day !== day) {
-    candidate = { adId: campaign.adId, priceMicros: impressionPrice(campaign), frequencyCap: campaign.frequencyCap ?? null, ...budgetFacts(campaign, day), day };
+    candidate = {
+      adId: campaign.adId,
+      priceMicros: impressionPrice(campaign),
+      frequencyCap: campaign.frequencyCap ?? null,
+      ...budgetFacts(campaign, day),
+      day,
+    };
     candidateCache.set(campaign, candidate);
   }
   return candidate;

@@ -9,7 +9,11 @@ import { StatsRepository } from './stats.repository';
 
 /** The click rows go into the writer's transaction as one statement whose parameters are the clicks' statuses. */
 const clickRows = {
-  insertMany: (into: Queryable, clicks: Click[]) => into.query(`INSERT INTO clicks (status) VALUES ${clicks.map(() => '(?)').join(', ')}`, clicks.map((click) => click.status ?? 'counted')),
+  insertMany: (into: Queryable, clicks: Click[]) =>
+    into.query(
+      `INSERT INTO clicks (status) VALUES ${clicks.map(() => '(?)').join(', ')}`,
+      clicks.map((click) => click.status ?? 'counted'),
+    ),
 } as ClickStore;
 
 function writerOn(dataSource: DataSource): StatsWriterService {
@@ -65,7 +69,8 @@ function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
             if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
             committed.push(open ?? []);
             open = null;
-            if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+            if (state.loseCommitAnswer)
+              throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
             return;
           }
           const statements = split(sql, params);
@@ -110,7 +115,11 @@ describe(StatsWriterService.name, () => {
     );
     const click = (id: string, status: Click['status'], costMicros: number) =>
       clickOf({ id, campaignId: 'c1', adBlockId: 'b1', costMicros, earningsMicros: (costMicros * 7) / 10, createdAt: now, status });
-    await Promise.all([writer.recordClick(click('k1', 'counted', 90_000)), writer.recordClick(click('k2', 'unbilled', 0)), writer.recordClick(click('k3', 'invalid', 0))]);
+    await Promise.all([
+      writer.recordClick(click('k1', 'counted', 90_000)),
+      writer.recordClick(click('k2', 'unbilled', 0)),
+      writer.recordClick(click('k3', 'invalid', 0)),
+    ]);
     await writer.flush();
 
     const statements = committed.flat();

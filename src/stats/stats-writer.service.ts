@@ -159,7 +159,11 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
 
     try {
       const batch = new StatementBatch();
-      if (clicks.length > 0) await this.clickRows.insertMany(batch, clicks.map(({ click }) => click));
+      if (clicks.length > 0)
+        await this.clickRows.insertMany(
+          batch,
+          clicks.map(({ click }) => click),
+        );
       await this.applyDeltas(batch, [...rows.values()]);
       await this.ledger.writeBatch(deltas, batch);
       for (const pending of clicks) pending.resolve();

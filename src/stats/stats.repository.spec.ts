@@ -44,12 +44,25 @@ describe(StatsRepository.name, () => {
       { campaignId: 'c1', adBlockId: 'b1', hour: HOUR, impressions: 2, clicks: 1, spendMicros: 900, earningsMicros: 630, invalidImpressions: 1 },
       { campaignId: 'c1', adBlockId: '', hour: HOUR, conversions: 1 },
     ]);
-    await repository.addHourly(dataSource, [{ campaignId: 'c1', adBlockId: 'b1', hour: HOUR, impressions: 1, spendMicros: 100, earningsMicros: 70, verifiedClicks: 1, unbilledClicks: 2 }]);
+    await repository.addHourly(dataSource, [
+      { campaignId: 'c1', adBlockId: 'b1', hour: HOUR, impressions: 1, spendMicros: 100, earningsMicros: 70, verifiedClicks: 1, unbilledClicks: 2 },
+    ]);
     await repository.addHourly(dataSource, [{ campaignId: 'c1', adBlockId: '', hour: HOUR, conversions: 1 }]);
 
     const rows = await dataSource.query('SELECT * FROM stats_hourly ORDER BY adBlockId');
     expect(rows).toEqual([
-      { campaignId: 'c1', adBlockId: '', hour: HOUR, impressions: 0, clicks: 0, conversions: 2, verifiedClicks: 0, spendMicros: 0, earningsMicros: 0, ...noTraffic },
+      {
+        campaignId: 'c1',
+        adBlockId: '',
+        hour: HOUR,
+        impressions: 0,
+        clicks: 0,
+        conversions: 2,
+        verifiedClicks: 0,
+        spendMicros: 0,
+        earningsMicros: 0,
+        ...noTraffic,
+      },
       {
         campaignId: 'c1',
         adBlockId: 'b1',
@@ -68,7 +81,9 @@ describe(StatsRepository.name, () => {
   });
 
   it("should add a campaign's spend to its day's spend on the same day, start a newer day afresh and leave it for an older one", async () => {
-    await dataSource.query("INSERT INTO campaigns (id, spentMicros, daySpentMicros, spentDay) VALUES ('same', 500, 300, '1970-01-02'), ('newer', 500, 300, '1970-01-01'), ('older', 500, 300, '1970-01-03')");
+    await dataSource.query(
+      "INSERT INTO campaigns (id, spentMicros, daySpentMicros, spentDay) VALUES ('same', 500, 300, '1970-01-02'), ('newer', 500, 300, '1970-01-01'), ('older', 500, 300, '1970-01-03')",
+    );
     const change = (id: string) => ({ id, impressions: 1, clicks: 2, spend: 70, day: '1970-01-02', daySpend: 40, ...noTraffic, invalidClicks: 1 });
     await repository.addCampaignCounters(dataSource, [change('newer'), change('older'), change('same')]);
 
@@ -83,7 +98,9 @@ describe(StatsRepository.name, () => {
   it('should add block totals, and conversions and verified clicks to the campaign', async () => {
     await dataSource.query("INSERT INTO ad_blocks (id) VALUES ('b1'), ('b2')");
     await dataSource.query("INSERT INTO campaigns (id) VALUES ('c1')");
-    await repository.addBlockCounters(dataSource, [{ id: 'b1', impressions: 3, clicks: 1, earnings: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2 }]);
+    await repository.addBlockCounters(dataSource, [
+      { id: 'b1', impressions: 3, clicks: 1, earnings: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2 },
+    ]);
     await repository.addCampaignConversion(dataSource, 'c1');
     await repository.addCampaignVerifiedClick(dataSource, 'c1');
     await repository.addCampaignVerifiedClick(dataSource, 'c1');

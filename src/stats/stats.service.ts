@@ -60,11 +60,7 @@ export class StatsService {
     }));
   }
 
-  private async series(
-    where: { campaignId: string } | { adBlockId: string },
-    request: SeriesRequest,
-    now: number,
-  ): Promise<SeriesPoint[]> {
+  private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number): Promise<SeriesPoint[]> {
     const bucket = request.granularity === 'hour' ? HOUR_MS : DAY_MS;
     const to = request.to ?? now;
     const from = request.from ?? to - DEFAULT_SPAN_MS;

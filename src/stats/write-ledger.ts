@@ -16,8 +16,7 @@ const IN_DOUBT_WAIT_MS = 3000;
 const KEEP_MS = 24 * 3600_000;
 const CLEANUP_EVERY_MS = 3600_000;
 
-const codeOf = (error: unknown) =>
-  (error as { driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
+const codeOf = (error: unknown) => (error as { driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
 
 /**
  * The counter writers' one way to the database, exactly once across lost COMMIT answers. When the database goes
@@ -126,8 +125,6 @@ export class WriteLedger<T> {
     const now = Date.now();
     if (now - this.lastCleanup < CLEANUP_EVERY_MS) return;
     this.lastCleanup = now;
-    void this.markers
-      .deleteOlderThan(now - KEEP_MS)
-      .catch((error) => this.logger.warn({ err: error }, 'stats_writes clean-up failed'));
+    void this.markers.deleteOlderThan(now - KEEP_MS).catch((error) => this.logger.warn({ err: error }, 'stats_writes clean-up failed'));
   }
 }

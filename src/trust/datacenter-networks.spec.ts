@@ -85,12 +85,15 @@ describe('DatacenterNetworks (the @ip-location-db/asn dataset)', () => {
   });
 
   it('should look up from a table of merged ranges by binary search', () => {
-    const table = new DatacenterNetworks(
-      { starts: Uint32Array.from([10, 100]), ends: Uint32Array.from([20, 200]) },
-      { starts: [5n], ends: [9n] },
-    );
+    const table = new DatacenterNetworks({ starts: Uint32Array.from([10, 100]), ends: Uint32Array.from([20, 200]) }, { starts: [5n], ends: [9n] });
     expect(['0.0.0.9', '0.0.0.10', '0.0.0.20', '0.0.0.21', '0.0.0.100', '0.0.0.200', '0.0.0.201'].map((ip) => table.contains(ip))).toEqual([
-      false, true, true, false, true, true, false,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
     ]);
     expect(['::4', '::5', '::9', '::a', '::ffff:0.0.0.15'].map((ip) => table.contains(ip))).toEqual([false, true, true, false, true]);
   });

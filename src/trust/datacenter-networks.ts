@@ -14,21 +14,29 @@ import { join } from 'node:path';
  * WARP). See docs/TRUST_AND_SAFETY.md.
  */
 export const HOSTING_ASNS: ReadonlySet<number> = new Set([
-  16509, 14618, 8987, // Amazon (AWS)
-  15169, 396982, 19527, // Google, Google Cloud
+  16509,
+  14618,
+  8987, // Amazon (AWS)
+  15169,
+  396982,
+  19527, // Google, Google Cloud
   8075, // Microsoft (Azure)
   31898, // Oracle Cloud
   36351, // IBM Cloud
-  45102, 37963, // Alibaba Cloud
-  132203, 45090, // Tencent Cloud
-  136907, 55990, // Huawei Cloud
+  45102,
+  37963, // Alibaba Cloud
+  132203,
+  45090, // Tencent Cloud
+  136907,
+  55990, // Huawei Cloud
   135377, // UCloud
   14061, // DigitalOcean
   63949, // Linode (Akamai cloud compute)
   20473, // Vultr (The Constant Company)
   16276, // OVHcloud
   24940, // Hetzner
-  51167, 40021, // Contabo
+  51167,
+  40021, // Contabo
   12876, // Scaleway
   197540, // netcup
   6724, // Strato
@@ -37,8 +45,13 @@ export const HOSTING_ASNS: ReadonlySet<number> = new Set([
   22612, // Namecheap
   26496, // GoDaddy
   46606, // Unified Layer (Bluehost)
-  36352, 54290, // HostPapa (ColoCrossing)
-  60781, 28753, 16265, 30633, 7203, // Leaseweb
+  36352,
+  54290, // HostPapa (ColoCrossing)
+  60781,
+  28753,
+  16265,
+  30633,
+  7203, // Leaseweb
   19318, // Interserver
   13213, // UK-2
   23470, // ReliableSite

@@ -67,9 +67,7 @@ export async function callVerification(options: VerificationCallOptions): Promis
         // Connect to the address that was checked, whatever the name resolves to by now (DNS rebinding).
         lookup: (_hostname, lookupOptions, callback) => {
           if ((lookupOptions as { all?: boolean }).all) {
-            (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [
-              { address: target.address, family: target.family },
-            ]);
+            (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
           } else {
             callback(null, target.address, target.family);
           }

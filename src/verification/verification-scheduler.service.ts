@@ -28,11 +28,9 @@ export class VerificationScheduler implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   async schedule(clickId: string, delayMs = this.config.verifyDelayMs): Promise<void> {
-    await this.queues.queue<VerifyClickJob>(QUEUE_NAMES.verification).add(
-      'verify-click',
-      { clickId },
-      { jobId: `verify-${clickId}`, delayMs, attempts: this.config.verifyAttempts, backoffMs: this.config.verifyBackoffMs },
-    );
+    await this.queues
+      .queue<VerifyClickJob>(QUEUE_NAMES.verification)
+      .add('verify-click', { clickId }, { jobId: `verify-${clickId}`, delayMs, attempts: this.config.verifyAttempts, backoffMs: this.config.verifyBackoffMs });
   }
 
   onApplicationBootstrap(): void {

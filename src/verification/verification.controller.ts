@@ -20,10 +20,7 @@ export class VerificationController {
   })
   @ApiEnvelope(VerificationHealthDto)
   @ApiErrors(400, 401, 403, 404)
-  async health(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: VerificationHealthQueryDto,
-  ): Promise<Envelope<VerificationHealthDto>> {
+  async health(@CurrentPrincipal() principal: Principal, @Query() query: VerificationHealthQueryDto): Promise<Envelope<VerificationHealthDto>> {
     return ok(await this.verification.health(principal, query.campaignId, query.limit ?? 50));
   }
 }

@@ -59,7 +59,13 @@ describe('Account keys: scopes, labels, allowed origins', () => {
     expect(JSON.stringify(keys)).not.toContain(apiKey.slice(4, 12));
     expect(JSON.stringify(keys)).not.toContain(publisher.apiKey.slice(4, 12));
 
-    const fetched = await t.http().get(FETCH).query({ adBlockId: block, openId: 'u1', type: 'messenger', limit: 1 }).set('x-api-key', apiKey).set('origin', 'https://app.example.com').expect(200);
+    const fetched = await t
+      .http()
+      .get(FETCH)
+      .query({ adBlockId: block, openId: 'u1', type: 'messenger', limit: 1 })
+      .set('x-api-key', apiKey)
+      .set('origin', 'https://app.example.com')
+      .expect(200);
     expect(fetched.body).toEqual({ code: 0, message: 'success', data: { msg: expect.any(String), success: true, ads: [] } });
   });
 
@@ -69,7 +75,15 @@ describe('Account keys: scopes, labels, allowed origins', () => {
     expect(issued.body.data.scope).toBe('full');
     await t.http().get(ME).set('x-api-key', issued.body.data.apiKey).expect(200);
     const keys = await listKeys(advertiser.apiKey);
-    expect(keys[0]).toEqual({ keyId: issued.body.data.keyId, scope: 'full', label: '', allowedOrigins: null, createdAt: expect.any(Number), revokedAt: null, active: true });
+    expect(keys[0]).toEqual({
+      keyId: issued.body.data.keyId,
+      scope: 'full',
+      label: '',
+      allowedOrigins: null,
+      createdAt: expect.any(Number),
+      revokedAt: null,
+      active: true,
+    });
   });
 
   it.each([
@@ -115,13 +129,25 @@ describe('Account keys: scopes, labels, allowed origins', () => {
     expect(unknown.body).toEqual(foreign.body);
     await t.http().get(ME).set('x-api-key', othersKey.apiKey).expect(200);
 
-    await t.http().post(REVOKE).set('x-api-key', owner.apiKey).send({ keyId: second.keyId }).expect(200, { code: 0, message: 'success', data: { result: 'success' } });
-    const refused = await t.http().get(FETCH).query({ adBlockId: UNKNOWN_ID, openId: 'u', type: 'messenger', limit: 1 }).set('x-api-key', second.apiKey).expect(401);
+    await t
+      .http()
+      .post(REVOKE)
+      .set('x-api-key', owner.apiKey)
+      .send({ keyId: second.keyId })
+      .expect(200, { code: 0, message: 'success', data: { result: 'success' } });
+    const refused = await t
+      .http()
+      .get(FETCH)
+      .query({ adBlockId: UNKNOWN_ID, openId: 'u', type: 'messenger', limit: 1 })
+      .set('x-api-key', second.apiKey)
+      .expect(401);
     expect(refused.body).toEqual({ code: 401, message: 'x-api-key is not a valid key (unknown or revoked)', data: {} });
     // idempotent
     await t.http().post(REVOKE).set('x-api-key', owner.apiKey).send({ keyId: second.keyId }).expect(200);
     const keys = await listKeys(owner.apiKey);
-    expect(keys.find((key: { keyId: string }) => key.keyId === second.keyId)).toEqual(expect.objectContaining({ revokedAt: expect.any(Number), active: false }));
+    expect(keys.find((key: { keyId: string }) => key.keyId === second.keyId)).toEqual(
+      expect.objectContaining({ revokedAt: expect.any(Number), active: false }),
+    );
   });
 
   it.each([

@@ -89,12 +89,7 @@ describe('Accounts, roles and API keys', () => {
 
   it('should issue several keys per account, list them without secrets, and revoke one', async () => {
     const { accountId, apiKey: first } = await createAccount(t, ['advertiser']);
-    const issued = await t
-      .http()
-      .post(`${ACCOUNTS}/${accountId}/keys`)
-      .set('x-api-key', ADMIN_KEY)
-      .send({ label: 'frontend' })
-      .expect(200);
+    const issued = await t.http().post(`${ACCOUNTS}/${accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'frontend' }).expect(200);
     const { keyId, apiKey: second } = issued.body.data;
     expect(second).not.toBe(first);
     await t.http().get(ME).set('x-api-key', second).expect(200);
@@ -105,11 +100,15 @@ describe('Accounts, roles and API keys', () => {
     expect(JSON.stringify(keys)).not.toContain(second);
     expect(JSON.stringify(keys)).not.toContain(first);
 
-    await t.http().post(`/api/v2/admin/keys/${keyId}/revoke`).set('x-api-key', ADMIN_KEY).expect(200, {
-      code: 0,
-      message: 'success',
-      data: { result: 'success' },
-    });
+    await t
+      .http()
+      .post(`/api/v2/admin/keys/${keyId}/revoke`)
+      .set('x-api-key', ADMIN_KEY)
+      .expect(200, {
+        code: 0,
+        message: 'success',
+        data: { result: 'success' },
+      });
     const revoked = await t.http().get(ME).set('x-api-key', second).expect(401);
     expect(revoked.body).toEqual({ code: 401, message: 'x-api-key is not a valid key (unknown or revoked)', data: {} });
     await t.http().get(ME).set('x-api-key', first).expect(200);
@@ -161,9 +160,7 @@ describe('Test environment (APP_ENV=test)', () => {
 
   it('should accept TEST_API_KEY on a sandbox account holding the integration roles', async () => {
     const me = (await t.http().get(ME).set('x-api-key', TEST_KEY).expect(200)).body.data;
-    expect(me).toEqual(
-      expect.objectContaining({ name: 'sandbox', roles: ['advertiser', 'publisher', 'partner'] }),
-    );
+    expect(me).toEqual(expect.objectContaining({ name: 'sandbox', roles: ['advertiser', 'publisher', 'partner'] }));
     await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', TEST_KEY).expect(200);
     await t.http().get(ACCOUNTS).set('x-api-key', TEST_KEY).expect(403);
   });

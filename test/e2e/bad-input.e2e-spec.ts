@@ -96,9 +96,7 @@ const hostileText = fc.constantFrom(...HOSTILE_TEXT);
 /** Hostile text that can travel in an HTTP header (printable ASCII). */
 const hostileHeaderText = fc.constantFrom(...HOSTILE_TEXT.filter((text) => /^[\x20-\x7e]+$/.test(text)));
 
-const whitespace = fc
-  .array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003'), { minLength: 1, maxLength: 6 })
-  .map((chars) => chars.join(''));
+const whitespace = fc.array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003'), { minLength: 1, maxLength: 6 }).map((chars) => chars.join(''));
 const longerThan = (max: number) =>
   fc.oneof(
     { weight: 5, arbitrary: fc.integer({ min: max + 1, max: max + 64 }).map((length) => 'x'.repeat(length)) },
@@ -135,8 +133,7 @@ const notNumber = (required: boolean) =>
 
 const bad = {
   /** IsText: required (unless optional) non-blank string of at most `max` characters */
-  text: (max: number, required = true) =>
-    fc.oneof(notString(required), fc.constant(''), whitespace, longerThan(max), ...absentIf(required)),
+  text: (max: number, required = true) => fc.oneof(notString(required), fc.constant(''), whitespace, longerThan(max), ...absentIf(required)),
   /** id-like string: non-empty, at most `max` characters */
   id: (max: number, required = true) => fc.oneof(notString(required), fc.constant(''), longerThan(max), ...absentIf(required)),
   url: (required = true) =>
@@ -202,22 +199,28 @@ const bad = {
   list: (goodItem: fc.Arbitrary<string>, badItem: fc.Arbitrary<unknown>, maxItems: number, filler: string) =>
     fc.oneof(
       fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.boolean(), smallObject),
-      fc
-        .tuple(fc.array(goodItem, { maxLength: 2 }), badItem, fc.array(goodItem, { maxLength: 2 }))
-        .map(([before, item, after]) => [...before, item, ...after]),
+      fc.tuple(fc.array(goodItem, { maxLength: 2 }), badItem, fc.array(goodItem, { maxLength: 2 })).map(([before, item, after]) => [...before, item, ...after]),
       fc.constant(Array.from({ length: maxItems + 1 }, () => filler)),
     ),
 };
 
 const regionList = bad.list(
   fc.constantFrom('US', 'de', 'Gb'),
-  fc.oneof(notString(true), fc.string({ maxLength: 5 }).filter((code) => !/^[A-Za-z]{2}$/.test(code)), fc.constantFrom('XX', 'ZZ', 'AA', 'USA')),
+  fc.oneof(
+    notString(true),
+    fc.string({ maxLength: 5 }).filter((code) => !/^[A-Za-z]{2}$/.test(code)),
+    fc.constantFrom('XX', 'ZZ', 'AA', 'USA'),
+  ),
   250,
   'US',
 );
 const languageList = bad.list(
   fc.constantFrom('en', 'RU'),
-  fc.oneof(notString(true), fc.string({ maxLength: 5 }).filter((code) => !/^[A-Za-z]{2}$/.test(code)), fc.constantFrom('xx', 'qq', 'zz', 'en-US')),
+  fc.oneof(
+    notString(true),
+    fc.string({ maxLength: 5 }).filter((code) => !/^[A-Za-z]{2}$/.test(code)),
+    fc.constantFrom('xx', 'qq', 'zz', 'en-US'),
+  ),
   200,
   'en',
 );
@@ -245,7 +248,10 @@ const badQuery = {
       fc.array(fc.integer({ min, max }).map(String), { minLength: 2, maxLength: 3 }),
     ),
   oneOf: (allowed: readonly string[]) =>
-    fc.oneof(fc.string({ maxLength: 12 }).filter((text) => !allowed.includes(text)), fc.constant([allowed[0], allowed[0]])),
+    fc.oneof(
+      fc.string({ maxLength: 12 }).filter((text) => !allowed.includes(text)),
+      fc.constant([allowed[0], allowed[0]]),
+    ),
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -281,7 +287,9 @@ const anyOf = (noise: fc.Arbitrary<Edit[]>[]) =>
 
 /** Unknown fields are ignored by contract, so they never decide validity: they ride along as noise. */
 const KNOWN_NAMES = new Set(
-  'name targeting budget bidding ad verificationUrl campaignId status adBlockId exchangeCampaignId batchId eventType eventData list label roles icon image text destination openId type limit current pageSize from to granularity scope allowedOrigins keyId'.split(' '),
+  'name targeting budget bidding ad verificationUrl campaignId status adBlockId exchangeCampaignId batchId eventType eventData list label roles icon image text destination openId type limit current pageSize from to granularity scope allowedOrigins keyId'.split(
+    ' ',
+  ),
 );
 // a known name would not be noise: an unknown "budget" could carry a total that makes a breaking amount valid
 const unknownName = fc.string({ minLength: 1, maxLength: 10 }).filter((name) => isPlainKey(name) && !KNOWN_NAMES.has(name));
@@ -370,7 +378,10 @@ const malformedJson = fc.oneof(
     '{"__proto__":{"polluted":true}}',
     '{"constructor":{"prototype":{"polluted":true}}}',
   ),
-  fc.json().map((text) => text.slice(0, Math.max(1, text.length - 1))).filter(unparsable),
+  fc
+    .json()
+    .map((text) => text.slice(0, Math.max(1, text.length - 1)))
+    .filter(unparsable),
   fc.string({ minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== '' && unparsable(text)),
 );
 const notAnObjectJson = fc
@@ -432,9 +443,7 @@ const validRecord = (i: number): Json => ({
 });
 const CSV_COLUMNS = ['messengerUserId', 'walletAddress', 'walletClassify', 'ipAddress', 'isPremium', 'language'];
 const csvLine = (cells: readonly string[]) => cells.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(',');
-const goodCsvRow = hostileText
-  .filter((text) => text.trim() === text && !/[\r\n]/.test(text))
-  .map((id) => [id, 'EQD4FPq', 'evm', '81.2.69.142', 'yes', 'de']);
+const goodCsvRow = hostileText.filter((text) => text.trim() === text && !/[\r\n]/.test(text)).map((id) => [id, 'EQD4FPq', 'evm', '81.2.69.142', 'yes', 'de']);
 const badCsvRow = fc.oneof(
   fc.constant(['', 'EQD4FPq', 'evm', '8.8.8.8', 'true', 'en']),
   fc.constant(['u'.repeat(129), 'EQD4FPq', 'evm', '8.8.8.8', 'true', 'en']),
@@ -467,29 +476,41 @@ function buildRoutes(f: Fixtures): Route[] {
   const adv = f.advertiser.apiKey;
   const pub = f.publisher.apiKey;
   const partner = f.partner.apiKey;
-  const knownIds = () => [f.campaignId, f.adBlockId, f.exchangeCampaignId, f.batchId, f.keyId, f.adminAccountId, f.advertiser.accountId, f.publisher.accountId, f.partner.accountId];
+  const knownIds = () => [
+    f.campaignId,
+    f.adBlockId,
+    f.exchangeCampaignId,
+    f.batchId,
+    f.keyId,
+    f.adminAccountId,
+    f.advertiser.accountId,
+    f.publisher.accountId,
+    f.partner.accountId,
+  ];
   const notAdvertiser = [pub, partner];
   const notPublisher = [adv, partner];
   const notPartner = [adv, pub];
   const notAdmin = [adv, pub, partner];
 
-  const idBreakers = (name: string) => [
-    edit(name, fc.oneof(badQuery.id(64), fc.constant(ABSENT))),
-    edit(name, unknownId(knownIds)),
-  ];
+  const idBreakers = (name: string) => [edit(name, fc.oneof(badQuery.id(64), fc.constant(ABSENT))), edit(name, unknownId(knownIds))];
   const pagingBreakers = [edit('current', badQuery.integer(1, 1_000_000)), edit('pageSize', badQuery.integer(1, 100))];
   const timestampQuery = badQuery.integer(0, MAX_TIMESTAMP);
   const rangeBreakers = [
     edit('from', timestampQuery),
     edit('to', timestampQuery),
-    fc
-      .tuple(fc.integer({ min: 0, max: 2_000_000_000_000 }), fc.nat({ max: 1_000_000_000 }))
-      .map(([to, back]): Edit[] => [['to', String(to)], ['from', String(to + back)]]),
+    fc.tuple(fc.integer({ min: 0, max: 2_000_000_000_000 }), fc.nat({ max: 1_000_000_000 })).map(([to, back]): Edit[] => [
+      ['to', String(to)],
+      ['from', String(to + back)],
+    ]),
   ];
   const seriesBreakers = [
     ...rangeBreakers,
     edit('granularity', badQuery.oneOf(['hour', 'day'])),
-    fc.constant<Edit[]>([['granularity', 'hour'], ['from', '0'], ['to', String(MAX_TIMESTAMP)]]),
+    fc.constant<Edit[]>([
+      ['granularity', 'hour'],
+      ['from', '0'],
+      ['to', String(MAX_TIMESTAMP)],
+    ]),
   ];
   const listRoute = (name: string, path: string, key: string, wrongRoleKeys: string[]): Route => ({
     name,
@@ -523,14 +544,21 @@ function buildRoutes(f: Fixtures): Route[] {
     fc.constantFrom('amount', 'total').chain((field) => edit(`budget.${field}`, bad.usdt())),
     edit('budget.strategy', bad.oneOf(['daily'])),
     fc.constantFrom('startTime', 'endTime').chain((field) => edit(`budget.${field}`, bad.timestamp())),
-    fc
-      .tuple(fc.integer({ min: 0, max: 4_000_000_000_000 }), fc.nat({ max: 86_400_000 }))
-      .map(([start, back]): Edit[] => [['budget.startTime', start + back], ['budget.endTime', start]]),
-    fc.integer({ min: 2, max: 1000 }).map((total): Edit[] => [['budget.total', total], ['budget.amount', total + 1]]),
+    fc.tuple(fc.integer({ min: 0, max: 4_000_000_000_000 }), fc.nat({ max: 86_400_000 })).map(([start, back]): Edit[] => [
+      ['budget.startTime', start + back],
+      ['budget.endTime', start],
+    ]),
+    fc.integer({ min: 2, max: 1000 }).map((total): Edit[] => [
+      ['budget.total', total],
+      ['budget.amount', total + 1],
+    ]),
     edit('bidding', bad.object()),
     edit('bidding.billingType', bad.oneOf(['CPM', 'CPC'])),
     edit('bidding.costPer', bad.usdt()),
-    fc.constant<Edit[]>([['bidding.billingType', 'CPM'], ['bidding.costPer', 1.2345]]),
+    fc.constant<Edit[]>([
+      ['bidding.billingType', 'CPM'],
+      ['bidding.costPer', 1.2345],
+    ]),
     edit('ad', bad.object()),
     edit('ad.adFormat', bad.oneOf(['image'])),
     fc.constantFrom('popupImage', 'icon').chain((field) => edit(`ad.${field}`, bad.url())),
@@ -595,7 +623,18 @@ function buildRoutes(f: Fixtures): Route[] {
   const recordBreakers: fc.Arbitrary<Edit[]>[] = [
     edit('list', fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.boolean(), smallObject, fc.constant(null), fc.constant([]), fc.constant(ABSENT))),
     fc.constant<Edit[]>([['list', Array.from({ length: 5001 }, (_, i) => ({ messengerUserId: `over-${i}` }))]]),
-    fc.tuple(fc.nat({ max: 2 }), fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.constant(validRecord(9)), { minLength: 1, maxLength: 1 }))).map(([i, value]): Edit[] => [[`list.${i}`, value]]),
+    fc
+      .tuple(
+        fc.nat({ max: 2 }),
+        fc.oneof(
+          fc.string({ maxLength: 5 }),
+          fc.integer(),
+          fc.boolean(),
+          fc.constant(null),
+          fc.array(fc.constant(validRecord(9)), { minLength: 1, maxLength: 1 }),
+        ),
+      )
+      .map(([i, value]): Edit[] => [[`list.${i}`, value]]),
     fc.tuple(fc.nat({ max: 2 }), bad.text(128)).map(([i, value]): Edit[] => [[`list.${i}.messengerUserId`, value]]),
     fc
       .tuple(
@@ -607,14 +646,27 @@ function buildRoutes(f: Fixtures): Route[] {
         ),
       )
       .map(([i, value]): Edit[] => [[`list.${i}.ipAddress`, value]]),
-    fc.tuple(fc.nat({ max: 2 }), fc.oneof(notString(false), fc.constant(''), longerThan(128))).map(([i, value]): Edit[] => [[`list.${i}.walletAddress`, value]]),
+    fc
+      .tuple(fc.nat({ max: 2 }), fc.oneof(notString(false), fc.constant(''), longerThan(128)))
+      .map(([i, value]): Edit[] => [[`list.${i}.walletAddress`, value]]),
     // the two wallet rules depend on each other, so each of these sets both fields
     fc
-      .tuple(fc.nat({ max: 2 }), fc.oneof(fc.string({ maxLength: 10 }).filter((text) => !['primary', 'evm', 'alt'].includes(text)), notString(true), fc.constant(ABSENT)))
-      .map(([i, value]): Edit[] => [[`list.${i}.walletAddress`, 'EQD4FPq'], [`list.${i}.walletClassify`, value]]),
-    fc
-      .tuple(fc.nat({ max: 2 }), fc.constantFrom<unknown>(ABSENT, null))
-      .map(([i, wallet]): Edit[] => [[`list.${i}.walletAddress`, wallet], [`list.${i}.walletClassify`, 'evm']]),
+      .tuple(
+        fc.nat({ max: 2 }),
+        fc.oneof(
+          fc.string({ maxLength: 10 }).filter((text) => !['primary', 'evm', 'alt'].includes(text)),
+          notString(true),
+          fc.constant(ABSENT),
+        ),
+      )
+      .map(([i, value]): Edit[] => [
+        [`list.${i}.walletAddress`, 'EQD4FPq'],
+        [`list.${i}.walletClassify`, value],
+      ]),
+    fc.tuple(fc.nat({ max: 2 }), fc.constantFrom<unknown>(ABSENT, null)).map(([i, wallet]): Edit[] => [
+      [`list.${i}.walletAddress`, wallet],
+      [`list.${i}.walletClassify`, 'evm'],
+    ]),
     fc
       .tuple(fc.nat({ max: 2 }), fc.constantFrom('isPremium', 'isHighValue', 'walletHasBalance'), bad.flag())
       .map(([i, flag, value]): Edit[] => [[`list.${i}.${flag}`, value]]),
@@ -643,7 +695,12 @@ function buildRoutes(f: Fixtures): Route[] {
         fc.oneof(
           { weight: 5, arbitrary: brokenObject(() => campaignBody() as unknown as Json, campaignBreakers, campaignNoise) },
           // a random object never carries a name
-          { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }).filter(isPlainKey), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }).filter((value) => !('name' in value)) },
+          {
+            weight: 1,
+            arbitrary: fc
+              .dictionary(fc.string({ maxLength: 8 }).filter(isPlainKey), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
+              .filter((value) => !('name' in value)),
+          },
         ),
       ),
     },
@@ -703,7 +760,9 @@ function buildRoutes(f: Fixtures): Route[] {
       wrongRoleKeys: notPublisher,
       body: 'json',
       valid: () => ({ body: JSON.stringify({ name: 'Stolen block' }) }),
-      broken: jsonBody(brokenObject(() => ({ name: 'Fuzz block' }), [edit('name', bad.text(200)), edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null)))])),
+      broken: jsonBody(
+        brokenObject(() => ({ name: 'Fuzz block' }), [edit('name', bad.text(200)), edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null)))]),
+      ),
     },
     {
       name: `POST ${OPENAPI}/ad/block/update`,
@@ -754,12 +813,15 @@ function buildRoutes(f: Fixtures): Route[] {
       valid: () => ({ query: toPairs({ adBlockId: f.adBlockId, openId: 'fuzz-user', type: 'messenger', limit: '3' }) }),
       broken: fc
         .tuple(
-          brokenQuery(() => ({ adBlockId: f.adBlockId, openId: 'fuzz-user', type: 'messenger', limit: '3' }), [
-            ...idBreakers('adBlockId'),
-            edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
-            edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
-            edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
-          ]),
+          brokenQuery(
+            () => ({ adBlockId: f.adBlockId, openId: 'fuzz-user', type: 'messenger', limit: '3' }),
+            [
+              ...idBreakers('adBlockId'),
+              edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
+              edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
+              edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
+            ],
+          ),
           fetchHeaders,
         )
         .map(([query, headers]) => ({ query: toPairs(query), headers })),
@@ -772,11 +834,17 @@ function buildRoutes(f: Fixtures): Route[] {
       wrongRoleKeys: notPublisher,
       body: 'json',
       valid: () => ({
-        body: JSON.stringify({ eventType: 'click', eventData: { adBlockId: f.adBlockId, messengerUserId: 'u', adId: `ad_${f.campaignId}`, campaignId: f.campaignId } }),
+        body: JSON.stringify({
+          eventType: 'click',
+          eventData: { adBlockId: f.adBlockId, messengerUserId: 'u', adId: `ad_${f.campaignId}`, campaignId: f.campaignId },
+        }),
       }),
       broken: jsonBody(
         brokenObject(
-          () => ({ eventType: 'click', eventData: { adBlockId: f.adBlockId, messengerUserId: 'fuzz-user', adId: `ad_${f.campaignId}`, campaignId: f.campaignId } }),
+          () => ({
+            eventType: 'click',
+            eventData: { adBlockId: f.adBlockId, messengerUserId: 'fuzz-user', adId: `ad_${f.campaignId}`, campaignId: f.campaignId },
+          }),
           [
             edit('eventType', bad.oneOf(['click'])),
             edit('eventData', bad.object()),
@@ -841,9 +909,7 @@ function buildRoutes(f: Fixtures): Route[] {
       wrongRoleKeys: notPublisher,
       body: 'csv',
       valid: () => ({ body: `${CSV_COLUMNS.join(',')}\n${csvLine(['csv-valid', 'EQD4', 'evm', '8.8.8.8', 'true', 'en'])}\n`, contentType: 'text/csv' }),
-      broken: fc
-        .tuple(brokenCsv, fc.constantFrom('text/csv', 'text/csv; charset=utf-8'))
-        .map(([body, contentType]) => ({ body, contentType })),
+      broken: fc.tuple(brokenCsv, fc.constantFrom('text/csv', 'text/csv; charset=utf-8')).map(([body, contentType]) => ({ body, contentType })),
     },
     {
       name: `GET ${OPENAPI}/matching/exchange`,
@@ -854,12 +920,15 @@ function buildRoutes(f: Fixtures): Route[] {
       valid: () => ({ query: toPairs({ exchangeCampaignId: f.exchangeCampaignId, openId: 'fuzz-user', type: 'messenger', limit: '3' }) }),
       broken: fc
         .tuple(
-          brokenQuery(() => ({ exchangeCampaignId: f.exchangeCampaignId, openId: 'fuzz-user', type: 'messenger', limit: '3' }), [
-            ...idBreakers('exchangeCampaignId'),
-            edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
-            edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
-            edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
-          ]),
+          brokenQuery(
+            () => ({ exchangeCampaignId: f.exchangeCampaignId, openId: 'fuzz-user', type: 'messenger', limit: '3' }),
+            [
+              ...idBreakers('exchangeCampaignId'),
+              edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
+              edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
+              edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
+            ],
+          ),
           fetchHeaders,
         )
         .map(([query, headers]) => ({ query: toPairs(query), headers })),
@@ -872,11 +941,17 @@ function buildRoutes(f: Fixtures): Route[] {
       wrongRoleKeys: notPartner,
       body: 'json',
       valid: () => ({
-        body: JSON.stringify({ eventType: 'click', eventData: { messengerUserId: 'u', inExchangeCampaignId: UNKNOWN_ID, outExchangeCampaignId: f.exchangeCampaignId } }),
+        body: JSON.stringify({
+          eventType: 'click',
+          eventData: { messengerUserId: 'u', inExchangeCampaignId: UNKNOWN_ID, outExchangeCampaignId: f.exchangeCampaignId },
+        }),
       }),
       broken: jsonBody(
         brokenObject(
-          () => ({ eventType: 'click', eventData: { messengerUserId: 'fuzz-user', inExchangeCampaignId: UNKNOWN_ID, outExchangeCampaignId: f.exchangeCampaignId } }),
+          () => ({
+            eventType: 'click',
+            eventData: { messengerUserId: 'fuzz-user', inExchangeCampaignId: UNKNOWN_ID, outExchangeCampaignId: f.exchangeCampaignId },
+          }),
           [
             edit('eventType', bad.oneOf(['click'])),
             edit('eventData', bad.object()),
@@ -982,11 +1057,31 @@ function buildRoutes(f: Fixtures): Route[] {
           [
             edit('scope', fc.oneof(notString(false), fc.constantFrom('', 'FULL', 'admin', 'publishable', ' serve'), hostileText)),
             edit('label', fc.oneof(notString(false), longerThan(100))),
-            edit('allowedOrigins', fc.oneof(fc.integer(), fc.boolean(), smallObject, fc.constant('https://app.example.com'), fc.constant(Array.from({ length: 21 }, (_, i) => `https://a${i}.example.com`)))),
+            edit(
+              'allowedOrigins',
+              fc.oneof(
+                fc.integer(),
+                fc.boolean(),
+                smallObject,
+                fc.constant('https://app.example.com'),
+                fc.constant(Array.from({ length: 21 }, (_, i) => `https://a${i}.example.com`)),
+              ),
+            ),
             edit(
               'allowedOrigins.1',
               fc.oneof(
-                fc.constantFrom('https://app.example.com/', 'https://app.example.com/path', 'app.example.com', 'ftp://app.example.com', 'https://', '*', 'null', 'https://app.example.com?x=1', 'https://user@app.example.com', 'https://app.example.com:99999999'),
+                fc.constantFrom(
+                  'https://app.example.com/',
+                  'https://app.example.com/path',
+                  'app.example.com',
+                  'ftp://app.example.com',
+                  'https://',
+                  '*',
+                  'null',
+                  'https://app.example.com?x=1',
+                  'https://user@app.example.com',
+                  'https://app.example.com:99999999',
+                ),
                 notString(true),
                 hostileText,
               ),
@@ -1006,7 +1101,12 @@ function buildRoutes(f: Fixtures): Route[] {
       broken: fc.oneof(
         jsonBody(brokenObject(() => ({ keyId: f.keyId }), [edit('keyId', fc.oneof(notString(true), fc.constant(ABSENT), fc.constant(''), longerThan(64)))])),
         // another account's key (the fixture key is the publisher's) or no key at all: 404 alike
-        fc.oneof(fc.constant(f.keyId), unknownId(() => [])).map((keyId) => ({ body: JSON.stringify({ keyId }), contentType: 'application/json', expect: [404] })),
+        fc
+          .oneof(
+            fc.constant(f.keyId),
+            unknownId(() => []),
+          )
+          .map((keyId) => ({ body: JSON.stringify({ keyId }), contentType: 'application/json', expect: [404] })),
       ),
     },
     {
@@ -1032,7 +1132,14 @@ function buildRoutes(f: Fixtures): Route[] {
                 fc.constant([]),
                 fc.constant(ABSENT),
                 fc.constant(['advertiser', 'publisher', 'partner', 'admin', 'advertiser']),
-                fc.tuple(fc.oneof(fc.string({ maxLength: 12 }).filter((role) => !['advertiser', 'publisher', 'partner', 'admin'].includes(role)), notString(true))).map(([role]) => ['advertiser', role]),
+                fc
+                  .tuple(
+                    fc.oneof(
+                      fc.string({ maxLength: 12 }).filter((role) => !['advertiser', 'publisher', 'partner', 'admin'].includes(role)),
+                      notString(true),
+                    ),
+                  )
+                  .map(([role]) => ['advertiser', role]),
               ),
             ),
           ],
@@ -1059,9 +1166,7 @@ function buildRoutes(f: Fixtures): Route[] {
       body: 'json',
       valid: () => ({ body: JSON.stringify({ label: 'stolen' }) }),
       broken: fc.oneof(
-        fc
-          .oneof(notString(false), longerThan(100))
-          .map((label) => ({ body: JSON.stringify({ label }), contentType: 'application/json' })),
+        fc.oneof(notString(false), longerThan(100)).map((label) => ({ body: JSON.stringify({ label }), contentType: 'application/json' })),
         fc.tuple(badPathParam(knownIds), fc.option(fc.string({ maxLength: 20 }))).map(([param, label]) => ({
           path: adminPath(`${ADMIN}/accounts/{accountId}/keys`, param),
           body: JSON.stringify(label === null ? {} : { label }),
@@ -1148,9 +1253,11 @@ function arbitraryFor(route: Route, allRoutes: Route[], knownKeys: string[]): fc
     kinds.push({
       weight: 1,
       // bytes that are not UTF-8, where a value should start: no decoding makes this JSON
-      arbitrary: fc.constantFrom([0xed, 0xa0, 0x80], [0xff, 0xfe], [0xc3], [0xf0, 0x9f, 0x98]).map((bytes) =>
-        start({ body: Buffer.concat([Buffer.from('{"a":'), Buffer.from(bytes), Buffer.from('}')]), contentType: 'application/json', expect: [400] }),
-      ),
+      arbitrary: fc
+        .constantFrom([0xed, 0xa0, 0x80], [0xff, 0xfe], [0xc3], [0xf0, 0x9f, 0x98])
+        .map((bytes) =>
+          start({ body: Buffer.concat([Buffer.from('{"a":'), Buffer.from(bytes), Buffer.from('}')]), contentType: 'application/json', expect: [400] }),
+        ),
     });
   }
   if (route.body === 'csv') {
@@ -1158,7 +1265,12 @@ function arbitraryFor(route: Route, allRoutes: Route[], knownKeys: string[]): fc
       weight: 2,
       arbitrary: fc.oneof(
         fc.constantFrom(...FOREIGN_CONTENT_TYPES).map((contentType) => start({ body: valid().body, contentType, expect: [415] })),
-        fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)), malformedJson).map((body) => start({ body, contentType: 'application/json', expect: [400] })),
+        fc
+          .oneof(
+            fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
+            malformedJson,
+          )
+          .map((body) => start({ body, contentType: 'application/json', expect: [400] })),
         fc.constant(start({ body: valid().body, contentType: 'text/plain', expect: [400, 415] })),
       ),
     });
@@ -1202,7 +1314,10 @@ function send(t: TestApp, attempt: Attempt) {
   for (const [name, value] of Object.entries(attempt.headers ?? {})) call = call.set(name, value);
   if (attempt.body !== undefined) {
     // bytes as given: superagent would otherwise serialise a Buffer to JSON
-    call = call.set('content-type', attempt.contentType ?? 'application/json').serialize((raw: unknown) => raw as string).send(attempt.body);
+    call = call
+      .set('content-type', attempt.contentType ?? 'application/json')
+      .serialize((raw: unknown) => raw as string)
+      .send(attempt.body);
   }
   return call;
 }
@@ -1225,7 +1340,8 @@ function problemsWith(response: Response, expect: number[]): string[] {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) problems.push('data is not an object');
   else if ('errors' in data) {
     const errors = data.errors as { field?: unknown; message?: unknown }[];
-    const wellFormed = Array.isArray(errors) && errors.length > 0 && errors.every((error) => typeof error.field === 'string' && typeof error.message === 'string');
+    const wellFormed =
+      Array.isArray(errors) && errors.length > 0 && errors.every((error) => typeof error.field === 'string' && typeof error.message === 'string');
     if (!wellFormed) problems.push('data.errors is not a non-empty list of {field, message}');
   }
   return problems;
@@ -1309,7 +1425,10 @@ const ROUTE_NAMES = buildRoutes({
 }).map((route) => route.name);
 
 afterAll(() => {
-  const statuses = [...tally.statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+  const statuses = [...tally.statuses.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(' ');
   process.stdout.write(
     `\nbad-input [${TEST_PROFILE}, seed ${SEED}, ${RUNS} runs per route]: ${tally.requests} requests tried across ${tally.routes.size} endpoints, ` +
       `5xx seen: ${tally.serverErrors}, rows changed: ${tally.rowsChanged} (statuses: ${statuses})\n`,
@@ -1360,22 +1479,36 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
   it('should notice a stored row, so that "nothing stored" below means something', async () => {
     const before = await snapshot(t);
     await createAdBlock(t, fixtures.publisher.apiKey, 'Detector check');
-    await t.http().post(`${OPENAPI}/ad/campaign/status`).set('x-api-key', fixtures.advertiser.apiKey).send({ campaignId: fixtures.campaignId, status: 'paused' }).expect(200);
-    await t.http().post(`${OPENAPI}/ad/campaign/status`).set('x-api-key', fixtures.advertiser.apiKey).send({ campaignId: fixtures.campaignId, status: 'start' }).expect(200);
+    await t
+      .http()
+      .post(`${OPENAPI}/ad/campaign/status`)
+      .set('x-api-key', fixtures.advertiser.apiKey)
+      .send({ campaignId: fixtures.campaignId, status: 'paused' })
+      .expect(200);
+    await t
+      .http()
+      .post(`${OPENAPI}/ad/campaign/status`)
+      .set('x-api-key', fixtures.advertiser.apiKey)
+      .send({ campaignId: fixtures.campaignId, status: 'start' })
+      .expect(200);
     // one block added; the campaign row changed (status back, but version and updatedAt moved): one removed, one added
     expect(changedRows(before, await snapshot(t))).toEqual({ ad_blocks: 1, campaigns: 2 });
   });
 
-  it.each(ROUTE_NAMES)('%s: generated bad requests', async (name) => {
-    const routes = buildRoutes(fixtures);
-    const route = routes.find((candidate) => candidate.name === name)!;
-    await expectNothingStored(t, () =>
-      fc.assert(
-        fc.asyncProperty(arbitraryFor(route, routes, knownKeys), (attempt) => tryAttempt(t, name, attempt)),
-        FUZZ_OPTIONS,
-      ),
-    );
-  }, 60_000);
+  it.each(ROUTE_NAMES)(
+    '%s: generated bad requests',
+    async (name) => {
+      const routes = buildRoutes(fixtures);
+      const route = routes.find((candidate) => candidate.name === name)!;
+      await expectNothingStored(t, () =>
+        fc.assert(
+          fc.asyncProperty(arbitraryFor(route, routes, knownKeys), (attempt) => tryAttempt(t, name, attempt)),
+          FUZZ_OPTIONS,
+        ),
+      );
+    },
+    60_000,
+  );
 
   it('should refuse hand-written hostile requests: huge, deep, out of range, injected, mis-encoded, repeated', async () => {
     const f = fixtures;
@@ -1394,7 +1527,10 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
     const CREATE = `${OPENAPI}/ad/campaign/create`;
     const DETAIL = `${OPENAPI}/ad/campaign/detail`;
     const FETCH = `${OPENAPI}/matching/ad`;
-    const click = (eventData: Json) => ({ eventType: 'click', eventData: { adBlockId: f.adBlockId, messengerUserId: 'u', adId: 'ad_x', campaignId: f.campaignId, ...eventData } });
+    const click = (eventData: Json) => ({
+      eventType: 'click',
+      eventData: { adBlockId: f.adBlockId, messengerUserId: 'u', adId: 'ad_x', campaignId: f.campaignId, ...eventData },
+    });
     const fetchQuery = (overrides: Json) => toPairs({ adBlockId: f.adBlockId, openId: 'u', type: 'messenger', limit: '3', ...overrides });
     const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
     const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -1456,21 +1592,31 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       ...['NaN', 'Infinity', '-Infinity', '1e1', '0', '10', '2.5', '-1', '', ' ', '1e400', '٣'].map((limit) => get(FETCH, pub, fetchQuery({ limit }))),
       ...['NaN', 'Infinity', '0', '-1', '1000001', '1.5'].map((current) => get(`${OPENAPI}/ad/campaign/list`, adv, [['current', current]])),
       ...['NaN', 'Infinity', '0', '101', '1e3'].map((pageSize) => get(`${ADMIN}/accounts`, ADMIN_KEY, [['pageSize', pageSize]])),
-      ...['NaN', 'Infinity', '-1', '1e400'].map((from) => get(`${OPENAPI}/ad/campaign/stats`, adv, [['campaignId', f.campaignId], ['from', from]])),
+      ...['NaN', 'Infinity', '-1', '1e400'].map((from) =>
+        get(`${OPENAPI}/ad/campaign/stats`, adv, [
+          ['campaignId', f.campaignId],
+          ['from', from],
+        ]),
+      ),
       get(`${OPENAPI}/ad/conversion/summary`, adv, [['to', 'Infinity']]),
-      get(`${OPENAPI}/ad/campaign/verification`, adv, [['campaignId', f.campaignId], ['limit', 'NaN']]),
-      // injection text where ids go: looked up as plain values, found nowhere
-      ...["' OR '1'='1", "1; DROP TABLE campaigns; --", '%', '_', '*', "x' UNION SELECT apiKeyHash FROM api_keys --", '<script>alert(1)</script>'].flatMap((id) => [
-        get(DETAIL, adv, [['campaignId', id]], [404]),
-        get(`${OPENAPI}/ad/block/detail`, pub, [['adBlockId', id]], [404]),
-        get(`${OPENAPI}/user/profile/batch/status`, pub, [['batchId', id]], [404]),
-        get(`${OPENAPI}/exchange/campaign/detail`, partner, [['exchangeCampaignId', id]], [404]),
-        post(`${OPENAPI}/ad/campaign/status`, adv, { campaignId: id, status: 'end' }, [404]),
-        post(`${OPENAPI}/ad/campaign/update`, adv, { campaignId: id, name: 'x' }, [404]),
-        post(`${OPENAPI}/exchange/campaign/status`, partner, { exchangeCampaignId: id, status: 'end' }, [404]),
-        get(`${ADMIN}/accounts/${encode(id)}`, ADMIN_KEY, undefined, [404]),
-        post(`${ADMIN}/keys/${encode(id)}/revoke`, ADMIN_KEY, {}, [404]),
+      get(`${OPENAPI}/ad/campaign/verification`, adv, [
+        ['campaignId', f.campaignId],
+        ['limit', 'NaN'],
       ]),
+      // injection text where ids go: looked up as plain values, found nowhere
+      ...["' OR '1'='1", '1; DROP TABLE campaigns; --', '%', '_', '*', "x' UNION SELECT apiKeyHash FROM api_keys --", '<script>alert(1)</script>'].flatMap(
+        (id) => [
+          get(DETAIL, adv, [['campaignId', id]], [404]),
+          get(`${OPENAPI}/ad/block/detail`, pub, [['adBlockId', id]], [404]),
+          get(`${OPENAPI}/user/profile/batch/status`, pub, [['batchId', id]], [404]),
+          get(`${OPENAPI}/exchange/campaign/detail`, partner, [['exchangeCampaignId', id]], [404]),
+          post(`${OPENAPI}/ad/campaign/status`, adv, { campaignId: id, status: 'end' }, [404]),
+          post(`${OPENAPI}/ad/campaign/update`, adv, { campaignId: id, name: 'x' }, [404]),
+          post(`${OPENAPI}/exchange/campaign/status`, partner, { exchangeCampaignId: id, status: 'end' }, [404]),
+          get(`${ADMIN}/accounts/${encode(id)}`, ADMIN_KEY, undefined, [404]),
+          post(`${ADMIN}/keys/${encode(id)}/revoke`, ADMIN_KEY, {}, [404]),
+        ],
+      ),
       post(CREATE, adv, campaignBody({ name: "'); DELETE FROM campaigns; --", budget: { amount: -1 } })),
       post(`${OPENAPI}/user/profile/batch`, pub, { list: [{ messengerUserId: "x'); DELETE FROM profiles; --", ipAddress: "1.1.1.1' OR '1'='1" }] }),
       // lone surrogates and bytes that are not UTF-8
@@ -1497,7 +1643,10 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       get(`${OPENAPI}/ad/conversion/summary`, adv, 'from=1&from=2'),
       get(`${OPENAPI}/ad/campaign/list`, adv, 'pageSize=5&pageSize=5'),
       // the request stream of a text/csv body must never be read as a DTO (it used to abort the process)
-      ...JSON_ROUTES.map(([path, key]): Attempt => ({ ...post(path, key, 'messengerUserId,walletAddress,walletClassify\nu,EQD4,evm\n', [415]), contentType: 'text/csv' })),
+      ...JSON_ROUTES.map(([path, key]): Attempt => ({
+        ...post(path, key, 'messengerUserId,walletAddress,walletClassify\nu,EQD4,evm\n', [415]),
+        contentType: 'text/csv',
+      })),
       // routes that read no body still refuse a malformed one instead of acting (rotating, revoking, rebuilding)
       post(`${OPENAPI}/account/webhook-secret/rotate`, adv, '{"confirm":'),
       post(`${ADMIN}/keys/${f.keyId}/revoke`, ADMIN_KEY, '{"reason":'),
@@ -1530,7 +1679,12 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
   beforeAll(async () => {
     // on the MySQL profile this joins the schema of the suite above instead of dropping it
     t = await startTestApp(
-      { BODY_LIMIT: String(SMALL_BODY_LIMIT), PROFILE_CSV_MAX_BYTES: String(SMALL_CSV_LIMIT), RATE_LIMIT_PER_SECOND: '0', UNKNOWN_KEY_RATE_LIMIT_PER_SECOND: '0' },
+      {
+        BODY_LIMIT: String(SMALL_BODY_LIMIT),
+        PROFILE_CSV_MAX_BYTES: String(SMALL_CSV_LIMIT),
+        RATE_LIMIT_PER_SECOND: '0',
+        UNKNOWN_KEY_RATE_LIMIT_PER_SECOND: '0',
+      },
       { dropSchema: TEST_PROFILE === 'embedded' },
     );
     keys = {
@@ -1575,9 +1729,21 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
       .map(({ route: [path, role], extra, withKey, shape }) => {
         const filler = 'z'.repeat(SMALL_BODY_LIMIT + extra);
         const body = shape === 'object' ? JSON.stringify({ name: filler }) : shape === 'array' ? JSON.stringify([filler]) : `{"name":"${filler}`;
-        return withShortDescription({ method: 'POST', path, key: withKey ? keys[role] : null, body, contentType: 'application/json', expect: withKey ? [413] : [401] });
+        return withShortDescription({
+          method: 'POST',
+          path,
+          key: withKey ? keys[role] : null,
+          body,
+          contentType: 'application/json',
+          expect: withKey ? [413] : [401],
+        });
       });
-    await expectNothingStored(t, () => fc.assert(fc.asyncProperty(oversized, (attempt) => tryAttempt(t, null, attempt)), FUZZ_OPTIONS));
+    await expectNothingStored(t, () =>
+      fc.assert(
+        fc.asyncProperty(oversized, (attempt) => tryAttempt(t, null, attempt)),
+        FUZZ_OPTIONS,
+      ),
+    );
   }, 60_000);
 
   it('should answer a profile CSV file over PROFILE_CSV_MAX_BYTES with 413', async () => {
@@ -1594,7 +1760,10 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
       });
     });
     await expectNothingStored(t, () =>
-      fc.assert(fc.asyncProperty(csvFiles, (attempt) => tryAttempt(t, null, attempt)), { ...FUZZ_OPTIONS, numRuns: Math.min(RUNS, 10) }),
+      fc.assert(
+        fc.asyncProperty(csvFiles, (attempt) => tryAttempt(t, null, attempt)),
+        { ...FUZZ_OPTIONS, numRuns: Math.min(RUNS, 10) },
+      ),
     );
   }, 60_000);
 });

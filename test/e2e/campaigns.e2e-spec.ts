@@ -45,8 +45,7 @@ function helpers(getApp: () => TestApp) {
     return response.body.data;
   };
 
-  const status = (key: string, campaignId: string, value: string) =>
-    http().post(STATUS).set('x-api-key', key).send({ campaignId, status: value });
+  const status = (key: string, campaignId: string, value: string) => http().post(STATUS).set('x-api-key', key).send({ campaignId, status: value });
 
   const statusOk = async (key: string, campaignId: string, value: string) => {
     const response = await status(key, campaignId, value).expect(200);
@@ -212,10 +211,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
     });
 
     it('should store the wallet flags userLinkedWallet and userWalletHasBalanceOnChain when given', async () => {
-      const campaignId = await create(
-        advertiser.apiKey,
-        campaignBody({ targeting: { userLinkedWallet: true, userWalletHasBalanceOnChain: true } }),
-      );
+      const campaignId = await create(advertiser.apiKey, campaignBody({ targeting: { userLinkedWallet: true, userWalletHasBalanceOnChain: true } }));
       const { targeting } = await detail(advertiser.apiKey, campaignId);
       expect(targeting.userLinkedWallet).toBe(true);
       expect(targeting.userWalletHasBalanceOnChain).toBe(true);
@@ -237,10 +233,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
     });
 
     it('should keep the largest amounts exactly and refuse one above the maximum', async () => {
-      const id = await create(
-        advertiser.apiKey,
-        campaignBody({ budget: { amount: 1e9, total: 1e9 }, bidding: { billingType: 'CPC', costPer: 1e9 } }),
-      );
+      const id = await create(advertiser.apiKey, campaignBody({ budget: { amount: 1e9, total: 1e9 }, bidding: { billingType: 'CPC', costPer: 1e9 } }));
       const data = await detail(advertiser.apiKey, id);
       expect(data.budget).toEqual(expect.objectContaining({ amount: 1e9, total: 1e9 }));
       expect(data.bidding).toEqual({ billingType: 'CPC', costPer: 1e9 });
@@ -365,18 +358,15 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
       expectValidationError(response, field);
     });
 
-    it.each(['1e20', '99999999999999999999'])(
-      'should answer a huge current=%s with an empty page or a 400 naming current, never a 500',
-      async (value) => {
-        const response = await http().get(LIST).query({ current: value }).set('x-api-key', advertiser.apiKey);
-        expect([200, 400]).toContain(response.status);
-        if (response.status === 200) {
-          expect(response.body.data.campaigns).toEqual([]);
-        } else {
-          expectValidationError(response, 'current');
-        }
-      },
-    );
+    it.each(['1e20', '99999999999999999999'])('should answer a huge current=%s with an empty page or a 400 naming current, never a 500', async (value) => {
+      const response = await http().get(LIST).query({ current: value }).set('x-api-key', advertiser.apiKey);
+      expect([200, 400]).toContain(response.status);
+      if (response.status === 200) {
+        expect(response.body.data.campaigns).toEqual([]);
+      } else {
+        expectValidationError(response, 'current');
+      }
+    });
   });
 
   describe('create validation', () => {
@@ -578,12 +568,8 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
 
       const adminList = await list(ADMIN_KEY, { pageSize: 100 });
       const adminItems = adminList.campaigns as Body[];
-      expect(adminItems.find((item) => item.id === campaignA)).toEqual(
-        expect.objectContaining({ userId: a.accountId, name: 'A campaign' }),
-      );
-      expect(adminItems.find((item) => item.id === campaignB)).toEqual(
-        expect.objectContaining({ userId: b.accountId, name: 'B campaign' }),
-      );
+      expect(adminItems.find((item) => item.id === campaignA)).toEqual(expect.objectContaining({ userId: a.accountId, name: 'A campaign' }));
+      expect(adminItems.find((item) => item.id === campaignB)).toEqual(expect.objectContaining({ userId: b.accountId, name: 'B campaign' }));
       expect(adminList.total).toBeGreaterThanOrEqual(2);
 
       expect(await detail(ADMIN_KEY, campaignA)).toEqual(aDetail);
@@ -835,33 +821,36 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
   });
 
   describe('concurrent requests', () => {
-    it.each(['start', 'paused'])(
-      'should keep a campaign ended once end has answered success, even with %s requests racing it',
-      async (action) => {
-        const resurrected: string[] = [];
-        for (let round = 0; round < 8; round++) {
-          const id = await create(advertiser.apiKey);
-          if (action === 'start') await statusOk(advertiser.apiKey, id, 'paused');
-          const [end, ...others] = await Promise.all([
-            status(advertiser.apiKey, id, 'end'),
-            ...Array.from({ length: 4 }, () => status(advertiser.apiKey, id, action)),
-          ]);
-          expect(end.status).toBe(200);
-          for (const other of others) expect([200, 409]).toContain(other.status);
-          const { campaignStatus } = await detail(advertiser.apiKey, id);
-          if (campaignStatus !== 'ended') resurrected.push(`${id}: ${campaignStatus}`);
-        }
-        expect(resurrected).toEqual([]);
-      },
-    );
+    it.each(['start', 'paused'])('should keep a campaign ended once end has answered success, even with %s requests racing it', async (action) => {
+      const resurrected: string[] = [];
+      for (let round = 0; round < 8; round++) {
+        const id = await create(advertiser.apiKey);
+        if (action === 'start') await statusOk(advertiser.apiKey, id, 'paused');
+        const [end, ...others] = await Promise.all([
+          status(advertiser.apiKey, id, 'end'),
+          ...Array.from({ length: 4 }, () => status(advertiser.apiKey, id, action)),
+        ]);
+        expect(end.status).toBe(200);
+        for (const other of others) expect([200, 409]).toContain(other.status);
+        const { campaignStatus } = await detail(advertiser.apiKey, id);
+        if (campaignStatus !== 'ended') resurrected.push(`${id}: ${campaignStatus}`);
+      }
+      expect(resurrected).toEqual([]);
+    });
 
     it('should apply both of two concurrent partial updates (no lost update)', async () => {
       const lost: string[] = [];
       for (let round = 0; round < 8; round++) {
         const id = await create(advertiser.apiKey, campaignBody({ budget: { amount: 50, total: 1000 } }));
         const responses = await Promise.all([
-          http().post(UPDATE).set('x-api-key', advertiser.apiKey).send({ campaignId: id, name: `Renamed ${round}` }),
-          http().post(UPDATE).set('x-api-key', advertiser.apiKey).send({ campaignId: id, budget: { amount: 7.5 } }),
+          http()
+            .post(UPDATE)
+            .set('x-api-key', advertiser.apiKey)
+            .send({ campaignId: id, name: `Renamed ${round}` }),
+          http()
+            .post(UPDATE)
+            .set('x-api-key', advertiser.apiKey)
+            .send({ campaignId: id, budget: { amount: 7.5 } }),
         ]);
         expect(responses.map((response) => response.status)).toEqual([200, 200]);
         const data = await detail(advertiser.apiKey, id);

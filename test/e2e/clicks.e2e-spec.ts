@@ -230,7 +230,7 @@ describe('Clicks (endpoint 6) and stats', () => {
       expect(detail.ctr).toBe(1);
     });
 
-    it('should answer a repeat at any time of the impression\'s 24 hours with success, without counting or billing it', async () => {
+    it("should answer a repeat at any time of the impression's 24 hours with success, without counting or billing it", async () => {
       const campaignId = await create(openCampaign({ bidding: { billingType: 'CPC', costPer: 0.3 } }));
       const user = newUser();
       const ad = await serve(campaignId, user);
@@ -309,9 +309,7 @@ describe('Clicks (endpoint 6) and stats', () => {
         }
       }
       await flushStats(t);
-      expect(await blockDetail(t, publisher.apiKey, testBlock)).toEqual(
-        expect.objectContaining({ impressions: 0, clicks: 0, earnings: 0 }),
-      );
+      expect(await blockDetail(t, publisher.apiKey, testBlock)).toEqual(expect.objectContaining({ impressions: 0, clicks: 0, earnings: 0 }));
       expect(await counters(campaignId, testBlock)).toEqual({
         campaign: { impressions: 0, clicks: 0, cost: 0 },
         block: { impressions: 0, clicks: 0, earnings: 0 },
@@ -363,7 +361,6 @@ describe('Clicks (endpoint 6) and stats', () => {
       expect(await fetchIds(t, publisher.apiKey, block, user, { limit: 1 })).toEqual([ids[4]]);
       expect(await fetchIds(t, publisher.apiKey, block, user, { limit: 2 })).toEqual([ids[4]]);
     });
-
   });
 
   describe('CPC budget', () => {
@@ -398,9 +395,7 @@ describe('Clicks (endpoint 6) and stats', () => {
     beforeEach(() => endAllCampaigns(t));
 
     it('should bill clicks while the day spend is below the daily amount, then record them unbilled', async () => {
-      const campaignId = await create(
-        openCampaign({ budget: { amount: 0.5, total: 10 }, bidding: { billingType: 'CPC', costPer: 0.4 } }, clock.now()),
-      );
+      const campaignId = await create(openCampaign({ budget: { amount: 0.5, total: 10 }, bidding: { billingType: 'CPC', costPer: 0.4 } }, clock.now()));
       const users = Array.from({ length: 3 }, () => newUser('daily'));
       const ads = [];
       for (const user of users) ads.push(await serve(campaignId, user));
@@ -497,9 +492,15 @@ describe('Clicks (endpoint 6) and stats', () => {
       [money]: series.reduce((sum, p) => sum + micros(p[money]), 0) / 1_000_000,
     });
     const campaignSeries = (campaignId: string, query: Record<string, string | number>, key = owner.apiKey) =>
-      http().get(`${CAMPAIGN_BASE}/stats`).query({ campaignId, ...query }).set('x-api-key', key);
+      http()
+        .get(`${CAMPAIGN_BASE}/stats`)
+        .query({ campaignId, ...query })
+        .set('x-api-key', key);
     const blockSeries = (adBlockId: string, query: Record<string, string | number>, key = pub.apiKey) =>
-      http().get(`${BLOCK_BASE}/stats`).query({ adBlockId, ...query }).set('x-api-key', key);
+      http()
+        .get(`${BLOCK_BASE}/stats`)
+        .query({ adBlockId, ...query })
+        .set('x-api-key', key);
 
     it.each(['hour', 'day'])('should answer %s series whose sums equal the campaign totals', async (granularity) => {
       const bucket = granularity === 'hour' ? HOUR : DAY;
@@ -538,7 +539,16 @@ describe('Clicks (endpoint 6) and stats', () => {
         const response = await blockSeries(id, { from, to, granularity });
         expect(response.status).toBe(200);
         const series = response.body.data.series as Body[];
-        expect(Object.keys(series[0]).sort()).toEqual(['clicks', 'conversions', 'earnings', 'impressions', 'invalidClicks', 'invalidImpressions', 'time', 'unbilledClicks']);
+        expect(Object.keys(series[0]).sort()).toEqual([
+          'clicks',
+          'conversions',
+          'earnings',
+          'impressions',
+          'invalidClicks',
+          'invalidImpressions',
+          'time',
+          'unbilledClicks',
+        ]);
         expect(sumSeries(series, 'earnings')).toEqual({
           impressions: want.impressions,
           clicks: want.clicks,
@@ -556,9 +566,7 @@ describe('Clicks (endpoint 6) and stats', () => {
       expect(series[series.length - 1].time).toBe(clock.now() - (clock.now() % DAY));
       expect(sumSeries(series, 'cost')).toEqual(expect.objectContaining({ impressions: 5, clicks: 1, cost: 0.00617 }));
       const adBlock = await blockSeries(blockY, {});
-      expect(sumSeries(adBlock.body.data.series, 'earnings')).toEqual(
-        expect.objectContaining({ impressions: 4, clicks: 1, earnings: 0.088145 }),
-      );
+      expect(sumSeries(adBlock.body.data.series, 'earnings')).toEqual(expect.objectContaining({ impressions: 4, clicks: 1, earnings: 0.088145 }));
     });
 
     it('should answer zero buckets outside the activity', async () => {

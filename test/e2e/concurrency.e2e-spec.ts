@@ -4,16 +4,7 @@ import { Click } from '../../src/events/entities/click.entity';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { TEST_PROFILE } from '../support/profile';
 import { createAdBlock, createCampaign, refreshIndex } from '../support/serving-helpers';
-import {
-  Body,
-  clickAd,
-  createServable,
-  endAllCampaigns,
-  fetchRaw,
-  flushedCampaign,
-  newUser,
-  openCampaign,
-} from '../support/serving-fixtures';
+import { Body, clickAd, createServable, endAllCampaigns, fetchRaw, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
 
 /**
  * Budgets and click dedup under concurrent load. On the MySQL + Redis profile two application instances share
@@ -57,9 +48,7 @@ describe(`Concurrent serving and clicks (${TEST_PROFILE === 'mysql' ? 'two insta
     );
     await refreshAll();
 
-    const responses = await Promise.all(
-      Array.from({ length: 240 }, (_, i) => fetchRaw(instance(i), publisher.apiKey, block, newUser('cpm'), { limit: 1 })),
-    );
+    const responses = await Promise.all(Array.from({ length: 240 }, (_, i) => fetchRaw(instance(i), publisher.apiKey, block, newUser('cpm'), { limit: 1 })));
     expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
     const served = responses.flatMap((response) => response.body.data.ads as Body[]);
     expect(served.every((ad) => ad.campaignId === campaignId)).toBe(true);
@@ -127,17 +116,10 @@ describe(`Concurrent serving and clicks (${TEST_PROFILE === 'mysql' ? 'two insta
     const campaignId = await createCampaign(instances[0], advertiser.apiKey, openCampaign());
     const user = newUser('notice');
     const servedOnLast = async () =>
-      ((await fetchRaw(last, publisher.apiKey, block, user, { limit: 9 }).expect(200)).body.data.ads as Body[]).some(
-        (ad) => ad.campaignId === campaignId,
-      );
+      ((await fetchRaw(last, publisher.apiKey, block, user, { limit: 9 }).expect(200)).body.data.ads as Body[]).some((ad) => ad.campaignId === campaignId);
     expect(await eventually(servedOnLast, true)).toBe(true);
 
-    await instances[0]
-      .http()
-      .post('/api/v2/openapi/ad/campaign/status')
-      .set('x-api-key', advertiser.apiKey)
-      .send({ campaignId, status: 'paused' })
-      .expect(200);
+    await instances[0].http().post('/api/v2/openapi/ad/campaign/status').set('x-api-key', advertiser.apiKey).send({ campaignId, status: 'paused' }).expect(200);
     expect(await eventually(servedOnLast, false)).toBe(false);
   });
 });

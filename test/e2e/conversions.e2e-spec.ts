@@ -37,7 +37,11 @@ describe('Conversions (endpoint 7)', () => {
     advertiser = await createAccount(t, ['advertiser'], 'Advertiser X');
     otherAdvertiser = await createAccount(t, ['advertiser'], 'Advertiser Y');
     block = await createAdBlock(t, publisher.apiKey);
-    stored = () => t.app.get(DataSource).getRepository(Conversion).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    stored = () =>
+      t.app
+        .get(DataSource)
+        .getRepository(Conversion)
+        .find({ order: { createdAt: 'ASC', id: 'ASC' } });
   });
   afterAll(() => t.close());
 
@@ -68,11 +72,7 @@ describe('Conversions (endpoint 7)', () => {
       ['messengerUserId empty', 'eventData.messengerUserId', { eventType: 'conversion', eventData: { messengerUserId: '' } }],
       ['messengerUserId a number', 'eventData.messengerUserId', { eventType: 'conversion', eventData: { messengerUserId: 42 } }],
       ['messengerUserId null', 'eventData.messengerUserId', { eventType: 'conversion', eventData: { messengerUserId: null } }],
-      [
-        'messengerUserId too long',
-        'eventData.messengerUserId',
-        { eventType: 'conversion', eventData: { messengerUserId: 'x'.repeat(129) } },
-      ],
+      ['messengerUserId too long', 'eventData.messengerUserId', { eventType: 'conversion', eventData: { messengerUserId: 'x'.repeat(129) } }],
     ];
 
     it.each(cases)('should answer 400 naming the field for %s and store nothing', async (_case, field, body) => {
@@ -89,7 +89,9 @@ describe('Conversions (endpoint 7)', () => {
         .set('content-type', 'application/json')
         .send('{"eventType": "conversion",');
       expect([malformed.status, malformed.body.code]).toEqual([400, 400]);
-      const missing = await http().post(CONVERSION).send({ eventType: 'conversion', eventData: { messengerUserId: 'u' } });
+      const missing = await http()
+        .post(CONVERSION)
+        .send({ eventType: 'conversion', eventData: { messengerUserId: 'u' } });
       expect([missing.status, missing.body.code]).toEqual([401, 401]);
       const unknown = await convert('u', 'not-a-real-key-0123456789abcdef');
       expect([unknown.status, unknown.body.code]).toEqual([401, 401]);

@@ -81,7 +81,9 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     const ad = (await fetchAds(t, publisherP.apiKey, blockP, clickedUser)).find((served) => served.campaignId === campaignA);
     if (!ad) throw new Error('campaign A was not served on block P');
     expect((await clickAd(t, publisherP.apiKey, ad, clickedUser).expect(200)).body.data.msg).toBe('click counted');
-    await post(`${OPENAPI}/ad/event/report/conversion`, advertiserA.apiKey, { eventType: 'conversion', eventData: { messengerUserId: clickedUser } }).expect(200);
+    await post(`${OPENAPI}/ad/event/report/conversion`, advertiserA.apiKey, { eventType: 'conversion', eventData: { messengerUserId: clickedUser } }).expect(
+      200,
+    );
     batchP = (await uploadAndApply(t, publisherP.apiKey, [{ messengerUserId: clickedUser, isPremium: true }])).batchId;
 
     const exchangeBody = (name: string) => ({
@@ -96,8 +98,8 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     exchangeY = (await post(`${EXCHANGE}/create`, partnerY.apiKey, exchangeBody('Y live')).expect(200)).body.data.exchangeCampaignId;
     // traffic both ways, so that both ledgers have something to lose
     const swap = async (key: string, out: string, promoted: string, user: string) => {
-      const entries = (await get(`${OPENAPI}/matching/exchange`, key, { exchangeCampaignId: out, openId: user, type: 'messenger', limit: 9 }).expect(200)).body.data
-        .exchangeCampaigns as Body[];
+      const entries = (await get(`${OPENAPI}/matching/exchange`, key, { exchangeCampaignId: out, openId: user, type: 'messenger', limit: 9 }).expect(200)).body
+        .data.exchangeCampaigns as Body[];
       expect(entries.map((entry) => entry.inExchangeCampaignId)).toContain(promoted);
       await post(`${OPENAPI}/exchange/event/report`, key, {
         eventType: 'click',
@@ -171,7 +173,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   let before: Awaited<ReturnType<typeof ownersView>>;
   let rowsBefore: Record<string, string[]>;
 
-  it("should show the owners their objects with counted activity (the ids below are real and busy)", async () => {
+  it('should show the owners their objects with counted activity (the ids below are real and busy)', async () => {
     before = await ownersView();
     expect(before.campaign).toEqual(expect.objectContaining({ campaignStatus: 'onGoing', clicks: 1, conversions: 1, cost: 0.5 }));
     expect(before.endedCampaign.campaignStatus).toBe('ended');
@@ -187,9 +189,17 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   it("should answer another advertiser's campaign ids like unknown ones (detail, status, update, stats, verification)", async () => {
     const key = advertiserB.apiKey;
     const range = { from: rangeFrom, to: rangeTo, granularity: 'hour' };
-    for (const [label, id] of [['live', campaignA], ['ended', endedCampaignA]] as const) {
+    for (const [label, id] of [
+      ['live', campaignA],
+      ['ended', endedCampaignA],
+    ] as const) {
       const same = (what: string, status: number, call: (campaignId: string) => Test) =>
-        expectSameAsUnknown(`${what} (${label} campaign)`, status, () => call(id), () => call(UNKNOWN_ID));
+        expectSameAsUnknown(
+          `${what} (${label} campaign)`,
+          status,
+          () => call(id),
+          () => call(UNKNOWN_ID),
+        );
       await same('campaign detail', 404, (campaignId) => get(`${CAMPAIGN}/detail`, key, { campaignId }));
       for (const status of ['paused', 'start', 'end']) {
         // an ended campaign would answer its owner 409 for start/paused: the intruder must not learn that either
@@ -210,24 +220,50 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   it("should answer another publisher's block and batch ids like unknown ones (detail, stats, ad fetch, click, batch status)", async () => {
     const key = publisherQ.apiKey;
     const same = (what: string, status: number, call: (id: string) => Test, foreignId: string, unknownId = UNKNOWN_ID) =>
-      expectSameAsUnknown(what, status, () => call(foreignId), () => call(unknownId));
+      expectSameAsUnknown(
+        what,
+        status,
+        () => call(foreignId),
+        () => call(unknownId),
+      );
     await same('block detail', 404, (adBlockId) => get(`${BLOCK}/detail`, key, { adBlockId }), blockP);
     await same('block stats', 404, (adBlockId) => get(`${BLOCK}/stats`, key, { adBlockId, from: rangeFrom, to: rangeTo }), blockP);
-    await same('ad fetch on the block', 404, (adBlockId) => get(`${OPENAPI}/matching/ad`, key, { adBlockId, openId: clickedUser, type: 'messenger', limit: 9 }), blockP);
-    await same('ad fetch on the block, test ads', 404, (adBlockId) => get(`${OPENAPI}/matching/ad`, key, { adBlockId, openId: 'u', type: 'messenger', limit: 3 }).set('debug', 'true'), blockP);
+    await same(
+      'ad fetch on the block',
+      404,
+      (adBlockId) => get(`${OPENAPI}/matching/ad`, key, { adBlockId, openId: clickedUser, type: 'messenger', limit: 9 }),
+      blockP,
+    );
+    await same(
+      'ad fetch on the block, test ads',
+      404,
+      (adBlockId) => get(`${OPENAPI}/matching/ad`, key, { adBlockId, openId: 'u', type: 'messenger', limit: 3 }).set('debug', 'true'),
+      blockP,
+    );
     const click = (adBlockId: string, campaignId: string) =>
-      post(`${OPENAPI}/ad/event/report`, key, { eventType: 'click', eventData: { adBlockId, messengerUserId: clickedUser, adId: `ad_${campaignId}`, campaignId } });
+      post(`${OPENAPI}/ad/event/report`, key, {
+        eventType: 'click',
+        eventData: { adBlockId, messengerUserId: clickedUser, adId: `ad_${campaignId}`, campaignId },
+      });
     await same('click on the block', 404, (adBlockId) => click(adBlockId, campaignA), blockP);
     // the impression was P's: replayed on Q's own block it is no impression at all, as for a campaign nobody has
-    await same('click replaying the other block\'s impression', 400, (campaignId) => click(blockQ, campaignId), campaignA);
+    await same("click replaying the other block's impression", 400, (campaignId) => click(blockQ, campaignId), campaignA);
     await same('batch status', 404, (batchId) => get(`${OPENAPI}/user/profile/batch/status`, key, { batchId }), batchP);
   });
 
   it("should answer another partner's exchange campaign ids like unknown ones (detail, update, status, stats, fetch, click)", async () => {
     const key = partnerY.apiKey;
-    for (const [label, id] of [['live', exchangeX], ['ended', endedExchangeX]] as const) {
+    for (const [label, id] of [
+      ['live', exchangeX],
+      ['ended', endedExchangeX],
+    ] as const) {
       const same = (what: string, status: number, call: (exchangeCampaignId: string) => Test) =>
-        expectSameAsUnknown(`${what} (${label} exchange campaign)`, status, () => call(id), () => call(UNKNOWN_ID));
+        expectSameAsUnknown(
+          `${what} (${label} exchange campaign)`,
+          status,
+          () => call(id),
+          () => call(UNKNOWN_ID),
+        );
       await same('exchange detail', 404, (exchangeCampaignId) => get(`${EXCHANGE}/detail`, key, { exchangeCampaignId }));
       await same('exchange update', 404, (exchangeCampaignId) => post(`${EXCHANGE}/update`, key, { exchangeCampaignId, name: 'Hijacked', image: null }));
       for (const status of ['paused', 'start', 'end']) {
@@ -244,7 +280,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
           eventData: { messengerUserId: exchangeUser, inExchangeCampaignId: exchangeY, outExchangeCampaignId },
         }),
       );
-      await same('exchange click promoting the campaign inside the intruder\'s own', 400, (inExchangeCampaignId) =>
+      await same("exchange click promoting the campaign inside the intruder's own", 400, (inExchangeCampaignId) =>
         post(`${OPENAPI}/exchange/event/report`, key, {
           eventType: 'click',
           eventData: { messengerUserId: exchangeUser, inExchangeCampaignId, outExchangeCampaignId: exchangeY },
@@ -255,13 +291,22 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
 
   it('should answer a key without the role 403 whichever id it names, before looking the id up', async () => {
     const same = (what: string, call: (id: string) => Test, foreignId: string) =>
-      expectSameAsUnknown(`${what} without the role`, 403, () => call(foreignId), () => call(UNKNOWN_ID));
+      expectSameAsUnknown(
+        `${what} without the role`,
+        403,
+        () => call(foreignId),
+        () => call(UNKNOWN_ID),
+      );
     await same('campaign detail by a publisher', (campaignId) => get(`${CAMPAIGN}/detail`, publisherQ.apiKey, { campaignId }), campaignA);
     await same('campaign status by a partner', (campaignId) => post(`${CAMPAIGN}/status`, partnerY.apiKey, { campaignId, status: 'end' }), campaignA);
     await same('block detail by an advertiser', (adBlockId) => get(`${BLOCK}/detail`, advertiserB.apiKey, { adBlockId }), blockP);
     await same('batch status by a partner', (batchId) => get(`${OPENAPI}/user/profile/batch/status`, partnerY.apiKey, { batchId }), batchP);
     await same('exchange detail by a publisher', (exchangeCampaignId) => get(`${EXCHANGE}/detail`, publisherQ.apiKey, { exchangeCampaignId }), exchangeX);
-    await same('exchange status by an advertiser', (exchangeCampaignId) => post(`${EXCHANGE}/status`, advertiserB.apiKey, { exchangeCampaignId, status: 'end' }), exchangeX);
+    await same(
+      'exchange status by an advertiser',
+      (exchangeCampaignId) => post(`${EXCHANGE}/status`, advertiserB.apiKey, { exchangeCampaignId, status: 'end' }),
+      exchangeX,
+    );
   });
 
   it('should answer admin routes 403 without data for every non-admin key, whatever account or key they name', async () => {
@@ -273,7 +318,12 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
         ['account keys', (id: string) => get(`${ADMIN}/accounts/${id}/keys`, key)],
         ['issue a key', (id: string) => post(`${ADMIN}/accounts/${id}/keys`, key, { label: 'backdoor' })],
       ] as const) {
-        await expectSameAsUnknown(`${what} of account A, asked by ${intruder.accountId}`, 403, () => call(advertiserA.accountId), () => call(UNKNOWN_ID));
+        await expectSameAsUnknown(
+          `${what} of account A, asked by ${intruder.accountId}`,
+          403,
+          () => call(advertiserA.accountId),
+          () => call(UNKNOWN_ID),
+        );
       }
       await expectSameAsUnknown(
         `revoke a key of A, asked by ${intruder.accountId}`,
@@ -302,10 +352,10 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   });
 
   it("should not credit a conversion to another advertiser's click, and answer it like any unmatched conversion", async () => {
-    const conversion = (messengerUserId: string) =>
-      () => post(`${OPENAPI}/ad/event/report/conversion`, advertiserB.apiKey, { eventType: 'conversion', eventData: { messengerUserId } });
+    const conversion = (messengerUserId: string) => () =>
+      post(`${OPENAPI}/ad/event/report/conversion`, advertiserB.apiKey, { eventType: 'conversion', eventData: { messengerUserId } });
     // clickedUser clicked A's campaign; for B that user is as unknown as one nobody has seen
-    await expectSameAsUnknown('conversion of a user who clicked another advertiser\'s ad', 200, conversion(clickedUser), conversion(newUser('never-seen')));
+    await expectSameAsUnknown("conversion of a user who clicked another advertiser's ad", 200, conversion(clickedUser), conversion(newUser('never-seen')));
     expect((await get(`${OPENAPI}/ad/conversion/summary`, advertiserB.apiKey, { from: rangeFrom, to: rangeTo }).expect(200)).body.data).toEqual(
       expect.objectContaining({ attributed: 0, unattributed: 2 }),
     );

@@ -44,7 +44,10 @@ function helpers(getApp: () => TestApp) {
     return response.body.data.exchangeCampaignId;
   };
   const fetchRaw = (key: string, exchangeCampaignId: string, openId: string, options: { limit?: number; ip?: string; lang?: string } = {}) => {
-    let request = http().get(FETCH).query({ exchangeCampaignId, openId, type: 'messenger', limit: options.limit ?? 9 }).set('x-api-key', key);
+    let request = http()
+      .get(FETCH)
+      .query({ exchangeCampaignId, openId, type: 'messenger', limit: options.limit ?? 9 })
+      .set('x-api-key', key);
     if (options.ip) request = request.set('x-forwarded-for', options.ip);
     if (options.lang) request = request.set('accept-language', options.lang);
     return request;
@@ -230,12 +233,9 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
       const lister = await createAccount(t, ['partner'], 'Lister');
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push(await create(lister.apiKey, { name: `L${i}` }));
-      const page = async (query: Body, key = lister.apiKey) =>
-        (await http().get(`${BASE}/list`).query(query).set('x-api-key', key).expect(200)).body;
+      const page = async (query: Body, key = lister.apiKey) => (await http().get(`${BASE}/list`).query(query).set('x-api-key', key).expect(200)).body;
       const first = await page({});
-      expect(first.data).toEqual(
-        expect.objectContaining({ total: 5, current: 1, pageSize: 20, success: true }),
-      );
+      expect(first.data).toEqual(expect.objectContaining({ total: 5, current: 1, pageSize: 20, success: true }));
       expect((first.data.exchangeCampaigns as Body[]).map((item) => item.id)).toEqual([...ids].reverse());
       expect(first.data.exchangeCampaigns[0]).toEqual(await detail(ids[4], lister.apiKey));
       const second = await page({ current: 2, pageSize: 2 });
@@ -319,7 +319,13 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
     ])('should answer 400 naming the field and change nothing for an update with %s', async (_case, field, change) => {
       const id = await create(partnerA.apiKey, { name: 'unchanged' });
       const before = await detail(id);
-      expectValidationError(await http().post(`${BASE}/update`).set('x-api-key', partnerA.apiKey).send({ exchangeCampaignId: id, ...change }), field);
+      expectValidationError(
+        await http()
+          .post(`${BASE}/update`)
+          .set('x-api-key', partnerA.apiKey)
+          .send({ exchangeCampaignId: id, ...change }),
+        field,
+      );
       expect(await detail(id)).toEqual(before);
     });
 
@@ -355,7 +361,13 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
       ['status a number', { status: 1 }],
     ])('should answer 400 naming status for %s', async (_case, body) => {
       const id = await create(partnerA.apiKey);
-      expectValidationError(await http().post(`${BASE}/status`).set('x-api-key', partnerA.apiKey).send({ exchangeCampaignId: id, ...body }), 'status');
+      expectValidationError(
+        await http()
+          .post(`${BASE}/status`)
+          .set('x-api-key', partnerA.apiKey)
+          .send({ exchangeCampaignId: id, ...body }),
+        'status',
+      );
       expect((await detail(id)).campaignStatus).toBe('onGoing');
     });
 
@@ -370,7 +382,12 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
         (key?: string) => withKey(http().get(`${BASE}/stats`).query({ exchangeCampaignId: id }), key),
         (key?: string) => withKey(http().get(FETCH).query({ exchangeCampaignId: id, openId: 'u', type: 'messenger', limit: 1 }), key),
         (key?: string) =>
-          withKey(http().post(CLICK).send({ eventType: 'click', eventData: { messengerUserId: 'u', inExchangeCampaignId: id, outExchangeCampaignId: id } }), key),
+          withKey(
+            http()
+              .post(CLICK)
+              .send({ eventType: 'click', eventData: { messengerUserId: 'u', inExchangeCampaignId: id, outExchangeCampaignId: id } }),
+            key,
+          ),
       ];
       for (const call of calls) {
         const missing = await call();
@@ -542,7 +559,10 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
     });
 
     describe('bad input', () => {
-      const valid = (): Body => ({ eventType: 'click', eventData: { messengerUserId: 'user-1', inExchangeCampaignId: UNKNOWN_ID, outExchangeCampaignId: UNKNOWN_ID } });
+      const valid = (): Body => ({
+        eventType: 'click',
+        eventData: { messengerUserId: 'user-1', inExchangeCampaignId: UNKNOWN_ID, outExchangeCampaignId: UNKNOWN_ID },
+      });
       const cases: [string, string, (b: Body) => void][] = [
         ['eventType missing', 'eventType', (b) => delete b.eventType],
         ['eventType view', 'eventType', (b) => (b.eventType = 'view')],
@@ -719,7 +739,12 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
       const rows: Body[] = await t.app
         .get(DataSource)
         .query('SELECT inExchangeCampaignId, outExchangeCampaignId, messengerUserId FROM exchange_clicks WHERE outExchangeCampaignId IN (?, ?)', [x, y]);
-      expect(rows.filter((row) => row.outExchangeCampaignId === x).map((row) => row.messengerUserId).sort()).toEqual([...clickInX].sort());
+      expect(
+        rows
+          .filter((row) => row.outExchangeCampaignId === x)
+          .map((row) => row.messengerUserId)
+          .sort(),
+      ).toEqual([...clickInX].sort());
       expect(rows.filter((row) => row.outExchangeCampaignId === y)).toHaveLength(1);
       expect(rows.every((row) => row.inExchangeCampaignId === (row.outExchangeCampaignId === x ? y : x))).toBe(true);
     });
@@ -730,7 +755,11 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
     beforeAll(async () => {
       id = await create(partnerA.apiKey, { name: 'series' });
     });
-    const series = (query: Body) => http().get(`${BASE}/stats`).query({ exchangeCampaignId: id, ...query }).set('x-api-key', partnerA.apiKey);
+    const series = (query: Body) =>
+      http()
+        .get(`${BASE}/stats`)
+        .query({ exchangeCampaignId: id, ...query })
+        .set('x-api-key', partnerA.apiKey);
 
     it.each([
       ['granularity week', 'granularity', { granularity: 'week' }],

@@ -58,7 +58,8 @@ describe('Fast lanes of the hot routes (endpoints 5 and 6)', () => {
   const lastWay = () => taken[taken.length - 1];
 
   it('should answer an ad fetch the same way through Nest (lane switched off) and through the lane, counting both', async () => {
-    const key = (await t.http().post(`/api/v2/admin/accounts/${publisher.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'second' }).expect(200)).body.data.apiKey;
+    const key = (await t.http().post(`/api/v2/admin/accounts/${publisher.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'second' }).expect(200))
+      .body.data.apiKey;
     const [first, second] = [newUser(), newUser()];
     laneOffForNext = true;
     const viaNest = await fetch(first, key).expect(200);
@@ -159,11 +160,7 @@ describe('Fast lane of the ad fetch and the rate limit', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const response = await t
-        .http()
-        .get(FETCH)
-        .query({ adBlockId: block, openId: newUser(), type: 'messenger', limit: 1 })
-        .set('x-api-key', publisher.apiKey);
+      const response = await t.http().get(FETCH).query({ adBlockId: block, openId: newUser(), type: 'messenger', limit: 1 }).set('x-api-key', publisher.apiKey);
       statuses.push(response.status);
       if (response.status === 429) {
         expect(response.body).toEqual({ code: 429, message: expect.any(String), data: { retryAfter: 1 } });
@@ -185,11 +182,14 @@ describe('Fast lane of the click and the handler deadline', () => {
   it('should answer 503 in the envelope for a stuck click, through Nest (lane switched off) and through the lane', async () => {
     const publisher = await createAccount(t, ['publisher'], 'Deadline publisher');
     const block = await createAdBlock(t, publisher.apiKey, 'Deadline block');
-    const key = (await t.http().post(`/api/v2/admin/accounts/${publisher.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'fresh' }).expect(200)).body.data.apiKey;
+    const key = (await t.http().post(`/api/v2/admin/accounts/${publisher.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'fresh' }).expect(200))
+      .body.data.apiKey;
     const events = t.app.get(EventsService);
     const body = { eventType: 'click', eventData: { adBlockId: block, messengerUserId: newUser(), adId: 'ad_x', campaignId: 'x' } };
     const lane = jest.spyOn(t.app.get(EventsFastLane), 'tryHandle').mockReturnValueOnce(false);
-    const stuck = jest.spyOn(events, 'countClick').mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve({ status: 'success', msg: 'late' }), 2000)));
+    const stuck = jest
+      .spyOn(events, 'countClick')
+      .mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve({ status: 'success', msg: 'late' }), 2000)));
     try {
       for (const apiKey of [key, key]) {
         const started = Date.now();

@@ -20,8 +20,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
   });
   afterAll(() => t.close());
 
-  const campaignCount = async () =>
-    (await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(200)).body.data.total;
+  const campaignCount = async () => (await t.http().get('/api/v2/openapi/ad/campaign/list').set('x-api-key', ADMIN_KEY).expect(200)).body.data.total;
 
   it('should report health with the database (and Redis on the MySQL profile) up', async () => {
     const response = await t.http().get('/health').expect(200);
@@ -35,9 +34,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
   it('should serve Swagger UI and a JSON document covering every route with the x-api-key scheme', async () => {
     await t.http().get('/docs').expect(200).expect('content-type', /html/);
     const doc = (await t.http().get('/docs-json').expect(200)).body;
-    expect(doc.components.securitySchemes['x-api-key']).toEqual(
-      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
-    );
+    expect(doc.components.securitySchemes['x-api-key']).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
     for (const path of [
       '/api/v2/openapi/ad/campaign/create',
       '/api/v2/openapi/ad/campaign/status',
@@ -53,9 +50,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
     }
     const create = doc.paths['/api/v2/openapi/ad/campaign/create'].post;
     expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CampaignCreateDto');
-    expect(create.responses['200'].content['application/json'].schema.properties.data.$ref).toBe(
-      '#/components/schemas/CampaignCreatedDto',
-    );
+    expect(create.responses['200'].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/CampaignCreatedDto');
     expect(create.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
     expect(create.security).toEqual([{ 'x-api-key': [] }]);
     const budget = doc.components.schemas.BudgetDto;
@@ -75,13 +70,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
 
   it('should answer malformed JSON with 400 after the key check, and store nothing', async () => {
     await t.http().post(CREATE).set('content-type', 'application/json').send('{"name":').expect(401);
-    const response = await t
-      .http()
-      .post(CREATE)
-      .set('x-api-key', ADMIN_KEY)
-      .set('content-type', 'application/json')
-      .send('{"name":')
-      .expect(400);
+    const response = await t.http().post(CREATE).set('x-api-key', ADMIN_KEY).set('content-type', 'application/json').send('{"name":').expect(400);
     expect(response.body).toEqual({
       code: 400,
       message: 'body is not valid JSON',
@@ -118,12 +107,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
   });
 
   it('should answer an unsupported content type with a 4xx envelope', async () => {
-    const response = await t
-      .http()
-      .post(CREATE)
-      .set('x-api-key', ADMIN_KEY)
-      .set('content-type', 'application/xml')
-      .send('<campaign/>');
+    const response = await t.http().post(CREATE).set('x-api-key', ADMIN_KEY).set('content-type', 'application/xml').send('<campaign/>');
     expect(response.status).toBe(415);
     expect(response.body.code).toBe(415);
   });
@@ -152,10 +136,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
   });
 
   it('should allow only the configured origins when CORS_ORIGINS is set', async () => {
-    const restricted = await startTestApp(
-      { CORS_ORIGINS: 'https://app.example.com,https://admin.example.com' },
-      { dropSchema: false },
-    );
+    const restricted = await startTestApp({ CORS_ORIGINS: 'https://app.example.com,https://admin.example.com' }, { dropSchema: false });
     try {
       const preflight = (origin: string) =>
         restricted
@@ -177,12 +158,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
   });
 
   it('should echo a request id and never log the API key', async () => {
-    const response = await t
-      .http()
-      .get('/api/v2/openapi/account/me')
-      .set('x-api-key', ADMIN_KEY)
-      .set('x-request-id', 'trace-abc-123')
-      .expect(200);
+    const response = await t.http().get('/api/v2/openapi/account/me').set('x-api-key', ADMIN_KEY).set('x-request-id', 'trace-abc-123').expect(200);
     expect(response.headers['x-request-id']).toBe('trace-abc-123');
     const line = t.logs.map((entry) => JSON.parse(entry)).find((entry) => entry.reqId === 'trace-abc-123');
     expect(line).toEqual(expect.objectContaining({ msg: 'request', path: '/api/v2/openapi/account/me', status: 200 }));
@@ -276,7 +252,11 @@ describe('HTTP platform: abuse limits (per-key rate, query size, slow requests, 
       .set('x-api-key', ADMIN_KEY)
       .expect(414);
     expect(response.body).toEqual({ code: 414, message: 'query string longer than 512 bytes', data: {} });
-    await t.http().get(`/api/v2/openapi/ad/campaign/list?current=1&pageSize=10&pad=${'x'.repeat(400)}`).set('x-api-key', ADMIN_KEY).expect(200);
+    await t
+      .http()
+      .get(`/api/v2/openapi/ad/campaign/list?current=1&pageSize=10&pad=${'x'.repeat(400)}`)
+      .set('x-api-key', ADMIN_KEY)
+      .expect(200);
   });
 
   it('should answer headers over the HTTP limit with 431 in the envelope and close the connection', async () => {

@@ -68,7 +68,9 @@ describe(`Profile CSV import [${TEST_PROFILE}]`, () => {
     // an empty cell keeps the stored value
     const again = await uploadCsv(t, publisher.apiKey, `${HEADER},isPremium\n${a},,,false\n`).expect(200);
     await waitForBatch(t, publisher.apiKey, again.body.data.batchIds[0]);
-    expect(await storedProfile(t, a)).toEqual(expect.objectContaining({ walletAddress: 'EQD4FPq-PRDi', walletClassify: 'primary', isPremium: false, language: 'de' }));
+    expect(await storedProfile(t, a)).toEqual(
+      expect.objectContaining({ walletAddress: 'EQD4FPq-PRDi', walletClassify: 'primary', isPremium: false, language: 'de' }),
+    );
   });
 
   it('should split a large file into batches of 5000 that each report their status', async () => {
@@ -145,7 +147,11 @@ describe(`Profile CSV import [${TEST_PROFILE}]`, () => {
     expect([missing.status, missing.body.code]).toEqual([401, 401]);
     const forbidden = await uploadCsv(t, advertiser.apiKey, csv);
     expect([forbidden.status, forbidden.body.code]).toEqual([403, 403]);
-    const json = await t.http().post(PROFILE_CSV).set('x-api-key', publisher.apiKey).send({ list: [{ messengerUserId: 'u1' }] });
+    const json = await t
+      .http()
+      .post(PROFILE_CSV)
+      .set('x-api-key', publisher.apiKey)
+      .send({ list: [{ messengerUserId: 'u1' }] });
     expect([json.status, json.body.code]).toEqual([400, 400]);
     expect(json.body.message).toContain('text/csv');
     expect(await counts()).toEqual(before);

@@ -19,10 +19,7 @@ describe(`Migration of global profiles to per-publisher profiles [${TEST_PROFILE
 
   /** A fresh schema as it was before the migration, then the migration run on the rows `seed` put there. */
   async function migrateFrom(seed: (ds: DataSource) => Promise<void>): Promise<void> {
-    const base = dataSourceOptions(
-      TEST_PROFILE === 'mysql' ? { type: 'mysql', location: TEST_DATABASE_URL } : { type: 'sqlite', location: sqliteFile },
-      false,
-    );
+    const base = dataSourceOptions(TEST_PROFILE === 'mysql' ? { type: 'mysql', location: TEST_DATABASE_URL } : { type: 'sqlite', location: sqliteFile }, false);
     if (dataSource?.isInitialized) await dataSource.destroy();
     const old = new DataSource({ ...base, migrations: before, dropSchema: true } as DataSourceOptions);
     await old.initialize();

@@ -20,9 +20,20 @@ describe(`Profile uploads name their publisher: publisherId [${TEST_PROFILE}]`, 
   afterAll(() => t.close());
 
   const postJson = (key: string, list: unknown[], publisherId?: string) =>
-    t.http().post(PROFILE_BATCH).query(publisherId === undefined ? {} : { publisherId }).set('x-api-key', key).send({ list });
+    t
+      .http()
+      .post(PROFILE_BATCH)
+      .query(publisherId === undefined ? {} : { publisherId })
+      .set('x-api-key', key)
+      .send({ list });
   const postCsv = (key: string, text: string, publisherId?: string) =>
-    t.http().post(PROFILE_CSV).query(publisherId === undefined ? {} : { publisherId }).set('x-api-key', key).set('content-type', 'text/csv').send(text);
+    t
+      .http()
+      .post(PROFILE_CSV)
+      .query(publisherId === undefined ? {} : { publisherId })
+      .set('x-api-key', key)
+      .set('content-type', 'text/csv')
+      .send(text);
   const counts = async () => ({ profiles: await countRows(t, 'profiles'), batches: await countRows(t, 'profile_batches') });
 
   it("should write an admin's JSON batch into the named publisher's profiles, and show its status to both", async () => {
@@ -62,7 +73,15 @@ describe(`Profile uploads name their publisher: publisherId [${TEST_PROFILE}]`, 
       await postCsv(ADMIN_KEY, `messengerUserId,walletAddress,walletClassify\n${newUser('refused')},EQ,evm\n`, publisherId()),
     ]) {
       if (status === 400) expectValidationError(response, 'publisherId');
-      else expect([response.status, response.body]).toEqual([404, { code: 404, message: 'publisherId: publisher account not found', data: { errors: [{ field: 'publisherId', message: 'publisher account not found' }] } }]);
+      else
+        expect([response.status, response.body]).toEqual([
+          404,
+          {
+            code: 404,
+            message: 'publisherId: publisher account not found',
+            data: { errors: [{ field: 'publisherId', message: 'publisher account not found' }] },
+          },
+        ]);
     }
     expect(await counts()).toEqual(before);
   });

@@ -124,7 +124,15 @@ describe(`Profiles feed serving's targeting (matching/ad) [${TEST_PROFILE}]`, ()
   it('should serve the merged profile when one batch carries a full record and later a partial one for the same user', async () => {
     const repeated = newUser('repeat');
     const single = newUser('single');
-    const full = { ipAddress: '8.8.8.8', walletAddress: 'EQx', walletClassify: 'primary', isPremium: true, isHighValue: false, walletHasBalance: false, language: 'de' };
+    const full = {
+      ipAddress: '8.8.8.8',
+      walletAddress: 'EQx',
+      walletClassify: 'primary',
+      isPremium: true,
+      isHighValue: false,
+      walletHasBalance: false,
+      language: 'de',
+    };
     await uploadAndApply(t, publisher.apiKey, [
       { messengerUserId: repeated, ...full },
       { messengerUserId: single, ...full, isHighValue: true },

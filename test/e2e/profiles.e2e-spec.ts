@@ -1,17 +1,7 @@
 import { DataSource, type ObjectLiteral } from 'typeorm';
 import { ProfilesService } from '../../src/profiles/profiles.service';
 import { TEST_PROFILE } from '../support/profile';
-import {
-  batchStatus,
-  countRows,
-  Json,
-  PROFILE_STATUS,
-  postBatch,
-  storedProfile,
-  uploadAndApply,
-  uploadBatch,
-  waitForBatch,
-} from '../support/profile-helpers';
+import { batchStatus, countRows, Json, PROFILE_STATUS, postBatch, storedProfile, uploadAndApply, uploadBatch, waitForBatch } from '../support/profile-helpers';
 import { expectValidationError, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 
@@ -287,7 +277,11 @@ describe(`Profiles (endpoint 10), batch status, upserts [${TEST_PROFILE}]`, () =
         return upsert(accountId, rows);
       });
       const tag = newUser('status');
-      const first = await uploadBatch(t, publisher.apiKey, Array.from({ length: 1500 }, (_, i) => ({ messengerUserId: `${tag}-a${i}` })));
+      const first = await uploadBatch(
+        t,
+        publisher.apiKey,
+        Array.from({ length: 1500 }, (_, i) => ({ messengerUserId: `${tag}-a${i}` })),
+      );
       const second = await uploadBatch(t, publisher.apiKey, [{ messengerUserId: `${tag}-b` }]);
       const processing = await waitForBatch(t, publisher.apiKey, first, (status) => status.status === 'processing' && status.processed === 1000);
       expect(processing).toEqual(

@@ -50,9 +50,7 @@ if (TEST_PROFILE === 'mysql') {
     it('should let two processes share one budget exactly, then hand back nothing when all of it was served', async () => {
       const [first, second] = [new RedisServingState(redis), new RedisServingState(redis)];
       const candidate = campaign({ totalBudgetMicros: 10_000 });
-      const results = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => reserve(i % 2 === 0 ? first : second, `user-${i}`, candidate)),
-      );
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => reserve(i % 2 === 0 ? first : second, `user-${i}`, candidate)));
       const served = results.reduce((sum, result) => sum + result.served.length, 0);
       expect(served).toBe(10);
       expect(results.filter((result) => result.exhausted.length > 0)).toHaveLength(30);
@@ -168,7 +166,15 @@ if (TEST_PROFILE === 'mysql') {
       const candidate = campaign();
       const child = spawn(
         process.execPath,
-        ['-r', 'ts-node/register/transpile-only', join(__dirname, '../support/lease-holder-child.ts'), TEST_REDIS_URL, prefix, '1500', JSON.stringify(candidate)],
+        [
+          '-r',
+          'ts-node/register/transpile-only',
+          join(__dirname, '../support/lease-holder-child.ts'),
+          TEST_REDIS_URL,
+          prefix,
+          '1500',
+          JSON.stringify(candidate),
+        ],
         { cwd: join(__dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -315,7 +321,10 @@ if (TEST_PROFILE === 'mysql') {
       const other = new RedisServingState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => rows.has(id))) });
       const cpc = newCandidate('committed', { priceMicros: 0 });
       const at = Date.now();
-      for (const [userId, clickId] of [['u-committed', 'row-committed'], ['u-uncommitted', 'row-missing']]) {
+      for (const [userId, clickId] of [
+        ['u-committed', 'row-committed'],
+        ['u-uncommitted', 'row-missing'],
+      ]) {
         expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc])).served).toEqual([0]);
         expect(await state.registerClick({ ...cpcClick(cpc, userId, at, 30_000), clickId })).toMatchObject({ kind: 'counted', costMicros: 30_000 });
       }

@@ -48,8 +48,7 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
 
   const http = () => t.http();
   const create = (body: object) => createServable(t, advertiser.apiKey, body);
-  const fetchAs = (openId: string, options: Parameters<typeof fetchIds>[4] = {}) =>
-    fetchIds(t, publisher.apiKey, block, openId, options);
+  const fetchAs = (openId: string, options: Parameters<typeof fetchIds>[4] = {}) => fetchIds(t, publisher.apiKey, block, openId, options);
 
   describe('ad blocks', () => {
     const listBlocks = async (apiKey: string, query: Record<string, number> = {}) => {
@@ -459,9 +458,7 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
         }
       }
       await flushStats(t);
-      expect(await blockDetail(t, publisher.apiKey, debugBlock)).toEqual(
-        expect.objectContaining({ impressions: 0, clicks: 0, earnings: 0 }),
-      );
+      expect(await blockDetail(t, publisher.apiKey, debugBlock)).toEqual(expect.objectContaining({ impressions: 0, clicks: 0, earnings: 0 }));
       expect(await flushedCampaign(t, realCampaign)).toEqual(expect.objectContaining({ impressions: 0, cost: 0 }));
     });
 
@@ -489,9 +486,7 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
       const detail = await flushedCampaign(t, campaignId);
       // 9 x 2.5 / 1000 = 0.0225; publisher: 9 x floor(2500 x 0.7) micro = 0.01575
       expect(detail).toEqual(expect.objectContaining({ impressions: 9, clicks: 0, cost: 0.0225, ctr: 0 }));
-      expect(await blockDetail(t, publisher.apiKey, countBlock)).toEqual(
-        expect.objectContaining({ impressions: 9, clicks: 0, ctr: 0, earnings: 0.01575 }),
-      );
+      expect(await blockDetail(t, publisher.apiKey, countBlock)).toEqual(expect.objectContaining({ impressions: 9, clicks: 0, ctr: 0, earnings: 0.01575 }));
     });
 
     it('should floor the publisher share per impression (1 micro-USDT impressions earn nothing)', async () => {
@@ -503,9 +498,7 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
     });
 
     it('should stop a CPM campaign exactly when its total budget is spent (5 impressions of 0.001)', async () => {
-      const campaignId = await create(
-        openCampaign({ budget: { amount: 0.005, total: 0.005 }, bidding: { billingType: 'CPM', costPer: 1 } }),
-      );
+      const campaignId = await create(openCampaign({ budget: { amount: 0.005, total: 0.005 }, bidding: { billingType: 'CPM', costPer: 1 } }));
       const served: string[][] = [];
       for (let i = 0; i < 7; i++) served.push(await fetchAs(newUser()));
       expect(served).toEqual([[campaignId], [campaignId], [campaignId], [campaignId], [campaignId], [], []]);
@@ -516,21 +509,15 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
     });
 
     it('should not pass the total budget under concurrent fetches', async () => {
-      const campaignId = await create(
-        openCampaign({ budget: { amount: 0.005, total: 0.005 }, bidding: { billingType: 'CPM', costPer: 1 } }),
-      );
+      const campaignId = await create(openCampaign({ budget: { amount: 0.005, total: 0.005 }, bidding: { billingType: 'CPM', costPer: 1 } }));
       const answers = await Promise.all(Array.from({ length: 20 }, () => fetchAs(newUser())));
       expect(answers.flat()).toEqual([campaignId, campaignId, campaignId, campaignId, campaignId]);
-      expect(await flushedCampaign(t, campaignId)).toEqual(
-        expect.objectContaining({ impressions: 5, cost: 0.005, deliveryStatus: 'budgetSpent' }),
-      );
+      expect(await flushedCampaign(t, campaignId)).toEqual(expect.objectContaining({ impressions: 5, cost: 0.005, deliveryStatus: 'budgetSpent' }));
     });
 
     it('should stop at the daily budget and serve again after the next UTC midnight', async () => {
       const now = clock.now();
-      const campaignId = await create(
-        openCampaign({ budget: { amount: 0.003, total: 1 }, bidding: { billingType: 'CPM', costPer: 1 } }, now),
-      );
+      const campaignId = await create(openCampaign({ budget: { amount: 0.003, total: 1 }, bidding: { billingType: 'CPM', costPer: 1 } }, now));
       const today: string[][] = [];
       for (let i = 0; i < 5; i++) today.push(await fetchAs(newUser()));
       expect(today).toEqual([[campaignId], [campaignId], [campaignId], [], []]);

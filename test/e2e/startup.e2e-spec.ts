@@ -43,7 +43,10 @@ describe('Process start-up', () => {
       // the buffered standard output is flushed within a fraction of a second on a quiet server
       const lineDeadline = Date.now() + 5000;
       while (!stdout.includes('startup-check') && Date.now() < lineDeadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(lines.find((line) => line.msg.startsWith('listening on'))).toBeDefined();
       expect(lines.find((line) => line.reqId === 'startup-check')).toEqual({
         level: 30,

@@ -143,8 +143,7 @@ describe('Verification calls (endpoint 11, DESIGN §7)', () => {
     }
   };
 
-  const storedClick = async (campaignId: string) =>
-    t.app.get(DataSource).getRepository(Click).findOneByOrFail({ campaignId });
+  const storedClick = async (campaignId: string) => t.app.get(DataSource).getRepository(Click).findOneByOrFail({ campaignId });
 
   it('calls the endpoint with messenger_id and a signature that verifies, and counts a `true` as verified', async () => {
     const secret = await secretOf();

@@ -1,13 +1,15 @@
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A valid create body; `overrides` merge into the nested objects. */
-export function campaignBody(overrides: {
-  name?: string;
-  targeting?: Record<string, unknown>;
-  budget?: Record<string, unknown>;
-  bidding?: Record<string, unknown>;
-  ad?: Record<string, unknown>;
-} = {}) {
+export function campaignBody(
+  overrides: {
+    name?: string;
+    targeting?: Record<string, unknown>;
+    budget?: Record<string, unknown>;
+    bidding?: Record<string, unknown>;
+    ad?: Record<string, unknown>;
+  } = {},
+) {
   const now = Date.now();
   return {
     name: overrides.name ?? 'Winter launch',

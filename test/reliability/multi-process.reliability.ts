@@ -63,15 +63,20 @@ async function settledAudit(): Promise<Audit> {
   const want = ledger.impressionsAnswered;
   let last = -1;
   let stableSince = Date.now();
-  await waitUntil('impression counters written', async () => {
-    const [row] = await cluster.sql<{ n: string | null }>('SELECT SUM(impressions) AS n FROM stats_hourly');
-    const stored = Number(row?.n ?? 0);
-    if (stored !== last) {
-      last = stored;
-      stableSince = Date.now();
-    }
-    return stored === want || Date.now() - stableSince > 3000;
-  }, 20_000, 100);
+  await waitUntil(
+    'impression counters written',
+    async () => {
+      const [row] = await cluster.sql<{ n: string | null }>('SELECT SUM(impressions) AS n FROM stats_hourly');
+      const stored = Number(row?.n ?? 0);
+      if (stored !== last) {
+        last = stored;
+        stableSince = Date.now();
+      }
+      return stored === want || Date.now() - stableSince > 3000;
+    },
+    20_000,
+    100,
+  );
   return audit(cluster, ledger);
 }
 
@@ -85,7 +90,10 @@ function auditLines(result: Audit): string[] {
     ...(result.impressionsLostInCrash > 0 ? [`impressions lost with the SIGKILLed API (its last flush interval): ${result.impressionsLostInCrash}`] : []),
     `conversions answered ${result.conversionsAnswered}, rows ${result.conversionRows} (attributed ${result.attributedConversions}); lost ${result.conversionsLost}`,
     `money: campaign/block/series mismatches ${result.moneyMismatches.length}; max overspend ${result.maxOverspendMicros} micro-USDT ` +
-      `(${result.overspend.filter((c) => c.spentMicros >= c.totalMicros).map((c) => `spent ${c.spentMicros} of ${c.totalMicros}, unit ${c.unitMicros}`).join('; ')})`,
+      `(${result.overspend
+        .filter((c) => c.spentMicros >= c.totalMicros)
+        .map((c) => `spent ${c.spentMicros} of ${c.totalMicros}, unit ${c.unitMicros}`)
+        .join('; ')})`,
     `profile batches accepted ${result.batchesAccepted}, done ${result.batchesDone}; profiles ${result.profilesStored} of ${result.profilesExpected}`,
     `=> events lost ${result.clicksLost + result.conversionsLost + result.impressionsLost}, double counts ${result.clicksDoubled + result.impressionsDoubled}, ` +
       `max overspend ${result.maxOverspendMicros} micro-USDT (all phases so far)`,
@@ -273,13 +281,18 @@ beforeAll(async () => {
   small.cpc = await createCampaign(1, 'Small CPC', { amount: 0.1, total: 0.1 }, { billingType: 'CPC', costPer: 0.03 });
   // Both APIs serve all four campaigns (change notices through Redis) before the load starts.
   for (const port of world.ports) {
-    await waitUntil(`API :${port} serving the campaigns`, async () => {
-      const user = newUser('warm');
-      const publisher = world.publishers[0];
-      const answer = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key });
-      for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
-      return answer.body?.data?.ads?.length === 4;
-    }, 10_000, 100);
+    await waitUntil(
+      `API :${port} serving the campaigns`,
+      async () => {
+        const user = newUser('warm');
+        const publisher = world.publishers[0];
+        const answer = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key });
+        for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
+        return answer.body?.data?.ads?.length === 4;
+      },
+      10_000,
+      100,
+    );
   }
   print('set-up', [
     `private MariaDB :${cluster.mysqlPort} up in ${mariaMs} ms, private Redis :${cluster.redisPort} (AOF, fsync always) up in ${redisMs} ms`,
@@ -307,7 +320,11 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       ...auditLines(result),
       `small budgets: ${smallCampaigns.map((c) => `${c.spentMicros} spent of ${c.totalMicros} (overspend ${c.spentMicros - c.totalMicros}, unit ${c.unitMicros})`).join('; ')}`,
     ]);
-    expect({ serverErrors: tally.serverErrors, networkErrors: tally.networkErrors, samples: tally.samples }).toEqual({ serverErrors: 0, networkErrors: 0, samples: [] });
+    expect({ serverErrors: tally.serverErrors, networkErrors: tally.networkErrors, samples: tally.samples }).toEqual({
+      serverErrors: 0,
+      networkErrors: 0,
+      samples: [],
+    });
     expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
     expectClean(result);
     expect(result.clicksStoredUnacknowledged).toBe(0);
@@ -334,15 +351,20 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key });
     const servedTo: { user: string; ad: Json }[] = [];
     for (const port of world.ports) {
-      await waitUntil(`API :${port} serving the new campaign`, async () => {
-        const user = newUser('paused');
-        const answer = await fetchFor(port, user);
-        const ads = (answer.body?.data?.ads ?? []) as Json[];
-        for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId);
-        const ad = ads.find((candidate) => candidate.campaignId === campaignId);
-        if (ad) servedTo.push({ user, ad });
-        return ad !== undefined;
-      }, 10_000, 100);
+      await waitUntil(
+        `API :${port} serving the new campaign`,
+        async () => {
+          const user = newUser('paused');
+          const answer = await fetchFor(port, user);
+          const ads = (answer.body?.data?.ads ?? []) as Json[];
+          for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId);
+          const ad = ads.find((candidate) => candidate.campaignId === campaignId);
+          if (ad) servedTo.push({ user, ad });
+          return ad !== undefined;
+        },
+        10_000,
+        100,
+      );
     }
     while (servedTo.length < 10) {
       const user = newUser('paused');
@@ -352,7 +374,10 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       const ad = ads.find((candidate) => candidate.campaignId === campaignId);
       if (ad) servedTo.push({ user, ad });
     }
-    const paused = await call(world.ports[1], 'POST', '/api/v2/openapi/ad/campaign/status', { key: world.advertisers[0].key, body: { campaignId, status: 'paused' } });
+    const paused = await call(world.ports[1], 'POST', '/api/v2/openapi/ad/campaign/status', {
+      key: world.advertisers[0].key,
+      body: { campaignId, status: 'paused' },
+    });
     expect(paused.status).toBe(200);
     const unbilledBefore = (await settledAudit()).unbilledClicksAnswered;
     const answers = await Promise.all(
@@ -392,7 +417,12 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         await sleep(3000);
         downMs = Date.now() - downAt;
         restartMs = await cluster.startRedis();
-        healthyMs = await waitUntil('both APIs healthy again', async () => (await Promise.all(world.ports.map(healthOf))).every((h) => h.status === 200), 30_000, 100);
+        healthyMs = await waitUntil(
+          'both APIs healthy again',
+          async () => (await Promise.all(world.ports.map(healthOf))).every((h) => h.status === 200),
+          30_000,
+          100,
+        );
       },
     });
     const statuses = await waitForBatches(world, ledger, 60_000);
@@ -409,7 +439,11 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     expect(unhealthy.filter((h) => h.port === world.ports[0]).length).toBeGreaterThan(0);
     expect(unhealthy.filter((h) => h.port === world.ports[1]).length).toBeGreaterThan(0);
     expect(cluster.apis.map((api) => api!.running && api!.pid)).toEqual(pids);
-    expect({ afterServerErrors: run.windows.after.serverErrors, afterNetworkErrors: run.windows.after.networkErrors, samples: run.windows.after.samples }).toEqual({
+    expect({
+      afterServerErrors: run.windows.after.serverErrors,
+      afterNetworkErrors: run.windows.after.networkErrors,
+      samples: run.windows.after.samples,
+    }).toEqual({
       afterServerErrors: 0,
       afterNetworkErrors: 0,
       samples: [],
@@ -435,7 +469,12 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         await sleep(3000);
         downMs = Date.now() - downAt;
         restartMs = await cluster.startMariaDb();
-        healthyMs = await waitUntil('both APIs healthy again', async () => (await Promise.all(world.ports.map(healthOf))).every((h) => h.status === 200), 30_000, 100);
+        healthyMs = await waitUntil(
+          'both APIs healthy again',
+          async () => (await Promise.all(world.ports.map(healthOf))).every((h) => h.status === 200),
+          30_000,
+          100,
+        );
       },
     });
     const statuses = await waitForBatches(world, ledger, 90_000);
@@ -452,7 +491,11 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     expect(unhealthy.filter((h) => h.port === world.ports[0]).length).toBeGreaterThan(0);
     expect(unhealthy.filter((h) => h.port === world.ports[1]).length).toBeGreaterThan(0);
     expect(cluster.apis.map((api) => api!.running && api!.pid)).toEqual(pids);
-    expect({ afterServerErrors: run.windows.after.serverErrors, afterNetworkErrors: run.windows.after.networkErrors, samples: run.windows.after.samples }).toEqual({
+    expect({
+      afterServerErrors: run.windows.after.serverErrors,
+      afterNetworkErrors: run.windows.after.networkErrors,
+      samples: run.windows.after.samples,
+    }).toEqual({
       afterServerErrors: 0,
       afterNetworkErrors: 0,
       samples: [],
@@ -468,14 +511,24 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const load = runLoad(world, ledger, tally, { durationMs: 10 * 60_000, concurrency: 6, tag: 'k', batchEveryMs: 250, batchSize: 1500, stop: () => stop });
     // a batch part-applied: the job is under way (1500 records, 100 per chunk)
     let victim = '';
-    await waitUntil('a batch part-applied', async () => {
-      const rows = await cluster.sql<{ id: string }>("SELECT id FROM profile_batches WHERE status = 'processing' AND processed > 0 AND processed < total LIMIT 1");
-      victim = rows[0]?.id ?? '';
-      return victim !== '';
-    }, 30_000, 20);
+    await waitUntil(
+      'a batch part-applied',
+      async () => {
+        const rows = await cluster.sql<{ id: string }>(
+          "SELECT id FROM profile_batches WHERE status = 'processing' AND processed > 0 AND processed < total LIMIT 1",
+        );
+        victim = rows[0]?.id ?? '';
+        return victim !== '';
+      },
+      30_000,
+      20,
+    );
     await cluster.worker!.stop('SIGKILL');
     const killedAt = Date.now();
-    const [atKill] = await cluster.sql<{ status: string; processed: number; total: number }>('SELECT status, processed, total FROM profile_batches WHERE id = ?', [victim]);
+    const [atKill] = await cluster.sql<{ status: string; processed: number; total: number }>(
+      'SELECT status, processed, total FROM profile_batches WHERE id = ?',
+      [victim],
+    );
     const acceptedBefore = ledger.batches.length;
     await sleep(1500);
     const restartMs = await cluster.startWorker({ PROFILE_CHUNK_SIZE: '100' });
@@ -483,10 +536,15 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     await sleep(2000);
     stop = true;
     await load;
-    await waitUntil('the killed job finished by the new worker', async () => {
-      const [row] = await cluster.sql<{ status: string }>('SELECT status FROM profile_batches WHERE id = ?', [victim]);
-      return row.status === 'done';
-    }, 90_000, 200);
+    await waitUntil(
+      'the killed job finished by the new worker',
+      async () => {
+        const [row] = await cluster.sql<{ status: string }>('SELECT status FROM profile_batches WHERE id = ?', [victim]);
+        return row.status === 'done';
+      },
+      90_000,
+      200,
+    );
     const victimDoneMs = Date.now() - killedAt;
     const statuses = await waitForBatches(world, ledger, 60_000);
     const allDoneMs = Date.now() - killedAt;
@@ -510,13 +568,23 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     let stop = false;
     const load = runLoad(world, ledger, tally, { durationMs: 10 * 60_000, concurrency: 6, tag: 't', batchEveryMs: 250, batchSize: 1500, stop: () => stop });
     let victim = '';
-    await waitUntil('a batch part-applied', async () => {
-      const rows = await cluster.sql<{ id: string }>("SELECT id FROM profile_batches WHERE status = 'processing' AND processed > 0 AND processed < total LIMIT 1");
-      victim = rows[0]?.id ?? '';
-      return victim !== '';
-    }, 30_000, 20);
+    await waitUntil(
+      'a batch part-applied',
+      async () => {
+        const rows = await cluster.sql<{ id: string }>(
+          "SELECT id FROM profile_batches WHERE status = 'processing' AND processed > 0 AND processed < total LIMIT 1",
+        );
+        victim = rows[0]?.id ?? '';
+        return victim !== '';
+      },
+      30_000,
+      20,
+    );
     const stopped = await cluster.worker!.stop('SIGTERM');
-    const [atExit] = await cluster.sql<{ status: string; processed: number; total: number }>('SELECT status, processed, total FROM profile_batches WHERE id = ?', [victim]);
+    const [atExit] = await cluster.sql<{ status: string; processed: number; total: number }>(
+      'SELECT status, processed, total FROM profile_batches WHERE id = ?',
+      [victim],
+    );
     const stuck = await cluster.sql<{ id: string }>("SELECT id FROM profile_batches WHERE status = 'processing'");
     const restartMs = await cluster.startWorker({ PROFILE_CHUNK_SIZE: '100' });
     await sleep(1000);
@@ -565,7 +633,14 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     trickled.finish();
     const trickledAnswer = await trickled.answer;
     if (trickledAnswer.status === 200) {
-      ledger.batches.push({ batchId: trickledAnswer.body?.data?.batchId, key: world.publishers[0].key, tag: trickled.tag, size: trickled.size, premium: trickled.premium, wallets: 0 });
+      ledger.batches.push({
+        batchId: trickledAnswer.body?.data?.batchId,
+        key: world.publishers[0].key,
+        tag: trickled.tag,
+        size: trickled.size,
+        premium: trickled.premium,
+        wallets: 0,
+      });
     }
     stop = true;
     await load;
@@ -617,20 +692,32 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const victim = cluster.apis[0]!;
     const redis = new Redis(cluster.redisUrl, { keyPrefix: cluster.redisPrefix, maxRetriesPerRequest: 2 });
     try {
-      await waitUntil(`API :${victimPort} serving`, async () => {
-        const publisher = world.publishers[0];
-        const answer = await call(victimPort, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${newUser('warm')}&type=messenger&limit=4`, { key: publisher.key });
-        for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
-        return (answer.body?.data?.ads?.length ?? 0) > 0;
-      }, 20_000, 100);
+      await waitUntil(
+        `API :${victimPort} serving`,
+        async () => {
+          const publisher = world.publishers[0];
+          const answer = await call(victimPort, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${newUser('warm')}&type=messenger&limit=4`, {
+            key: publisher.key,
+          });
+          for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
+          return (answer.body?.data?.ads?.length ?? 0) > 0;
+        },
+        20_000,
+        100,
+      );
       await settledAudit();
       // No lease outstanding anywhere (idle leases go back after 5 s): the counters minus the database's spend is then
       // what earlier crashes' lost impressions cost, nothing in flight.
       let before = await budgetCounters(redis);
-      await waitUntil('no lease outstanding before the phase', async () => {
-        before = await budgetCounters(redis);
-        return before.outstanding.size === 0;
-      }, 20_000, 200).catch((error: Error) => {
+      await waitUntil(
+        'no lease outstanding before the phase',
+        async () => {
+          before = await budgetCounters(redis);
+          return before.outstanding.size === 0;
+        },
+        20_000,
+        200,
+      ).catch((error: Error) => {
         throw new Error(`${error.message}; held: ${before.fields.join('; ')}`);
       });
 
@@ -639,8 +726,18 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       const survivorTally = new Tally();
       let stopVictim = false;
       let stopSurvivor = false;
-      const victimLoad = runLoad({ ...world, ports: [victimPort] }, victimLedger, victimTally, { durationMs: 60_000, concurrency: 8, tag: 'k', stop: () => stopVictim });
-      const survivorLoad = runLoad({ ...world, ports: [survivorPort] }, ledger, survivorTally, { durationMs: 60_000, concurrency: 8, tag: 'q', stop: () => stopSurvivor });
+      const victimLoad = runLoad({ ...world, ports: [victimPort] }, victimLedger, victimTally, {
+        durationMs: 60_000,
+        concurrency: 8,
+        tag: 'k',
+        stop: () => stopVictim,
+      });
+      const survivorLoad = runLoad({ ...world, ports: [survivorPort] }, ledger, survivorTally, {
+        durationMs: 60_000,
+        concurrency: 8,
+        tag: 'q',
+        stop: () => stopSurvivor,
+      });
       await sleep(1500);
       // answered before this point were flushed before the kill (STATS_FLUSH_MS is 250 ms here)
       const servedBeforeFlushMargin = new Map(victimLedger.served);
@@ -674,10 +771,15 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       const result = await settledAudit();
       // every lease back: the victim's reclaimed, the survivor's returned when idle
       let after = await budgetCounters(redis);
-      await waitUntil('every lease back on the counters', async () => {
-        after = await budgetCounters(redis);
-        return after.outstanding.size === 0;
-      }, 30_000, 200);
+      await waitUntil(
+        'every lease back on the counters',
+        async () => {
+          after = await budgetCounters(redis);
+          return after.outstanding.size === 0;
+        },
+        30_000,
+        200,
+      );
       const prices = new Map(
         (await cluster.sql<{ id: string; billingType: string; costPerMicros: string | number }>('SELECT id, billingType, costPerMicros FROM campaigns')).map(
           (row) => [row.id, { cpm: row.billingType === 'CPM', costPer: Number(row.costPerMicros) }],
@@ -692,7 +794,10 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         const lost = (result.lostInCrashByCampaign.get(campaignId) ?? 0) * (price.cpm ? price.costPer / 1000 : 0);
         return { campaignId, cpm: price.cpm, clickPrice: price.cpm ? 0 : price.costPer, moved, stored, lost, off: moved - stored - lost };
       });
-      const cutOff = (kind: string) => [...(victimTally.byKind.get(kind) ?? new Map<string, number>())].filter(([status]) => status.startsWith('net:')).reduce((sum, [, count]) => sum + count, 0);
+      const cutOff = (kind: string) =>
+        [...(victimTally.byKind.get(kind) ?? new Map<string, number>())]
+          .filter(([status]) => status.startsWith('net:'))
+          .reduce((sum, [, count]) => sum + count, 0);
       const clicksCutOff = cutOff('click');
       const adsCutOff = cutOff('ad');
       const mayBeLost = [...victimLedger.mayBeLost.values()].reduce((sum, count) => sum + count, 0);
@@ -702,7 +807,10 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         `api1 requests ${survivorTally.summary()}`,
         `leases of api0 stranded at the kill: ${strandedMicros} micro-USDT (holders lapsed ${lapsed.length}); every lease back on the counters ${Date.now() - killedAt} ms after the kill`,
         `impressions api0 answered in its last second: ${mayBeLost}, of which not counted: ${result.impressionsLostInCrash}`,
-        ...drift.map((d) => `${d.cpm ? 'CPM' : 'CPC'} campaign ${d.campaignId}: counters +${d.moved}, database +${d.stored}, lost impressions ${d.lost} => off by ${d.off}`),
+        ...drift.map(
+          (d) =>
+            `${d.cpm ? 'CPM' : 'CPC'} campaign ${d.campaignId}: counters +${d.moved}, database +${d.stored}, lost impressions ${d.lost} => off by ${d.off}`,
+        ),
         `requests to api0 cut off by the kill: ad ${adsCutOff}, click ${clicksCutOff}`,
         ...auditLines(result),
       ]);

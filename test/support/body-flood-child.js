@@ -13,7 +13,11 @@ body.write('{"list":[');
 
 function post(i) {
   return new Promise((resolve) => {
-    const headers = { 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' };
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0',
+    };
     if (i % 4 >= 2) headers['x-api-key'] = `adn_${randomBytes(32).toString('base64url')}`;
     const path = i % 2 === 0 ? '/api/v2/openapi/user/profile/batch' : '/api/v2/openapi/ad/campaign/create';
     const req = request({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers }, (res) => {

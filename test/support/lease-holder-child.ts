@@ -10,10 +10,9 @@ async function main(): Promise<void> {
   const [url, keyPrefix, holderTtlMs, candidateJson] = process.argv.slice(2);
   const redis = new Redis(url, { keyPrefix });
   const state = new RedisServingState(redis, { holderTtlMs: Number(holderTtlMs) });
-  const result = await state.reserveImpressions(
-    { userId: 'killed-user', adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 },
-    [JSON.parse(candidateJson)],
-  );
+  const result = await state.reserveImpressions({ userId: 'killed-user', adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 }, [
+    JSON.parse(candidateJson),
+  ]);
   process.stdout.write(`ready ${JSON.stringify(result.served)}\n`);
   setInterval(() => undefined, 60_000);
 }

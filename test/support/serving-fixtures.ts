@@ -33,10 +33,7 @@ export function newUser(tag = 'u'): string {
  * A campaign body without any targeting (every user matches), live from `now - 1 day` for 30 days, unless the
  * overrides say otherwise. `now` should be the service clock's time when the test moves it.
  */
-export function openCampaign(
-  overrides: Parameters<typeof campaignBody>[0] = {},
-  now: number = Date.now(),
-): ReturnType<typeof campaignBody> {
+export function openCampaign(overrides: Parameters<typeof campaignBody>[0] = {}, now: number = Date.now()): ReturnType<typeof campaignBody> {
   return campaignBody({
     ...overrides,
     targeting: { includedRegions: [], includedLanguages: [], platform: 'All', ...overrides.targeting },
@@ -48,12 +45,7 @@ export function openCampaign(
 export async function endAllCampaigns(t: TestApp): Promise<void> {
   const ids: string[] = [];
   for (let current = 1; ; current++) {
-    const response = await t
-      .http()
-      .get(`${CAMPAIGN_BASE}/list`)
-      .query({ current, pageSize: 100 })
-      .set('x-api-key', ADMIN_KEY)
-      .expect(200);
+    const response = await t.http().get(`${CAMPAIGN_BASE}/list`).query({ current, pageSize: 100 }).set('x-api-key', ADMIN_KEY).expect(200);
     const campaigns = response.body.data.campaigns as Body[];
     for (const item of campaigns) if (item.campaignStatus !== 'ended') ids.push(item.id);
     if (campaigns.length < 100) break;
@@ -100,13 +92,7 @@ export function fetchRaw(t: TestApp, apiKey: string, adBlockId: string, openId: 
 }
 
 /** The served ads of a successful fetch (checks the envelope). */
-export async function fetchAds(
-  t: TestApp,
-  apiKey: string,
-  adBlockId: string,
-  openId: string,
-  options: FetchOptions = {},
-): Promise<Body[]> {
+export async function fetchAds(t: TestApp, apiKey: string, adBlockId: string, openId: string, options: FetchOptions = {}): Promise<Body[]> {
   const response = await fetchRaw(t, apiKey, adBlockId, openId, options);
   if (response.status !== 200) throw new Error(`fetch failed: ${response.status} ${JSON.stringify(response.body)}`);
   expect(response.body.code).toBe(0);

@@ -75,10 +75,8 @@ export async function startTestApp(
 /** supertest bound to the application, every request with BROWSER_USER_AGENT unless the test sets another. */
 function browserAgent(app: NestFastifyApplication): ReturnType<typeof request> {
   const agent = request(app.getHttpServer());
-  const withAgent =
-    (method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options' | 'head') =>
-    (url: string) =>
-      agent[method](url).set('user-agent', BROWSER_USER_AGENT);
+  const withAgent = (method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options' | 'head') => (url: string) =>
+    agent[method](url).set('user-agent', BROWSER_USER_AGENT);
   return Object.assign(Object.create(agent), {
     get: withAgent('get'),
     post: withAgent('post'),
@@ -91,16 +89,7 @@ function browserAgent(app: NestFastifyApplication): ReturnType<typeof request> {
 }
 
 /** Creates an account through the admin API and answers its id and first key. */
-export async function createAccount(
-  testApp: TestApp,
-  roles: string[],
-  name = `account ${roles.join('+')}`,
-): Promise<{ accountId: string; apiKey: string }> {
-  const response = await testApp
-    .http()
-    .post('/api/v2/admin/accounts')
-    .set('x-api-key', ADMIN_KEY)
-    .send({ name, roles })
-    .expect(200);
+export async function createAccount(testApp: TestApp, roles: string[], name = `account ${roles.join('+')}`): Promise<{ accountId: string; apiKey: string }> {
+  const response = await testApp.http().post('/api/v2/admin/accounts').set('x-api-key', ADMIN_KEY).send({ name, roles }).expect(200);
   return response.body.data;
 }

@@ -10,8 +10,7 @@ export const adminKey = () => process.env.ADMIN_E2E_KEY!;
 export const creatives = () => process.env.ADMIN_E2E_CREATIVES!;
 
 /** Node's own agent (`node`) is a known HTTP library: the service would take the specs' ad traffic for a bot's. */
-export const BROWSER_USER_AGENT =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+export const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
 /** Calls the API directly (setting up data, checking what the panel stored), as a browser would. */
 export async function api(path: string, apiKey: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -16,7 +16,10 @@ export const MyAccount = () => {
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
-    dataProvider.me().then(setMe).catch((error: Error) => notify(error.message, { type: 'error' }));
+    dataProvider
+      .me()
+      .then(setMe)
+      .catch((error: Error) => notify(error.message, { type: 'error' }));
   }, [dataProvider, notify]);
 
   const rotate = async () => {
@@ -48,9 +51,9 @@ export const MyAccount = () => {
           <Box>
             <Typography variant="h6">Webhook secret</Typography>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1, maxWidth: 720 }}>
-              Calls to your verification endpoint carry <code>x-adnet-timestamp</code> and <code>x-adnet-signature</code>, the
-              lower-case hex HMAC-SHA256 of <code>&lt;timestamp&gt;.&lt;messenger_id&gt;</code> keyed with this secret. Publishers
-              sign viewer tokens with it (<code>x-adnet-viewer</code>, ad blocks that require signed viewers). Keep it on your server.
+              Calls to your verification endpoint carry <code>x-adnet-timestamp</code> and <code>x-adnet-signature</code>, the lower-case hex HMAC-SHA256 of{' '}
+              <code>&lt;timestamp&gt;.&lt;messenger_id&gt;</code> keyed with this secret. Publishers sign viewer tokens with it (<code>x-adnet-viewer</code>, ad
+              blocks that require signed viewers). Keep it on your server.
             </Typography>
             <Stack direction="row" alignItems="center" spacing={1}>
               <Typography component="code" data-testid="webhook-secret" sx={{ fontFamily: 'monospace', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}>

@@ -22,7 +22,16 @@ export const RolesField = () => (
 );
 
 export const AccountList = () => (
-  <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} actions={<TopToolbar><FilterButton /><CreateButton /></TopToolbar>}>
+  <List
+    filters={filters}
+    sort={{ field: 'createdAt', order: 'DESC' }}
+    actions={
+      <TopToolbar>
+        <FilterButton />
+        <CreateButton />
+      </TopToolbar>
+    }
+  >
     <Datagrid rowClick="show" bulkActionButtons={false}>
       <TextField source="name" />
       <RolesField />

@@ -12,13 +12,28 @@ const Keys = () => {
 };
 
 export const AccountShow = () => (
-  <Show queryOptions={FRESH_RECORD} actions={<TopToolbar><ListButton /></TopToolbar>}>
+  <Show
+    queryOptions={FRESH_RECORD}
+    actions={
+      <TopToolbar>
+        <ListButton />
+      </TopToolbar>
+    }
+  >
     <SimpleShowLayout>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 2, width: '100%' }}>
-        <Labeled label="Name"><TextField source="name" /></Labeled>
-        <Labeled label="Account id"><TextField source="accountId" /></Labeled>
-        <Labeled label="Roles"><RolesField /></Labeled>
-        <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
+        <Labeled label="Name">
+          <TextField source="name" />
+        </Labeled>
+        <Labeled label="Account id">
+          <TextField source="accountId" />
+        </Labeled>
+        <Labeled label="Roles">
+          <RolesField />
+        </Labeled>
+        <Labeled label="Created">
+          <DateField source="createdAt" showTime />
+        </Labeled>
       </Box>
       <Keys />
     </SimpleShowLayout>

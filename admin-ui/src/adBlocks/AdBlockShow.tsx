@@ -24,7 +24,8 @@ const BlockCharts = () => {
       {series ? (
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
           <SeriesChart
-            title="Earnings (USDT)" decimals
+            title="Earnings (USDT)"
+            decimals
             testId="chart-earnings"
             kind="bar"
             series={series}
@@ -63,8 +64,9 @@ const Integration = () => {
       </Stack>
       {record.requireSignedViewer ? (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="signed-viewer-note">
-          with the header <code>x-adnet-viewer: &lt;openId&gt;.&lt;expiresAtMs&gt;.&lt;hex HMAC-SHA256(webhookSecret, "&lt;openId&gt;.&lt;expiresAtMs&gt;")&gt;</code>{' '}
-          made by your server.
+          with the header{' '}
+          <code>x-adnet-viewer: &lt;openId&gt;.&lt;expiresAtMs&gt;.&lt;hex HMAC-SHA256(webhookSecret, "&lt;openId&gt;.&lt;expiresAtMs&gt;")&gt;</code> made by
+          your server.
         </Typography>
       ) : null}
     </Box>
@@ -83,16 +85,37 @@ const BlockId = () => {
 };
 
 export const AdBlockShow = () => (
-  <Show queryOptions={FRESH_RECORD} actions={<TopToolbar><ListButton /></TopToolbar>}>
+  <Show
+    queryOptions={FRESH_RECORD}
+    actions={
+      <TopToolbar>
+        <ListButton />
+      </TopToolbar>
+    }
+  >
     <SimpleShowLayout>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
-        <Labeled label="Name"><TextField source="name" /></Labeled>
-        <Labeled label="Ad block id"><BlockId /></Labeled>
-        <Labeled label="Impressions"><CountField source="impressions" /></Labeled>
-        <Labeled label="Clicks"><CountField source="clicks" /></Labeled>
-        <Labeled label="CTR"><RateField source="ctr" /></Labeled>
-        <Labeled label="Earnings"><MoneyField source="earnings" /></Labeled>
-        <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
+        <Labeled label="Name">
+          <TextField source="name" />
+        </Labeled>
+        <Labeled label="Ad block id">
+          <BlockId />
+        </Labeled>
+        <Labeled label="Impressions">
+          <CountField source="impressions" />
+        </Labeled>
+        <Labeled label="Clicks">
+          <CountField source="clicks" />
+        </Labeled>
+        <Labeled label="CTR">
+          <RateField source="ctr" />
+        </Labeled>
+        <Labeled label="Earnings">
+          <MoneyField source="earnings" />
+        </Labeled>
+        <Labeled label="Created">
+          <DateField source="createdAt" showTime />
+        </Labeled>
         <NotBilledFigures />
       </Box>
       <Box>

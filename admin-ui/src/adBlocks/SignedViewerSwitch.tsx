@@ -3,7 +3,7 @@ import { useNotify, useRecordContext, useUpdate } from 'react-admin';
 import { FRESH_RECORD } from '../common/freshRecord';
 
 export const SIGNED_VIEWER_HELP =
-  "Ad requests need an x-adnet-viewer header made by your server with your webhook secret (see My account and docs/SIGNED_VIEWERS.md); a copied key alone fetches nothing.";
+  'Ad requests need an x-adnet-viewer header made by your server with your webhook secret (see My account and docs/SIGNED_VIEWERS.md); a copied key alone fetches nothing.';
 
 /** The block's "require signed viewer" rule, changed in place through ad/block/update. */
 export const SignedViewerSwitch = () => {

@@ -15,7 +15,10 @@ export const CampaignCharts = () => {
   const id = record?.id;
   // Reload when the record changes (a refresh after a status change re-reads it).
   const version = record?.updatedAt;
-  const { data: series, error } = useLoaded<any[]>(() => (id ? dataProvider.campaignSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range, version]);
+  const { data: series, error } = useLoaded<any[]>(
+    () => (id ? dataProvider.campaignSeries(String(id), rangeBounds(range)) : null),
+    [dataProvider, id, range, version],
+  );
 
   const granularity = RANGES[range].granularity;
   return (
@@ -44,7 +47,8 @@ export const CampaignCharts = () => {
             ]}
           />
           <SeriesChart
-            title="Cost (USDT)" decimals
+            title="Cost (USDT)"
+            decimals
             testId="chart-cost"
             kind="bar"
             series={series}

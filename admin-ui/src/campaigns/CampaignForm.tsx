@@ -1,16 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import { useWatch } from 'react-hook-form';
-import {
-  BooleanInput,
-  DateTimeInput,
-  NumberInput,
-  SelectInput,
-  SimpleForm,
-  TextArrayInput,
-  TextInput,
-  required,
-  type SimpleFormProps,
-} from 'react-admin';
+import { BooleanInput, DateTimeInput, NumberInput, SelectInput, SimpleForm, TextArrayInput, TextInput, required, type SimpleFormProps } from 'react-admin';
 import { localInputToMs, msToLocalInput, userTimeZone } from '../time';
 import { ACTION_TYPES, BILLING_TYPES, PLATFORMS, TARGETING_FLAGS } from './choices';
 
@@ -56,7 +46,12 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
 
     <Section title="Targeting">
       <Row>
-        <TextArrayInput source="targeting.includedRegions" label="Included regions" helperText="ISO 3166-1 alpha-2, e.g. US (empty: all)" parse={codesToUpper} />
+        <TextArrayInput
+          source="targeting.includedRegions"
+          label="Included regions"
+          helperText="ISO 3166-1 alpha-2, e.g. US (empty: all)"
+          parse={codesToUpper}
+        />
         <TextArrayInput source="targeting.excludedRegions" label="Excluded regions" helperText="ISO 3166-1 alpha-2" parse={codesToUpper} />
       </Row>
       <Row>

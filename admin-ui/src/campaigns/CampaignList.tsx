@@ -1,15 +1,4 @@
-import {
-  CreateButton,
-  Datagrid,
-  DateField,
-  FilterButton,
-  List,
-  SearchInput,
-  SelectInput,
-  TextField,
-  TopToolbar,
-  usePermissions,
-} from 'react-admin';
+import { CreateButton, Datagrid, DateField, FilterButton, List, SearchInput, SelectInput, TextField, TopToolbar, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
 import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
 import { BILLING_TYPES, CAMPAIGN_STATUSES, DELIVERY_STATUSES } from './choices';
@@ -32,12 +21,7 @@ const Actions = () => (
 export const CampaignList = () => {
   const { permissions } = usePermissions();
   return (
-    <List
-      filters={filters}
-      actions={<Actions />}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      title={isAdmin(permissions) ? 'All campaigns' : 'Campaigns'}
-    >
+    <List filters={filters} actions={<Actions />} sort={{ field: 'createdAt', order: 'DESC' }} title={isAdmin(permissions) ? 'All campaigns' : 'Campaigns'}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
         <StatusChip source="campaignStatus" label="Status" />

@@ -1,14 +1,5 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import {
-  BooleanField,
-  DateField,
-  FunctionField,
-  Labeled,
-  Show,
-  TabbedShowLayout,
-  TextField,
-  useRecordContext,
-} from 'react-admin';
+import { BooleanField, DateField, FunctionField, Labeled, Show, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
 import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
 import { formatDateTime, formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
@@ -17,7 +8,6 @@ import { TARGETING_FLAGS } from './choices';
 import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
 import { FRESH_RECORD } from '../common/freshRecord';
-
 
 const Codes = ({ source, label }: { source: string; label: string }) => (
   <Labeled label={label}>
@@ -73,42 +63,92 @@ export const CampaignShow = () => (
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Grid>
-          <Labeled label="Name"><TextField source="name" /></Labeled>
-          <Labeled label="Campaign id"><TextField source="campaignId" /></Labeled>
-          <Labeled label="Status"><StatusChip source="campaignStatus" /></Labeled>
-          <Labeled label="Delivery"><StatusChip source="deliveryStatus" /></Labeled>
-          <Labeled label="Impressions"><CountField source="impressions" /></Labeled>
-          <Labeled label="Clicks"><CountField source="clicks" /></Labeled>
-          <Labeled label="Verified clicks"><CountField source="verifiedClicks" /></Labeled>
-          <Labeled label="CTR"><RateField source="ctr" /></Labeled>
-          <Labeled label="Conversions"><CountField source="conversions" /></Labeled>
-          <Labeled label="CR"><RateField source="cr" /></Labeled>
-          <Labeled label="Cost"><MoneyField source="cost" /></Labeled>
-          <Labeled label="Owner"><TextField source="userId" /></Labeled>
-          <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
-          <Labeled label="Updated"><DateField source="updatedAt" showTime /></Labeled>
+          <Labeled label="Name">
+            <TextField source="name" />
+          </Labeled>
+          <Labeled label="Campaign id">
+            <TextField source="campaignId" />
+          </Labeled>
+          <Labeled label="Status">
+            <StatusChip source="campaignStatus" />
+          </Labeled>
+          <Labeled label="Delivery">
+            <StatusChip source="deliveryStatus" />
+          </Labeled>
+          <Labeled label="Impressions">
+            <CountField source="impressions" />
+          </Labeled>
+          <Labeled label="Clicks">
+            <CountField source="clicks" />
+          </Labeled>
+          <Labeled label="Verified clicks">
+            <CountField source="verifiedClicks" />
+          </Labeled>
+          <Labeled label="CTR">
+            <RateField source="ctr" />
+          </Labeled>
+          <Labeled label="Conversions">
+            <CountField source="conversions" />
+          </Labeled>
+          <Labeled label="CR">
+            <RateField source="cr" />
+          </Labeled>
+          <Labeled label="Cost">
+            <MoneyField source="cost" />
+          </Labeled>
+          <Labeled label="Owner">
+            <TextField source="userId" />
+          </Labeled>
+          <Labeled label="Created">
+            <DateField source="createdAt" showTime />
+          </Labeled>
+          <Labeled label="Updated">
+            <DateField source="updatedAt" showTime />
+          </Labeled>
         </Grid>
-        <Typography variant="h6" sx={{ mt: 2 }}>Not billed traffic</Typography>
+        <Typography variant="h6" sx={{ mt: 2 }}>
+          Not billed traffic
+        </Typography>
         <Grid>
           <NotBilledFigures />
         </Grid>
-        <Typography variant="h6" sx={{ mt: 2 }}>Budget and bidding</Typography>
+        <Typography variant="h6" sx={{ mt: 2 }}>
+          Budget and bidding
+        </Typography>
         <Grid>
-          <Labeled label="Daily budget"><FunctionField render={(record: any) => formatUsdt(record.budget.amount)} /></Labeled>
-          <Labeled label="Total budget"><FunctionField render={(record: any) => formatUsdt(record.budget.total)} /></Labeled>
-          <Labeled label="Start"><FunctionField render={(record: any) => formatDateTime(record.budget.startTime)} /></Labeled>
-          <Labeled label="End"><FunctionField render={(record: any) => formatDateTime(record.budget.endTime)} /></Labeled>
-          <Labeled label="Billing"><TextField source="bidding.billingType" /></Labeled>
-          <Labeled label="Bid"><FunctionField render={(record: any) => formatUsdt(record.bidding.costPer)} /></Labeled>
-          <Labeled label="Frequency cap"><FunctionField render={(record: any) => formatFrequencyCap(record.frequencyCap)} /></Labeled>
+          <Labeled label="Daily budget">
+            <FunctionField render={(record: any) => formatUsdt(record.budget.amount)} />
+          </Labeled>
+          <Labeled label="Total budget">
+            <FunctionField render={(record: any) => formatUsdt(record.budget.total)} />
+          </Labeled>
+          <Labeled label="Start">
+            <FunctionField render={(record: any) => formatDateTime(record.budget.startTime)} />
+          </Labeled>
+          <Labeled label="End">
+            <FunctionField render={(record: any) => formatDateTime(record.budget.endTime)} />
+          </Labeled>
+          <Labeled label="Billing">
+            <TextField source="bidding.billingType" />
+          </Labeled>
+          <Labeled label="Bid">
+            <FunctionField render={(record: any) => formatUsdt(record.bidding.costPer)} />
+          </Labeled>
+          <Labeled label="Frequency cap">
+            <FunctionField render={(record: any) => formatFrequencyCap(record.frequencyCap)} />
+          </Labeled>
         </Grid>
-        <Typography variant="h6" sx={{ mt: 2 }}>Targeting</Typography>
+        <Typography variant="h6" sx={{ mt: 2 }}>
+          Targeting
+        </Typography>
         <Grid>
           <Codes source="targeting.includedRegions" label="Included regions" />
           <Codes source="targeting.excludedRegions" label="Excluded regions" />
           <Codes source="targeting.includedLanguages" label="Included languages" />
           <Codes source="targeting.excludedLanguages" label="Excluded languages" />
-          <Labeled label="Platform"><TextField source="targeting.platform" /></Labeled>
+          <Labeled label="Platform">
+            <TextField source="targeting.platform" />
+          </Labeled>
           {TARGETING_FLAGS.map((flag) => (
             <Labeled key={flag.source} label={flag.label}>
               <BooleanField source={`targeting.${flag.source}`} />

@@ -23,8 +23,8 @@ export const VerificationPanel = () => {
   if (!health.verificationUrl) {
     return (
       <Alert severity="info" data-testid="verification-off">
-        No verification URL: clicks are counted without asking your endpoint. Add one with Edit; calls are signed with the
-        webhook secret shown on <Link to="/me">My account</Link>.
+        No verification URL: clicks are counted without asking your endpoint. Add one with Edit; calls are signed with the webhook secret shown on{' '}
+        <Link to="/me">My account</Link>.
       </Alert>
     );
   }

@@ -1,7 +1,8 @@
 export const CAMPAIGN_STATUSES = ['inReview', 'onGoing', 'paused', 'ended'].map((id) => ({ id, name: id }));
-export const DELIVERY_STATUSES = ['delivering', 'scheduled', 'finished', 'budgetSpent', 'dailyBudgetSpent', 'paused', 'inReview', 'ended'].map(
-  (id) => ({ id, name: id }),
-);
+export const DELIVERY_STATUSES = ['delivering', 'scheduled', 'finished', 'budgetSpent', 'dailyBudgetSpent', 'paused', 'inReview', 'ended'].map((id) => ({
+  id,
+  name: id,
+}));
 export const BILLING_TYPES = [
   { id: 'CPM', name: 'CPM (per 1000 impressions)' },
   { id: 'CPC', name: 'CPC (per click)' },

@@ -1,18 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import BlockIcon from '@mui/icons-material/Block';
-import {
-  Box,
-  Chip,
-  MenuItem,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField as MuiTextField,
-  Typography,
-} from '@mui/material';
+import { Box, Chip, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Button, Confirm, useDataProvider, useGetList, useNotify } from 'react-admin';
 import type { AdnetDataProvider, KeyScope } from '../dataProvider';
@@ -38,7 +26,20 @@ const IssuedKeyDialog = ({ issued, onClose }: { issued: { apiKey: string; scope:
         <Box sx={{ mt: 2 }}>
           <Typography variant="subtitle2">In your frontend</Typography>
           <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
-            <Typography component="pre" data-testid="serve-snippet" sx={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1, m: 0 }}>
+            <Typography
+              component="pre"
+              data-testid="serve-snippet"
+              sx={{
+                fontFamily: 'monospace',
+                fontSize: 12,
+                whiteSpace: 'pre-wrap',
+                wordBreak: 'break-all',
+                bgcolor: 'action.hover',
+                p: 1,
+                borderRadius: 1,
+                m: 0,
+              }}
+            >
               {snippet}
             </Typography>
             <CopyButton value={snippet} label="Copy snippet" />
@@ -61,7 +62,10 @@ export const ApiKeys = ({ owner }: { owner: KeyOwner }) => {
   // The dialog's title stays while it fades out after the key is cleared.
   const [revokeTitle, setRevokeTitle] = useState('');
   const own = 'own' in owner;
-  const { data: keys = [], refetch } = useGetList('keys', { filter: own ? { own: true } : { accountId: owner.accountId }, pagination: { page: 1, perPage: 1000 } });
+  const { data: keys = [], refetch } = useGetList('keys', {
+    filter: own ? { own: true } : { accountId: owner.accountId },
+    pagination: { page: 1, perPage: 1000 },
+  });
 
   const issue = async () => {
     try {

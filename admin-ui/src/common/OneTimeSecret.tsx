@@ -12,7 +12,11 @@ export const OneTimeKeyDialog = ({ apiKey, title, onClose, children }: { apiKey:
         Copy the key now and keep it safe: it cannot be displayed again. Issue a new key if it is lost.
       </Alert>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-        <Typography component="code" data-testid="one-time-key" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}>
+        <Typography
+          component="code"
+          data-testid="one-time-key"
+          sx={{ fontFamily: 'monospace', wordBreak: 'break-all', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}
+        >
           {apiKey}
         </Typography>
         {apiKey ? <CopyButton value={apiKey} label="Copy key" /> : null}

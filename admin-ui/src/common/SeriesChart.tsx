@@ -52,7 +52,9 @@ export const SeriesChart = ({
           {title}
         </Typography>
         <Typography variant="body2" color="text.secondary" data-testid={testId ? `${testId}-totals` : undefined}>
-          {metrics.map((metric) => `${metric.label}: ${Number(total(metric.key).toFixed(6)).toLocaleString('en-US', { maximumFractionDigits: 6 })}`).join(' · ')}
+          {metrics
+            .map((metric) => `${metric.label}: ${Number(total(metric.key).toFixed(6)).toLocaleString('en-US', { maximumFractionDigits: 6 })}`)
+            .join(' · ')}
         </Typography>
         <Box sx={{ width: '100%', height: 240 }}>
           <ResponsiveContainer width="100%" height="100%">
@@ -67,7 +69,15 @@ export const SeriesChart = ({
               <AreaChart {...common}>
                 {axes}
                 {metrics.map((metric) => (
-                  <Area key={metric.key} dataKey={metric.key} name={metric.label} stroke={metric.color} fill={metric.color} fillOpacity={0.25} isAnimationActive={false} />
+                  <Area
+                    key={metric.key}
+                    dataKey={metric.key}
+                    name={metric.label}
+                    stroke={metric.color}
+                    fill={metric.color}
+                    fillOpacity={0.25}
+                    isAnimationActive={false}
+                  />
                 ))}
               </AreaChart>
             ) : (

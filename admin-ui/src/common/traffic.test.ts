@@ -16,7 +16,10 @@ describe('not billed traffic', () => {
 
   it('should sum the not billed counters of several series bucket by bucket', () => {
     const a = [{ time: 0, invalidImpressions: 3, invalidClicks: 1, unbilledClicks: 0 }];
-    const b = [{ time: 0, invalidImpressions: 2, invalidClicks: 0, unbilledClicks: 4 }, { time: 1, invalidImpressions: 1 }];
+    const b = [
+      { time: 0, invalidImpressions: 2, invalidClicks: 0, unbilledClicks: 4 },
+      { time: 1, invalidImpressions: 1 },
+    ];
     expect(sumSeries([a, b], NOT_BILLED_KEYS)).toEqual([
       { time: 0, invalidImpressions: 5, invalidClicks: 1, unbilledClicks: 4 },
       { time: 1, invalidImpressions: 1, invalidClicks: 0, unbilledClicks: 0 },

@@ -43,8 +43,17 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => {
   const { data: state, error } = useLoaded(async () => {
     const { data, total: totalCampaigns } = await dataProvider.getList('campaigns', page);
     const keys = ['impressions', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS];
-    const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.campaignSeries(id, range), keys);
-    return { series, count: data.length, delivering: data.filter((row) => row.deliveryStatus === 'delivering').length, totalCampaigns: totalCampaigns ?? data.length };
+    const series = await lastWeek(
+      data.map((row) => String(row.id)),
+      (id, range) => dataProvider.campaignSeries(id, range),
+      keys,
+    );
+    return {
+      series,
+      count: data.length,
+      delivering: data.filter((row) => row.deliveryStatus === 'delivering').length,
+      totalCampaigns: totalCampaigns ?? data.length,
+    };
   }, [dataProvider]);
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!state) return null;
@@ -71,10 +80,15 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => {
         <Figure label="Unbilled clicks" value={formatCount(total(series, 'unbilledClicks'))} testId="figure-unbilled-clicks" />
       </Box>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-        <SeriesChart title="Impressions and clicks" series={series} granularity="day" metrics={[
-          { key: 'impressions', label: 'Impressions', color: '#1976d2' },
-          { key: 'clicks', label: 'Clicks', color: '#2e7d32' },
-        ]} />
+        <SeriesChart
+          title="Impressions and clicks"
+          series={series}
+          granularity="day"
+          metrics={[
+            { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+            { key: 'clicks', label: 'Clicks', color: '#2e7d32' },
+          ]}
+        />
         <SeriesChart title="Spend (USDT)" decimals kind="bar" series={series} granularity="day" metrics={[{ key: 'cost', label: 'Spend', color: '#d32f2f' }]} />
       </Box>
     </Box>
@@ -85,7 +99,11 @@ const PublisherSection = ({ admin }: { admin: boolean }) => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const { data: state, error } = useLoaded(async () => {
     const { data, total: blocks } = await dataProvider.getList('adBlocks', page);
-    const series = await lastWeek(data.map((row) => String(row.id)), (id, range) => dataProvider.adBlockSeries(id, range), ['impressions', 'clicks', 'earnings', ...NOT_BILLED_KEYS]);
+    const series = await lastWeek(
+      data.map((row) => String(row.id)),
+      (id, range) => dataProvider.adBlockSeries(id, range),
+      ['impressions', 'clicks', 'earnings', ...NOT_BILLED_KEYS],
+    );
     return { series, blocks: blocks ?? data.length };
   }, [dataProvider]);
   if (error) return <Alert severity="error">{error}</Alert>;
@@ -105,7 +123,14 @@ const PublisherSection = ({ admin }: { admin: boolean }) => {
         <Figure label="Invalid clicks" value={formatCount(total(series, 'invalidClicks'))} testId="figure-block-invalid-clicks" />
         <Figure label="Unbilled clicks" value={formatCount(total(series, 'unbilledClicks'))} testId="figure-block-unbilled-clicks" />
       </Box>
-      <SeriesChart title="Earnings (USDT)" decimals kind="bar" series={series} granularity="day" metrics={[{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }]} />
+      <SeriesChart
+        title="Earnings (USDT)"
+        decimals
+        kind="bar"
+        series={series}
+        granularity="day"
+        metrics={[{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }]}
+      />
     </Box>
   );
 };
@@ -135,10 +160,16 @@ const PartnerSection = ({ admin }: { admin: boolean }) => {
         <Figure label="Clicks received" value={formatCount(total(series, 'clicksReceived'))} testId="figure-clicks-received" />
         <Figure label="Balance, all time" value={formatCount(state.balance)} testId="figure-balance" />
       </Box>
-      <SeriesChart title="Exchange clicks" kind="bar" series={series} granularity="day" metrics={[
-        { key: 'clicksSent', label: 'Sent', color: '#2e7d32' },
-        { key: 'clicksReceived', label: 'Received', color: '#1976d2' },
-      ]} />
+      <SeriesChart
+        title="Exchange clicks"
+        kind="bar"
+        series={series}
+        granularity="day"
+        metrics={[
+          { key: 'clicksSent', label: 'Sent', color: '#2e7d32' },
+          { key: 'clicksReceived', label: 'Received', color: '#1976d2' },
+        ]}
+      />
     </Box>
   );
 };

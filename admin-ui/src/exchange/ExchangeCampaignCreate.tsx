@@ -9,7 +9,22 @@ export const ExchangeCampaignCreate = () => (
 );
 
 export const ExchangeCampaignEdit = () => (
-  <Edit queryOptions={FRESH_RECORD} mutationMode="pessimistic" redirect="show" actions={<TopToolbar><ShowButton /></TopToolbar>}>
-    <ExchangeCampaignForm toolbar={<Toolbar><SaveButton /></Toolbar>} />
+  <Edit
+    queryOptions={FRESH_RECORD}
+    mutationMode="pessimistic"
+    redirect="show"
+    actions={
+      <TopToolbar>
+        <ShowButton />
+      </TopToolbar>
+    }
+  >
+    <ExchangeCampaignForm
+      toolbar={
+        <Toolbar>
+          <SaveButton />
+        </Toolbar>
+      }
+    />
   </Edit>
 );

@@ -6,7 +6,15 @@ import { ACTION_TYPES } from '../campaigns/choices';
 const Preview = ({ source, size }: { source: string; size: number }) => {
   const url = useWatch({ name: source });
   if (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url.trim())) return null;
-  return <Box component="img" src={url} alt={`${source} preview`} data-testid={`preview-${source}`} sx={{ maxWidth: size, maxHeight: size, borderRadius: 1, border: 1, borderColor: 'divider' }} />;
+  return (
+    <Box
+      component="img"
+      src={url}
+      alt={`${source} preview`}
+      data-testid={`preview-${source}`}
+      sx={{ maxWidth: size, maxHeight: size, borderRadius: 1, border: 1, borderColor: 'divider' }}
+    />
+  );
 };
 
 const Row = ({ children }: { children: React.ReactNode }) => (

@@ -14,7 +14,17 @@ const filters = [
 export const ExchangeCampaignList = () => {
   const { permissions } = usePermissions();
   return (
-    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} actions={<TopToolbar><FilterButton /><CreateButton /></TopToolbar>} title="Exchange campaigns">
+    <List
+      filters={filters}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      actions={
+        <TopToolbar>
+          <FilterButton />
+          <CreateButton />
+        </TopToolbar>
+      }
+      title="Exchange campaigns"
+    >
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
         <StatusChip source="campaignStatus" label="Status" />

@@ -1,14 +1,6 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useState } from 'react';
-import {
-  DateField,
-  Labeled,
-  Show,
-  TabbedShowLayout,
-  TextField,
-  useDataProvider,
-  useRecordContext,
-} from 'react-admin';
+import { DateField, Labeled, Show, TabbedShowLayout, TextField, useDataProvider, useRecordContext } from 'react-admin';
 import { StatusActions } from '../campaigns/StatusButtons';
 import { CountField, RateField, StatusChip } from '../common/fields';
 import { RangePicker } from '../common/RangePicker';
@@ -18,7 +10,6 @@ import type { AdnetDataProvider } from '../dataProvider';
 import { BalanceField } from './BalanceField';
 import { FRESH_RECORD } from '../common/freshRecord';
 
-
 /** The traffic ledger over time: clicks sent and received per bucket, and the running balance. */
 const Ledger = () => {
   const record = useRecordContext();
@@ -26,7 +17,10 @@ const Ledger = () => {
   const [range, setRange] = useState<RangeName>('7d');
   const id = record?.id;
   const version = record?.updatedAt;
-  const { data: series } = useLoaded<any[]>(() => (id ? dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range, version]);
+  const { data: series } = useLoaded<any[]>(
+    () => (id ? dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)) : null),
+    [dataProvider, id, range, version],
+  );
   if (!series) return null;
   const granularity = RANGES[range].granularity;
   let running = 0;
@@ -125,17 +119,39 @@ export const ExchangeCampaignShow = () => (
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
-          <Labeled label="Name"><TextField source="name" /></Labeled>
-          <Labeled label="Exchange campaign id"><TextField source="exchangeCampaignId" /></Labeled>
-          <Labeled label="Status"><StatusChip source="campaignStatus" /></Labeled>
-          <Labeled label="Shown elsewhere"><CountField source="impressions" /></Labeled>
-          <Labeled label="Entries shown here"><CountField source="impressionsSent" /></Labeled>
-          <Labeled label="Clicks sent"><CountField source="clicksSent" /></Labeled>
-          <Labeled label="Clicks received"><CountField source="clicksReceived" /></Labeled>
-          <Labeled label="Balance"><BalanceField source="balance" /></Labeled>
-          <Labeled label="CTR"><RateField source="ctr" /></Labeled>
-          <Labeled label="Owner"><TextField source="userId" /></Labeled>
-          <Labeled label="Created"><DateField source="createdAt" showTime /></Labeled>
+          <Labeled label="Name">
+            <TextField source="name" />
+          </Labeled>
+          <Labeled label="Exchange campaign id">
+            <TextField source="exchangeCampaignId" />
+          </Labeled>
+          <Labeled label="Status">
+            <StatusChip source="campaignStatus" />
+          </Labeled>
+          <Labeled label="Shown elsewhere">
+            <CountField source="impressions" />
+          </Labeled>
+          <Labeled label="Entries shown here">
+            <CountField source="impressionsSent" />
+          </Labeled>
+          <Labeled label="Clicks sent">
+            <CountField source="clicksSent" />
+          </Labeled>
+          <Labeled label="Clicks received">
+            <CountField source="clicksReceived" />
+          </Labeled>
+          <Labeled label="Balance">
+            <BalanceField source="balance" />
+          </Labeled>
+          <Labeled label="CTR">
+            <RateField source="ctr" />
+          </Labeled>
+          <Labeled label="Owner">
+            <TextField source="userId" />
+          </Labeled>
+          <Labeled label="Created">
+            <DateField source="createdAt" showTime />
+          </Labeled>
         </Box>
         <Entry />
       </TabbedShowLayout.Tab>

@@ -11,18 +11,9 @@ const Menu = () => {
     <RaMenu>
       <RaMenu.DashboardItem />
       <RaMenu.ResourceItems />
-      {hasRole(permissions, 'publisher') ? (
-        <RaMenu.Item to="/profiles/import" primaryText="Profile import" leftIcon={<UploadFileIcon />} />
-      ) : null}
+      {hasRole(permissions, 'publisher') ? <RaMenu.Item to="/profiles/import" primaryText="Profile import" leftIcon={<UploadFileIcon />} /> : null}
       <RaMenu.Item to="/me" primaryText="My account" leftIcon={<AccountCircleIcon />} />
-      {isAdmin(permissions) ? (
-        <RaMenu.Item
-          to="/queues"
-          primaryText="Queues"
-          leftIcon={<QueueIcon />}
-          data-testid="queues-link"
-        />
-      ) : null}
+      {isAdmin(permissions) ? <RaMenu.Item to="/queues" primaryText="Queues" leftIcon={<QueueIcon />} data-testid="queues-link" /> : null}
     </RaMenu>
   );
 };

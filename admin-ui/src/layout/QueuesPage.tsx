@@ -13,12 +13,9 @@ export const QueuesPage = () => {
     <Card sx={{ mt: 2 }}>
       <Title title="Queues" />
       <CardContent>
-        <Typography gutterBottom>
-          Profile imports and verification calls run as jobs on queues. Their live view (bull-board) opens in a new tab.
-        </Typography>
+        <Typography gutterBottom>Profile imports and verification calls run as jobs on queues. Their live view (bull-board) opens in a new tab.</Typography>
         <Typography variant="body2" color="text.secondary" gutterBottom>
-          It needs the MySQL + Redis profile: on the embedded profile the queues run inside the API process and the view
-          answers 404 saying so.
+          It needs the MySQL + Redis profile: on the embedded profile the queues run inside the API process and the view answers 404 saying so.
         </Typography>
         <Button
           variant="contained"

@@ -130,10 +130,9 @@ export const ProfileImport = () => {
       <Title title="Profile import" />
       <CardContent>
         <Typography gutterBottom>
-          Upload user profiles as CSV: a header row with <code>messengerUserId,walletAddress,walletClassify</code> (optional
-          columns <code>ipAddress</code>, <code>isPremium</code>, <code>isHighValue</code>, <code>walletHasBalance</code>,{' '}
-          <code>language</code>), one user per row. Profiles feed ad targeting as soon as their batch is done, on the ad
-          blocks of the account they belong to only.
+          Upload user profiles as CSV: a header row with <code>messengerUserId,walletAddress,walletClassify</code> (optional columns <code>ipAddress</code>,{' '}
+          <code>isPremium</code>, <code>isHighValue</code>, <code>walletHasBalance</code>, <code>language</code>), one user per row. Profiles feed ad targeting
+          as soon as their batch is done, on the ad blocks of the account they belong to only.
         </Typography>
         {admin ? <TargetPublisher value={target} onChange={setTarget} /> : null}
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', my: 2 }}>

@@ -22,7 +22,7 @@ export class KeyCreateDto {
   @ApiPropertyOptional({
     description:
       '`full` (default): everything the account may do. `serve`: a publishable key, safe to embed in a frontend: it may only ' +
-      'fetch ads and report clicks (matching/ad, ad/event/report, matching/exchange, exchange/event/report) on the account\'s ' +
+      "fetch ads and report clicks (matching/ad, ad/event/report, matching/exchange, exchange/event/report) on the account's " +
       'own blocks and exchange campaigns; anything else answers 403',
     enum: KEY_SCOPES,
     default: 'full',
@@ -51,7 +51,10 @@ export class KeyCreateDto {
   @ArrayMaxSize(MAX_ALLOWED_ORIGINS, { message: `$property must hold at most ${MAX_ALLOWED_ORIGINS} origins` })
   @IsString({ each: true })
   @MaxChars(200, { each: true })
-  @Matches(ORIGIN_PATTERN, { each: true, message: 'each value in $property must be an origin like https://app.example.com (scheme, host and optional port, no path)' })
+  @Matches(ORIGIN_PATTERN, {
+    each: true,
+    message: 'each value in $property must be an origin like https://app.example.com (scheme, host and optional port, no path)',
+  })
   allowedOrigins?: string[];
 }
 

@@ -73,13 +73,15 @@ export class AdBlockResponseDto {
   clicks: number;
 
   @ApiProperty({
-    description: 'Clicks on impressions of this block that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
+    description:
+      'Clicks on impressions of this block that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
     example: 2,
   })
   unbilledClicks: number;
 
   @ApiProperty({
-    description: 'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
+    description:
+      'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
     example: 1,
   })
   invalidClicks: number;

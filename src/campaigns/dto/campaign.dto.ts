@@ -26,11 +26,7 @@ export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
 export const BILLING_TYPES = ['CPM', 'CPC'] as const;
 
-const RequiredObject = () => [
-  IsDefined({ message: '$property is required' }),
-  IsObject(),
-  ValidateNested(),
-];
+const RequiredObject = () => [IsDefined({ message: '$property is required' }), IsObject(), ValidateNested()];
 
 const OptionalObject = () => [IsOptional(), IsObject(), ValidateNested()];
 
@@ -54,8 +50,10 @@ const IsLanguageList = () => [
   ),
 ];
 
-const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) =>
-  decorators.forEach((decorator) => decorator(target, key));
+const apply =
+  (decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) =>
+    decorators.forEach((decorator) => decorator(target, key));
 
 export class TargetingDto {
   @ApiPropertyOptional({ description: 'ISO 3166-1 alpha-2 countries to include (empty: all)', example: ['US', 'DE'], type: [String] })
@@ -239,7 +237,8 @@ export class CampaignCreateDto {
 
   @ApiPropertyOptional({
     type: FrequencyCapDto,
-    description: 'Per-user frequency cap: a user is served at most `impressions` impressions of this campaign within any `hours`-long window (rolling); absent: no cap',
+    description:
+      'Per-user frequency cap: a user is served at most `impressions` impressions of this campaign within any `hours`-long window (rolling); absent: no cap',
   })
   @apply(OptionalObject())
   @Type(() => FrequencyCapDto)
@@ -338,13 +337,15 @@ class CampaignStatsDto {
   clicks: number;
 
   @ApiProperty({
-    description: 'Clicks on impressions of this campaign that arrived while the campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
+    description:
+      'Clicks on impressions of this campaign that arrived while the campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
     example: 2,
   })
   unbilledClicks: number;
 
   @ApiProperty({
-    description: 'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
+    description:
+      'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
     example: 1,
   })
   invalidClicks: number;

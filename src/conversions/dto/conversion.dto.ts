@@ -41,7 +41,7 @@ export class ConversionSummaryQueryDto {
 export class ConversionSummaryDto {
   @ApiProperty({ example: 1767225600000 }) from: number;
   @ApiProperty({ example: 1767830400000 }) to: number;
-  @ApiProperty({ description: 'Credited to a click (they count in the campaigns\' `conversions`)', example: 12 })
+  @ApiProperty({ description: "Credited to a click (they count in the campaigns' `conversions`)", example: 12 })
   attributed: number;
   @ApiProperty({ description: 'No counted click of yours for that user within the window, or that click was already credited', example: 3 })
   unattributed: number;

@@ -1,14 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsDefined,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
 import { STATUS_ACTIONS, StatusAction } from '../../campaigns/campaign-rules';
 import { DestinationDto, DestinationUpdateDto, TargetingDto } from '../../campaigns/dto/campaign.dto';
 import { IsHttpUrl, IsIntInRange, IsOneOf, IsText, MaxChars } from '../../common/validators';
@@ -19,19 +11,16 @@ import { EXCHANGE_STATUSES, ExchangeStatus } from '../entities/exchange-campaign
 const ID_EXAMPLE = '01jd3k5m8q9r2s4t6v8w0x2y4z';
 
 /** A required id-like string: non-empty, at most `max` characters. */
-const IsId = (max: number): PropertyDecorator => (target, key) => {
-  IsString()(target, key);
-  IsNotEmpty({ message: '$property is required' })(target, key);
-  MaxChars(max)(target, key);
-};
+const IsId =
+  (max: number): PropertyDecorator =>
+  (target, key) => {
+    IsString()(target, key);
+    IsNotEmpty({ message: '$property is required' })(target, key);
+    MaxChars(max)(target, key);
+  };
 
 /** Region and language targeting of an exchange campaign: the same rules as a campaign's. */
-export class ExchangeTargetingDto extends PickType(TargetingDto, [
-  'includedRegions',
-  'excludedRegions',
-  'includedLanguages',
-  'excludedLanguages',
-] as const) {}
+export class ExchangeTargetingDto extends PickType(TargetingDto, ['includedRegions', 'excludedRegions', 'includedLanguages', 'excludedLanguages'] as const) {}
 
 export class ExchangeCampaignCreateDto {
   @ApiProperty({ description: 'Name, up to 200 characters', example: 'Puzzle Quest cross-promo' })

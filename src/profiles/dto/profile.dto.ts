@@ -46,9 +46,12 @@ export class ProfileRecordDto {
   })
   @IsOptional()
   @IsString()
-  @ValidateBy({ name: 'isIpAddress', validator: { validate: (value: unknown) => typeof value === 'string' && isIP(value) } }, {
-    message: '$property must be a valid IPv4 or IPv6 address',
-  })
+  @ValidateBy(
+    { name: 'isIpAddress', validator: { validate: (value: unknown) => typeof value === 'string' && isIP(value) } },
+    {
+      message: '$property must be a valid IPv4 or IPv6 address',
+    },
+  )
   ipAddress?: string | null;
 
   @ApiPropertyOptional({
@@ -168,7 +171,7 @@ export class ProfileBatchDto {
 export class ProfileUploadQueryDto {
   @ApiPropertyOptional({
     description:
-      'Admins only: the publisher account whose profiles the upload writes (they then target only that account\'s ad blocks). ' +
+      "Admins only: the publisher account whose profiles the upload writes (they then target only that account's ad blocks). " +
       "Without it an upload writes the caller's own profiles; a publisher naming another account gets 403",
     example: '01jd3k5m8q9r2s4t6v8w0x2y4a',
   })

@@ -14,9 +14,7 @@ import { RedisProfileStore } from './redis-profile-store';
       provide: PROFILE_STORE,
       inject: [REDIS, ChangeBus, APP_CONFIG],
       useFactory: (redis: Redis | null, changes: ChangeBus, config: AppConfig) =>
-        redis
-          ? new RedisProfileStore(redis, changes, { max: config.profileCacheMax, ttlMs: config.profileCacheTtlMs })
-          : new MemoryProfileStore(),
+        redis ? new RedisProfileStore(redis, changes, { max: config.profileCacheMax, ttlMs: config.profileCacheTtlMs }) : new MemoryProfileStore(),
     },
   ],
   exports: [PROFILE_STORE],

@@ -106,7 +106,9 @@ export class RedisClickState {
     this.pendingClicks.delete(key);
     if (costMicros > 0 && pending !== undefined) {
       // through the holder's hash: nothing goes back twice if the holder was reclaimed meanwhile
-      await this.holder.returnToCounters([{ holderId: pending.holderId, campaignId: request.campaignId, day: request.day, micros: costMicros, field: pending.field }]);
+      await this.holder.returnToCounters([
+        { holderId: pending.holderId, campaignId: request.campaignId, day: request.day, micros: costMicros, field: pending.field },
+      ]);
     }
     const pipeline = this.redis.multi();
     if (costMicros > 0 && pending === undefined) {
@@ -117,7 +119,6 @@ export class RedisClickState {
     if (request.exclusionMs > 0) pipeline.hdel(stateKeys.excludedAds(request.userId), request.adId);
     await pipeline.exec();
   }
-
 }
 /** The click script's status codes. */
 const CLICK_STATUSES: [BoundClickStatus, ClickInvalidReason | null][] = [

@@ -421,7 +421,6 @@ export class RedisLeaseHolder {
     }
   }
 
-
   /** A reservation finished while shutting down: whatever it left in a lease goes back at once. */
   async returnLeasesIfClosing(): Promise<void> {
     if (this.closing) await this.returnLeases([...this.leases.values()]);

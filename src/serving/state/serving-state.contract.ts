@@ -65,7 +65,7 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect((await reserve('u1', others, 2)).served).toEqual([0, 1]);
     });
 
-    it('should bind a click to a served impression and count it once in the impression\'s whole life', async () => {
+    it("should bind a click to a served impression and count it once in the impression's whole life", async () => {
       expect(await state.registerClick(click())).toEqual({ kind: 'noImpression' });
       await reserve('u1', [candidate()]);
       expect(await state.registerClick(click({ userId: 'u2' }))).toEqual({ kind: 'noImpression' });
@@ -113,7 +113,10 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       });
       // an invalid click uses up its impression like any other
       expect(await state.registerClick(click({ ...cpc, now: now + 5000, userId: 'u2', minDelayMs: 300 }))).toEqual({ kind: 'duplicate' });
-      expect(await state.registerClick(click({ ...cpc, now: now + 300, userId: 'u3', minDelayMs: 300 }))).toMatchObject({ status: 'counted', costMicros: 1000 });
+      expect(await state.registerClick(click({ ...cpc, now: now + 300, userId: 'u3', minDelayMs: 300 }))).toMatchObject({
+        status: 'counted',
+        costMicros: 1000,
+      });
     });
 
     it('should record a click on a campaign that is not billable as unbilled, at no cost', async () => {
@@ -187,7 +190,8 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       const HOUR = 3_600_000;
       const capped = (impressions: number, windowMs: number, overrides: Partial<ImpressionCandidate> = {}) =>
         candidate({ frequencyCap: { impressions, windowMs }, dailyBudgetMicros: 1_000_000, totalBudgetMicros: 1_000_000, ...overrides });
-      const other = (n: number) => candidate({ campaignId: `${campaignId}-o${n}`, adId: `ad_${campaignId}-o${n}`, dailyBudgetMicros: 1_000_000, totalBudgetMicros: 1_000_000 });
+      const other = (n: number) =>
+        candidate({ campaignId: `${campaignId}-o${n}`, adId: `ad_${campaignId}-o${n}`, dailyBudgetMicros: 1_000_000, totalBudgetMicros: 1_000_000 });
       const user = (tag: string) => `${campaignId}-${tag}`;
 
       it('should serve a capped campaign to a user at most `impressions` times within any window (rolling)', async () => {
@@ -235,7 +239,9 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       it('should count nothing against the hourly cap when it is off', async () => {
         const results = [];
         for (let i = 0; i < 4; i++) {
-          results.push((await state.reserveImpressions({ userId: user('a'), adBlockId: 'b1', now: now + i, day, limit: 3 }, [other(1), other(2), other(3)])).served.length);
+          results.push(
+            (await state.reserveImpressions({ userId: user('a'), adBlockId: 'b1', now: now + i, day, limit: 3 }, [other(1), other(2), other(3)])).served.length,
+          );
         }
         expect(results).toEqual([3, 3, 3, 3]);
       });

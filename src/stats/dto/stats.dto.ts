@@ -60,4 +60,3 @@ export class CampaignSeriesDto {
 export class AdBlockSeriesDto {
   @ApiProperty({ type: [AdBlockSeriesPointDto] }) series: AdBlockSeriesPointDto[];
 }
-

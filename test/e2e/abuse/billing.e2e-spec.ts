@@ -43,12 +43,7 @@ const COUNTED = { code: 0, message: 'success', data: { status: 'success', msg: '
 const DUPLICATE = { code: 0, message: 'success', data: { status: 'success', msg: 'duplicate click: not counted again' } };
 const UNBILLED = { code: 0, message: 'success', data: { status: 'success', msg: 'click recorded, not billed: the campaign is not billable now' } };
 const INVALID = { code: 0, message: 'success', data: { status: 'success', msg: 'click recorded as invalid traffic: not counted or billed' } };
-const BOT_AGENTS = [
-  'curl/8.5.0',
-  'python-requests/2.31',
-  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-  '',
-];
+const BOT_AGENTS = ['curl/8.5.0', 'python-requests/2.31', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', ''];
 const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
 /** Past MIN_CLICK_DELAY_MS: a human click. */
 const HUMAN_DELAY = 2000;
@@ -89,7 +84,11 @@ describe('Abuse: the bill', () => {
       block: pick(b, ['impressions', 'clicks', 'unbilledClicks', 'invalidClicks', 'invalidImpressions', 'earnings']),
     };
   };
-  const clickRows = (campaignId: string) => t.app.get(DataSource).getRepository(Click).find({ where: { campaignId }, order: { id: 'ASC' } });
+  const clickRows = (campaignId: string) =>
+    t.app
+      .get(DataSource)
+      .getRepository(Click)
+      .find({ where: { campaignId }, order: { id: 'ASC' } });
 
   describe('one click per impression', () => {
     it('should count and bill a served ad once, also re-clicked after 10 minutes and after 23 hours', async () => {
@@ -156,12 +155,17 @@ describe('Abuse: the bill', () => {
         await expectUnbilledOnly(campaignId, block);
 
         // and a conversion of that user is not attributed to it
-        await t.http().post(CONVERSION).set('x-api-key', advertiser.apiKey).send({ eventType: 'conversion', eventData: { messengerUserId: user } }).expect(200);
+        await t
+          .http()
+          .post(CONVERSION)
+          .set('x-api-key', advertiser.apiKey)
+          .send({ eventType: 'conversion', eventData: { messengerUserId: user } })
+          .expect(200);
         expect((await flushedCampaign(t, campaignId)).conversions).toBe(0);
       });
     }
 
-    it('should record a click after the campaign\'s endTime as unbilled', async () => {
+    it("should record a click after the campaign's endTime as unbilled", async () => {
       const block = await createAdBlock(t, publisher.apiKey, 'after endTime');
       const campaignId = await createServable(
         t,
@@ -199,7 +203,9 @@ describe('Abuse: the bill', () => {
       const answers: number[] = [];
       for (let from = 0; from < 300; from += 50) {
         const batch = await Promise.all(
-          Array.from({ length: 50 }, (_, i) => fetchRaw(t, publisher.apiKey, block, newUser('bot'), { limit: 1, ua: BOT_AGENTS[(from + i) % BOT_AGENTS.length] })),
+          Array.from({ length: 50 }, (_, i) =>
+            fetchRaw(t, publisher.apiKey, block, newUser('bot'), { limit: 1, ua: BOT_AGENTS[(from + i) % BOT_AGENTS.length] }),
+          ),
         );
         for (const response of batch) {
           expect(response.status).toBe(200);
@@ -283,7 +289,7 @@ describe('Abuse: the bill', () => {
       ]);
     });
 
-    it('should count as invalid a bot\'s click and a click on an impression served to a bot, billing nothing', async () => {
+    it("should count as invalid a bot's click and a click on an impression served to a bot, billing nothing", async () => {
       const block = await createAdBlock(t, publisher.apiKey, 'bot clicks');
       const campaignId = await campaign({ bidding: { billingType: 'CPC', costPer: 0.4 }, verificationUrl: 'https://verify.example.com/check' });
       const [botServed, botClicker] = [newUser('bot-served'), newUser('bot-clicker')];
@@ -302,7 +308,12 @@ describe('Abuse: the bill', () => {
         [botClicker, 'invalid', 'bot', 0, 'none'],
       ]);
       // not attributable
-      await t.http().post(CONVERSION).set('x-api-key', advertiser.apiKey).send({ eventType: 'conversion', eventData: { messengerUserId: botClicker } }).expect(200);
+      await t
+        .http()
+        .post(CONVERSION)
+        .set('x-api-key', advertiser.apiKey)
+        .send({ eventType: 'conversion', eventData: { messengerUserId: botClicker } })
+        .expect(200);
       expect((await flushedCampaign(t, campaignId)).conversions).toBe(0);
     });
 
@@ -351,7 +362,7 @@ describe('Abuse: the bill', () => {
       return pick(response.body.data, ['impressions', 'clicksSent', 'clicksReceived', 'balance']);
     };
 
-    it('should move no ledger for invalid requests\' entries and clicks', async () => {
+    it("should move no ledger for invalid requests' entries and clicks", async () => {
       const [host, guest] = [await createAccount(t, ['partner']), await createAccount(t, ['partner'])];
       const out = await exchangeCampaign(host.apiKey);
       const promoted = await exchangeCampaign(guest.apiKey);
@@ -373,7 +384,10 @@ describe('Abuse: the bill', () => {
           .post('/api/v2/openapi/exchange/event/report')
           .set('x-api-key', host.apiKey)
           .set('user-agent', ua)
-          .send({ eventType: 'click', eventData: { messengerUserId: user, inExchangeCampaignId: entry.inExchangeCampaignId, outExchangeCampaignId: entry.outExchangeCampaignId } })
+          .send({
+            eventType: 'click',
+            eventData: { messengerUserId: user, inExchangeCampaignId: entry.inExchangeCampaignId, outExchangeCampaignId: entry.outExchangeCampaignId },
+          })
           .expect(200);
       const [botServed, botClicker, tooSoon, human] = [newUser('x'), newUser('x'), newUser('x'), newUser('x')];
       const botEntry = await fetchEntry(botServed, 'curl/8.5.0');

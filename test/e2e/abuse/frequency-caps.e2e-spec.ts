@@ -113,11 +113,10 @@ describe('Abuse: a campaign with frequencyCap {impressions: 3, hours: 24}', () =
     const publisher = await createAccount(t, ['publisher']);
     const advertiser = await createAccount(t, ['advertiser']);
     const block = await createAdBlock(t, publisher.apiKey);
-    const capped = await createServable(
-      t,
-      advertiser.apiKey,
-      { ...openCampaign({ name: 'capped', bidding: { ...CPM_1, costPer: 5 } }, clock.now()), frequencyCap: { impressions: 3, hours: 24 } },
-    );
+    const capped = await createServable(t, advertiser.apiKey, {
+      ...openCampaign({ name: 'capped', bidding: { ...CPM_1, costPer: 5 } }, clock.now()),
+      frequencyCap: { impressions: 3, hours: 24 },
+    });
     const next = await createServable(t, advertiser.apiKey, openCampaign({ name: 'next', bidding: CPM_1 }, clock.now()));
     const user = newUser('viewer');
 
@@ -176,7 +175,8 @@ describe(`Abuse: caps across instances (${TEST_PROFILE === 'mysql' ? 'two instan
       frequencyCap: { impressions: 3, hours: 24 },
     });
     const others: string[] = [];
-    for (let i = 0; i < 3; i++) others.push(await createServable(t, advertiser.apiKey, openCampaign({ name: `o${i}`, bidding: { ...CPM_1, costPer: 1 + i } }, clocks[0].now())));
+    for (let i = 0; i < 3; i++)
+      others.push(await createServable(t, advertiser.apiKey, openCampaign({ name: `o${i}`, bidding: { ...CPM_1, costPer: 1 + i } }, clocks[0].now())));
     await refreshAll();
 
     // one user, one ad per request, alternating between the instances, in pairs at the same time
@@ -194,7 +194,8 @@ describe(`Abuse: caps across instances (${TEST_PROFILE === 'mysql' ? 'two instan
     const secondBlock = await createAdBlock(t, publisher.apiKey, 'Second block');
     const second = newUser('second');
     const secondSeen: string[] = [];
-    for (let i = 0; i < 7; i++) secondSeen.push(...(await fetchAds(instance(i), publisher.apiKey, secondBlock, second, { limit: 1 })).map((ad: Body) => ad.campaignId as string));
+    for (let i = 0; i < 7; i++)
+      secondSeen.push(...(await fetchAds(instance(i), publisher.apiKey, secondBlock, second, { limit: 1 })).map((ad: Body) => ad.campaignId as string));
     expect(secondSeen).toEqual([capped, capped, capped, others[2], others[2]]);
 
     // billed exactly: 6 impressions of the capped campaign at 5000 micro-USDT, 4 of the next best at 3000
@@ -213,7 +214,8 @@ describe(`Abuse: caps across instances (${TEST_PROFILE === 'mysql' ? 'two instan
     for (const clock of clocks) clock.advance(HOUR);
     await refreshAll();
     const nextHour: string[] = [];
-    for (let i = 0; i < 8; i++) nextHour.push(...(await fetchAds(instance(i), publisher.apiKey, block, user, { limit: 1 })).map((ad: Body) => ad.campaignId as string));
+    for (let i = 0; i < 8; i++)
+      nextHour.push(...(await fetchAds(instance(i), publisher.apiKey, block, user, { limit: 1 })).map((ad: Body) => ad.campaignId as string));
     expect(nextHour).toHaveLength(5);
     expect(nextHour).not.toContain(capped);
   });

@@ -82,7 +82,11 @@ describe('abuse: a publishable (serve) key and allowed origins', () => {
     const bothServe = (await issueKey(t, both.apiKey, { scope: 'serve' })).apiKey;
     const from = Date.now() - 3_600_000;
     const attempts = [
-      t.http().post('/api/v2/openapi/user/profile/batch').set('x-api-key', serveKey).send({ list: [{ messengerUserId: 'victim', walletAddress: 'EQD4', walletClassify: 'primary' }] }),
+      t
+        .http()
+        .post('/api/v2/openapi/user/profile/batch')
+        .set('x-api-key', serveKey)
+        .send({ list: [{ messengerUserId: 'victim', walletAddress: 'EQD4', walletClassify: 'primary' }] }),
       t.http().get('/api/v2/openapi/ad/block/stats').query({ adBlockId: block, from, to: Date.now(), granularity: 'hour' }).set('x-api-key', serveKey),
       t.http().get('/api/v2/openapi/ad/block/list').set('x-api-key', serveKey),
       t.http().get('/api/v2/openapi/ad/block/detail').query({ adBlockId: block }).set('x-api-key', serveKey),
@@ -126,7 +130,10 @@ describe('abuse: a publishable (serve) key and allowed origins', () => {
       // round 0: the key's first use (looked up in the database); round 1: cached, the hot routes' fast lanes
       const user = newUser();
       const evil = await fetchAd(locked, user, 'https://evil.example.com');
-      expect({ status: evil.status, body: evil.body }).toEqual({ status: 403, body: { code: 403, message: 'this key is not allowed from origin https://evil.example.com', data: {} } });
+      expect({ status: evil.status, body: evil.body }).toEqual({
+        status: 403,
+        body: { code: 403, message: 'this key is not allowed from origin https://evil.example.com', data: {} },
+      });
       const lookalike = await fetchAd(locked, user, 'https://app.example.com.evil.example');
       expect(lookalike.status).toBe(403);
       const evilClick = await click(locked, user, 'https://evil.example.com');
@@ -144,7 +151,7 @@ describe('abuse: a publishable (serve) key and allowed origins', () => {
     expect({ impressions: after.impressions - before.impressions, clicks: after.clicks - before.clicks }).toEqual({ impressions: 4, clicks: 2 });
   });
 
-  it('should let a partner\'s serve key fetch (8) and report clicks (9) for its own exchange campaign only', async () => {
+  it("should let a partner's serve key fetch (8) and report clicks (9) for its own exchange campaign only", async () => {
     const exchangeBody = (name: string) => ({
       name,
       icon: 'https://cdn.example.com/icon.png',
@@ -153,18 +160,31 @@ describe('abuse: a publishable (serve) key and allowed origins', () => {
     });
     const partnerA = await createAccount(t, ['partner'], 'Serve partner A');
     const partnerB = await createAccount(t, ['partner'], 'Serve partner B');
-    const out = (await t.http().post('/api/v2/openapi/exchange/campaign/create').set('x-api-key', partnerA.apiKey).send(exchangeBody('A')).expect(200)).body.data.exchangeCampaignId;
-    const promoted = (await t.http().post('/api/v2/openapi/exchange/campaign/create').set('x-api-key', partnerB.apiKey).send(exchangeBody('B')).expect(200)).body.data.exchangeCampaignId;
+    const out = (await t.http().post('/api/v2/openapi/exchange/campaign/create').set('x-api-key', partnerA.apiKey).send(exchangeBody('A')).expect(200)).body
+      .data.exchangeCampaignId;
+    const promoted = (await t.http().post('/api/v2/openapi/exchange/campaign/create').set('x-api-key', partnerB.apiKey).send(exchangeBody('B')).expect(200))
+      .body.data.exchangeCampaignId;
     const serveA = (await issueKey(t, partnerA.apiKey, { scope: 'serve', allowedOrigins: ['https://a.example.com'] })).apiKey;
     const user = newUser();
 
-    const fetched = await t.http().get('/api/v2/openapi/matching/exchange').query({ exchangeCampaignId: out, openId: user, type: 'messenger', limit: 3 }).set('x-api-key', serveA).set('origin', 'https://a.example.com').expect(200);
+    const fetched = await t
+      .http()
+      .get('/api/v2/openapi/matching/exchange')
+      .query({ exchangeCampaignId: out, openId: user, type: 'messenger', limit: 3 })
+      .set('x-api-key', serveA)
+      .set('origin', 'https://a.example.com')
+      .expect(200);
     expect(fetched.body.data.exchangeCampaigns).toEqual([expect.objectContaining({ outExchangeCampaignId: out, inExchangeCampaignId: promoted })]);
     const report = { eventType: 'click', eventData: { messengerUserId: user, inExchangeCampaignId: promoted, outExchangeCampaignId: out } };
     await t.http().post('/api/v2/openapi/exchange/event/report').set('x-api-key', serveA).set('origin', 'https://evil.example.com').send(report).expect(403);
     await t.http().post('/api/v2/openapi/exchange/event/report').set('x-api-key', serveA).send(report).expect(200, { status: 'success' });
 
-    const foreign = await t.http().get('/api/v2/openapi/matching/exchange').query({ exchangeCampaignId: promoted, openId: user, type: 'messenger', limit: 3 }).set('x-api-key', serveA).expect(404);
+    const foreign = await t
+      .http()
+      .get('/api/v2/openapi/matching/exchange')
+      .query({ exchangeCampaignId: promoted, openId: user, type: 'messenger', limit: 3 })
+      .set('x-api-key', serveA)
+      .expect(404);
     expect(foreign.body.code).toBe(404);
     for (const attempt of [
       t.http().get('/api/v2/openapi/exchange/campaign/list').set('x-api-key', serveA),
@@ -174,7 +194,9 @@ describe('abuse: a publishable (serve) key and allowed origins', () => {
     ]) {
       expectServeRefusal(await attempt);
     }
-    const detail = (await t.http().get('/api/v2/openapi/exchange/campaign/detail').query({ exchangeCampaignId: out }).set('x-api-key', partnerA.apiKey).expect(200)).body.data;
+    const detail = (
+      await t.http().get('/api/v2/openapi/exchange/campaign/detail').query({ exchangeCampaignId: out }).set('x-api-key', partnerA.apiKey).expect(200)
+    ).body.data;
     // the refused status change did nothing; the click counted once
     expect({ campaignStatus: detail.campaignStatus, clicksSent: detail.clicksSent }).toEqual({ campaignStatus: 'onGoing', clicksSent: 1 });
   });
@@ -203,7 +225,14 @@ describe('abuse: unauthenticated big bodies are refused before they are read', (
   const post = (path: string, headers: Record<string, string>, body: Buffer, declared = body.length): Promise<number> =>
     new Promise((resolve, reject) => {
       const request = httpRequest(
-        { host: '127.0.0.1', port, method: 'POST', path, agent: false, headers: { 'content-type': 'application/json', 'content-length': String(declared), 'user-agent': BROWSER_USER_AGENT, ...headers } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path,
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': String(declared), 'user-agent': BROWSER_USER_AGENT, ...headers },
+        },
         (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
@@ -230,7 +259,9 @@ describe('abuse: unauthenticated big bodies are refused before they are read', (
     // a first call outside the flood: the test process hosts the app, and a route's first call compiles its code
     await t.http().get('/health').expect(200);
     // the attacker runs in a process of its own, so only the service's work is measured here
-    const attacker = spawn(process.execPath, [join(__dirname, '../../support/body-flood-child.js'), String(port), '40', '10'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const attacker = spawn(process.execPath, [join(__dirname, '../../support/body-flood-child.js'), String(port), '40', '10'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     const sending = new Promise<void>((resolve) =>
       attacker.stdout.on('data', (chunk) => {
@@ -268,10 +299,18 @@ describe('abuse: unauthenticated big bodies are refused before they are read', (
     const filler = 'x'.repeat(64 * 1024);
     const big = await t.http().post('/api/v2/openapi/ad/campaign/create').set('x-api-key', advertiser.apiKey).send({ name: filler });
     expect({ status: big.status, body: big.body }).toEqual({ status: 413, body: { code: 413, message: 'request body too large', data: {} } });
-    const click = await t.http().post(CLICK).set('x-api-key', publisher.apiKey).send({ eventType: 'click', eventData: { messengerUserId: filler } });
+    const click = await t
+      .http()
+      .post(CLICK)
+      .set('x-api-key', publisher.apiKey)
+      .send({ eventType: 'click', eventData: { messengerUserId: filler } });
     expect(click.status).toBe(413);
     // over a MiB of profiles still fits the batch route
-    const list = Array.from({ length: 5000 }, (_, i) => ({ messengerUserId: `bulk-${i}-${'p'.repeat(100)}`, walletAddress: 'w'.repeat(128), walletClassify: 'evm' }));
+    const list = Array.from({ length: 5000 }, (_, i) => ({
+      messengerUserId: `bulk-${i}-${'p'.repeat(100)}`,
+      walletAddress: 'w'.repeat(128),
+      walletClassify: 'evm',
+    }));
     expect(Buffer.byteLength(JSON.stringify({ list }))).toBeGreaterThan(MiB);
     const batch = await t.http().post('/api/v2/openapi/user/profile/batch').set('x-api-key', publisher.apiKey).send({ list }).expect(200);
     expect(batch.body.data.batchId).toEqual(expect.any(String));
@@ -354,7 +393,12 @@ describe('abuse: one publisher key, a whole audience', () => {
   afterAll(() => t.close());
 
   const fetchFrom = (ip: string) =>
-    t.http().get(FETCH).query({ adBlockId: block, openId: newUser(), type: 'messenger', limit: 1 }).set('x-api-key', publisher.apiKey).set('x-forwarded-for', ip);
+    t
+      .http()
+      .get(FETCH)
+      .query({ adBlockId: block, openId: newUser(), type: 'messenger', limit: 1 })
+      .set('x-api-key', publisher.apiKey)
+      .set('x-forwarded-for', ip);
 
   it(`should not throttle 50 client IPs sharing one key above RATE_LIMIT_PER_SECOND in total, but throttle one IP above it`, async () => {
     await nextSecond();
@@ -372,7 +416,15 @@ describe('abuse: one publisher key, a whole audience', () => {
     await nextSecond();
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 2; i++) {
-      statuses.push((await t.http().get('/api/v2/openapi/ad/block/list').set('x-api-key', publisher.apiKey).set('x-forwarded-for', `81.2.69.${i + 1}`)).status);
+      statuses.push(
+        (
+          await t
+            .http()
+            .get('/api/v2/openapi/ad/block/list')
+            .set('x-api-key', publisher.apiKey)
+            .set('x-forwarded-for', `81.2.69.${i + 1}`)
+        ).status,
+      );
     }
     expect(statuses).toEqual([...Array.from({ length: LIMIT }, () => 200), 429, 429]);
   });
@@ -393,7 +445,12 @@ describe('abuse: rotating ADMIN_API_KEY', () => {
     let customer: Account;
     try {
       adminAccountId = (await first.http().get('/api/v2/openapi/account/me').set('x-api-key', KEY_A).expect(200)).body.data.accountId;
-      const created = await first.http().post('/api/v2/admin/accounts').set('x-api-key', KEY_A).send({ name: 'Survives rotation', roles: ['publisher'] }).expect(200);
+      const created = await first
+        .http()
+        .post('/api/v2/admin/accounts')
+        .set('x-api-key', KEY_A)
+        .send({ name: 'Survives rotation', roles: ['publisher'] })
+        .expect(200);
       customer = created.body.data;
     } finally {
       await first.close();
@@ -409,8 +466,24 @@ describe('abuse: rotating ADMIN_API_KEY', () => {
 
       const keys = (await second.http().get(`/api/v2/admin/accounts/${adminAccountId}/keys`).set('x-api-key', KEY_B).expect(200)).body.data.keys;
       expect(keys).toEqual([
-        { keyId: expect.any(String), scope: 'full', label: 'admin key from the environment', allowedOrigins: null, createdAt: expect.any(Number), revokedAt: null, active: true },
-        { keyId: expect.any(String), scope: 'full', label: 'admin key from the environment', allowedOrigins: null, createdAt: expect.any(Number), revokedAt: expect.any(Number), active: false },
+        {
+          keyId: expect.any(String),
+          scope: 'full',
+          label: 'admin key from the environment',
+          allowedOrigins: null,
+          createdAt: expect.any(Number),
+          revokedAt: null,
+          active: true,
+        },
+        {
+          keyId: expect.any(String),
+          scope: 'full',
+          label: 'admin key from the environment',
+          allowedOrigins: null,
+          createdAt: expect.any(Number),
+          revokedAt: expect.any(Number),
+          active: false,
+        },
       ]);
       // no clear part of any key, in the answer or in the table
       const listed = JSON.stringify(keys);

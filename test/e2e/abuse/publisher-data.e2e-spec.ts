@@ -184,13 +184,17 @@ describe(`Abuse: publishers' own data [${TEST_PROFILE}]`, () => {
     const token = (openId: string, expiresAtMs: number, secret = secretA) =>
       `${openId}.${expiresAtMs}.${createHmac('sha256', secret).update(`${openId}.${expiresAtMs}`).digest('hex')}`;
     const fetch = (key: string, openId: string, header?: string, extra: Record<string, string> = {}) => {
-      const request = t.http().get(FETCH).query({ adBlockId: block, openId, type: 'messenger', limit: 9 }).set({ 'x-api-key': key, ...extra });
+      const request = t
+        .http()
+        .get(FETCH)
+        .query({ adBlockId: block, openId, type: 'messenger', limit: 9 })
+        .set({ 'x-api-key': key, ...extra });
       return header === undefined ? request : request.set('x-adnet-viewer', header);
     };
     /** A key of publisher A never used before. */
     const freshKey = async () =>
-      (await t.http().post(`/api/v2/admin/accounts/${publisherA.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'fresh' }).expect(200)).body
-        .data.apiKey as string;
+      (await t.http().post(`/api/v2/admin/accounts/${publisherA.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'fresh' }).expect(200)).body.data
+        .apiKey as string;
     const refusal = (problem: string) => ({
       code: 401,
       message: `x-adnet-viewer header ${problem}`,

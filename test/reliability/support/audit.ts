@@ -83,9 +83,15 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
     `SELECT id, billingType, costPerMicros, totalBudgetMicros, impressions, clicks, conversions, spentMicros, unbilledClicks, invalidClicks,
             invalidImpressions FROM campaigns`,
   );
-  const blocks = await cluster.sql<{ id: string; impressions: Num; clicks: Num; earningsMicros: Num; unbilledClicks: Num; invalidClicks: Num; invalidImpressions: Num }>(
-    'SELECT id, impressions, clicks, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions FROM ad_blocks',
-  );
+  const blocks = await cluster.sql<{
+    id: string;
+    impressions: Num;
+    clicks: Num;
+    earningsMicros: Num;
+    unbilledClicks: Num;
+    invalidClicks: Num;
+    invalidImpressions: Num;
+  }>('SELECT id, impressions, clicks, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions FROM ad_blocks');
   const series = await cluster.sql<{ campaignId: string; adBlockId: string; i: Num; c: Num; v: Num; s: Num; e: Num; u: Num; x: Num; ii: Num }>(
     `SELECT campaignId, adBlockId, SUM(impressions) AS i, SUM(clicks) AS c, SUM(conversions) AS v, SUM(spendMicros) AS s,
             SUM(earningsMicros) AS e, SUM(unbilledClicks) AS u, SUM(invalidClicks) AS x, SUM(invalidImpressions) AS ii
@@ -311,7 +317,9 @@ export async function audit(cluster: Cluster, ledger: Ledger): Promise<Audit> {
       const row = profiles.get(batch.tag);
       profilesStored += n(row?.total ?? 0);
       if (!row || n(row.total) !== batch.size || n(row.premium) !== batch.premium || n(row.wallets) !== batch.wallets || n(row.english) !== batch.size) {
-        problems.push(`profiles of batch ${batch.batchId}: ${JSON.stringify(row ?? null)}, want ${batch.size} (${batch.premium} premium, ${batch.wallets} wallets)`);
+        problems.push(
+          `profiles of batch ${batch.batchId}: ${JSON.stringify(row ?? null)}, want ${batch.size} (${batch.premium} premium, ${batch.wallets} wallets)`,
+        );
       }
     }
   }

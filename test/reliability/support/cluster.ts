@@ -151,10 +151,15 @@ export class Cluster {
       ...(process.getuid?.() === 0 ? ['--user=root'] : []),
     ];
     this.mariadb = this.spawnLogged('mariadb', 'mariadbd', args);
-    await waitUntil('MariaDB accepting connections', async () => {
-      if (!this.mariadb!.running) throw new Error(`mariadbd exited:\n${this.mariadb!.tail()}`);
-      return this.mysqlAlive();
-    }, 60_000, 50);
+    await waitUntil(
+      'MariaDB accepting connections',
+      async () => {
+        if (!this.mariadb!.running) throw new Error(`mariadbd exited:\n${this.mariadb!.tail()}`);
+        return this.mysqlAlive();
+      },
+      60_000,
+      50,
+    );
     return Date.now() - started;
   }
 
@@ -190,19 +195,32 @@ export class Cluster {
     const dir = join(this.dir, 'redis');
     mkdirSync(dir, { recursive: true });
     this.redis = this.spawnLogged('redis', 'redis-server', [
-      '--port', String(this.redisPort),
-      '--bind', '127.0.0.1',
-      '--dir', dir,
-      '--save', '',
-      '--appendonly', 'yes',
-      '--appendfsync', 'always',
-      '--daemonize', 'no',
-      '--maxmemory-policy', 'noeviction',
+      '--port',
+      String(this.redisPort),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--daemonize',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
     ]);
-    await waitUntil('Redis answering PING', async () => {
-      if (!this.redis!.running) throw new Error(`redis-server exited:\n${this.redis!.tail()}`);
-      return this.redisAlive();
-    }, 20_000, 25);
+    await waitUntil(
+      'Redis answering PING',
+      async () => {
+        if (!this.redis!.running) throw new Error(`redis-server exited:\n${this.redis!.tail()}`);
+        return this.redisAlive();
+      },
+      20_000,
+      25,
+    );
     return Date.now() - started;
   }
 
@@ -255,10 +273,15 @@ export class Cluster {
       env: this.appEnv({ PORT: String(this.apiPorts[i]), HOST: '127.0.0.1', QUEUE_WORKERS: 'false', LOG_LEVEL: 'warn', ...extra }),
     });
     this.apis[i] = proc;
-    await waitUntil(`api${i} healthy`, async () => {
-      if (!proc.running) throw new Error(`api${i} exited:\n${proc.tail()}`);
-      return (await healthOf(this.apiPorts[i])).status === 200;
-    }, 120_000, 100);
+    await waitUntil(
+      `api${i} healthy`,
+      async () => {
+        if (!proc.running) throw new Error(`api${i} exited:\n${proc.tail()}`);
+        return (await healthOf(this.apiPorts[i])).status === 200;
+      },
+      120_000,
+      100,
+    );
     return Date.now() - started;
   }
 
@@ -270,10 +293,15 @@ export class Cluster {
       env: this.appEnv({ LOG_LEVEL: 'info', ...extra }),
     });
     this.worker = proc;
-    await waitUntil('worker running', () => {
-      if (!proc.running) throw new Error(`worker exited:\n${proc.tail()}`);
-      return proc.log().includes('queue worker running');
-    }, 120_000, 100);
+    await waitUntil(
+      'worker running',
+      () => {
+        if (!proc.running) throw new Error(`worker exited:\n${proc.tail()}`);
+        return proc.log().includes('queue worker running');
+      },
+      120_000,
+      100,
+    );
     return Date.now() - started;
   }
 
@@ -293,7 +321,13 @@ export class Cluster {
   errorLines(): string[] {
     return this.all
       .filter((proc) => proc.name.startsWith('api') || proc.name === 'worker')
-      .flatMap((proc) => proc.log().split('\n').filter((line) => /"level":(50|60)/.test(line)).map((line) => `${proc.name}: ${line}`));
+      .flatMap((proc) =>
+        proc
+          .log()
+          .split('\n')
+          .filter((line) => /"level":(50|60)/.test(line))
+          .map((line) => `${proc.name}: ${line}`),
+      );
   }
 
   /** Kills whatever still runs (the children of this suite only, by pid) and removes the directory. */

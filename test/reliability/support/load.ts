@@ -173,7 +173,16 @@ export class Ledger {
   /** Records a click answer; true when it was counted. */
   click(user: string, ad: Json, answer: Answer): boolean {
     const key = `${user}|${ad.adBlockId}|${ad.adId}`;
-    const record = this.clicks.get(key) ?? { campaignId: ad.campaignId, adBlockId: ad.adBlockId, counted: 0, unbilled: 0, invalid: 0, duplicates: 0, rejected: 0, failed: 0 };
+    const record = this.clicks.get(key) ?? {
+      campaignId: ad.campaignId,
+      adBlockId: ad.adBlockId,
+      counted: 0,
+      unbilled: 0,
+      invalid: 0,
+      duplicates: 0,
+      rejected: 0,
+      failed: 0,
+    };
     this.clicks.set(key, record);
     const msg = answer.status === 200 ? answer.body?.data?.msg : undefined;
     if (msg === CLICK_MESSAGES.counted) {

@@ -1,14 +1,13 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class FrequencyCaps1763884800000 implements MigrationInterface {
-    name = 'FrequencyCaps1763884800000'
+  name = 'FrequencyCaps1763884800000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE \`campaigns\` ADD \`frequencyCapImpressions\` int NULL, ADD \`frequencyCapHours\` int NULL`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE \`campaigns\` ADD \`frequencyCapImpressions\` int NULL, ADD \`frequencyCapHours\` int NULL`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE \`campaigns\` DROP COLUMN \`frequencyCapHours\`, DROP COLUMN \`frequencyCapImpressions\``);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE \`campaigns\` DROP COLUMN \`frequencyCapHours\`, DROP COLUMN \`frequencyCapImpressions\``);
+  }
 }

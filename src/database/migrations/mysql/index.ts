@@ -11,4 +11,16 @@ import { BillableTraffic1763881200000 } from './1763881200000-BillableTraffic';
 import { FrequencyCaps1763884800000 } from './1763884800000-FrequencyCaps';
 
 /** Every mysql migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
-export const MYSQL_MIGRATIONS = [Init1763848800000, Serving1763852400000, Profiles1763856000000, Exchange1763859600000, Conversions1763863200000, StatsWrites1763866800000, ClickVerificationIndex1763870400000, KeyScopes1763874000000, PublisherData1763877600000, BillableTraffic1763881200000, FrequencyCaps1763884800000];
+export const MYSQL_MIGRATIONS = [
+  Init1763848800000,
+  Serving1763852400000,
+  Profiles1763856000000,
+  Exchange1763859600000,
+  Conversions1763863200000,
+  StatsWrites1763866800000,
+  ClickVerificationIndex1763870400000,
+  KeyScopes1763874000000,
+  PublisherData1763877600000,
+  BillableTraffic1763881200000,
+  FrequencyCaps1763884800000,
+];

@@ -1,24 +1,23 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Key scopes and allowed origins; no clear part of a key is kept (the prefix column goes); configured keys are marked. */
 export class KeyScopes1763874000000 implements MigrationInterface {
-    name = 'KeyScopes1763874000000'
+  name = 'KeyScopes1763874000000';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "prefix"`);
-        await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "scope" varchar(10) NOT NULL DEFAULT ('full')`);
-        await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "allowedOrigins" text`);
-        await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "bootstrap" varchar(10)`);
-        await queryRunner.query(`UPDATE "api_keys" SET "bootstrap" = 'admin' WHERE "label" = 'admin key from the environment'`);
-        await queryRunner.query(`UPDATE "api_keys" SET "bootstrap" = 'sandbox' WHERE "label" = 'sandbox key from the environment'`);
-    }
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "prefix"`);
+    await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "scope" varchar(10) NOT NULL DEFAULT ('full')`);
+    await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "allowedOrigins" text`);
+    await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "bootstrap" varchar(10)`);
+    await queryRunner.query(`UPDATE "api_keys" SET "bootstrap" = 'admin' WHERE "label" = 'admin key from the environment'`);
+    await queryRunner.query(`UPDATE "api_keys" SET "bootstrap" = 'sandbox' WHERE "label" = 'sandbox key from the environment'`);
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "bootstrap"`);
-        await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "allowedOrigins"`);
-        await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "scope"`);
-        // The clear prefixes are gone for good: old rows come back with an empty one.
-        await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "prefix" varchar(16) NOT NULL DEFAULT ('')`);
-    }
-
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "bootstrap"`);
+    await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "allowedOrigins"`);
+    await queryRunner.query(`ALTER TABLE "api_keys" DROP COLUMN "scope"`);
+    // The clear prefixes are gone for good: old rows come back with an empty one.
+    await queryRunner.query(`ALTER TABLE "api_keys" ADD COLUMN "prefix" varchar(16) NOT NULL DEFAULT ('')`);
+  }
 }
