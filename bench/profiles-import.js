@@ -66,7 +66,7 @@ async function api(method, route, key, body) {
   return json.data;
 }
 
-/** The n-th generated profile: every field of DESIGN §8 present, as an integrator would upload them. */
+/** The n-th generated profile: every field of docs/CONTRACT.md §8 present, as an integrator would upload them. */
 function profile(n) {
   const wallet = n % 3 !== 0;
   return {

@@ -14,7 +14,7 @@ export interface StatusState {
 }
 
 /**
- * The campaign state machine of DESIGN §3 and §11. `start` resumes a paused campaign; only an admin's
+ * The campaign state machine of docs/CONTRACT.md §3 and §11. `start` resumes a paused campaign; only an admin's
  * `start` approves a campaign that has not passed review; `end` is final and idempotent.
  */
 export function applyStatusAction(state: StatusState, action: StatusAction, byAdmin: boolean): StatusState {

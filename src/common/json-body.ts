@@ -5,7 +5,7 @@ import { ValidationError } from './errors';
 
 /**
  * A body that was not valid JSON. The parser hands it on instead of failing, so the key and role
- * checks answer first (DESIGN §11: 401 -> 403 -> 400) and the validation pipe then answers 400.
+ * checks answer first (docs/CONTRACT.md §11: 401 -> 403 -> 400) and the validation pipe then answers 400.
  */
 export class MalformedJsonBody {
   constructor(readonly reason: string) {}

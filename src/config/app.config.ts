@@ -51,7 +51,7 @@ export interface AppConfig {
   logLevel: string;
   /** A conversion is credited to the user's latest click on the advertiser's campaigns within this many days. */
   attributionDays: number;
-  /** Verification calls (DESIGN §7): delay after the click, timeout, tries, first retry delay, private targets. */
+  /** Verification calls (docs/CONTRACT.md §7): delay after the click, timeout, tries, first retry delay, private targets. */
   verifyDelayMs: number;
   verifyTimeoutMs: number;
   verifyAttempts: number;
@@ -61,7 +61,7 @@ export interface AppConfig {
   exchangeDebtLimit: number;
   /** This process processes queue jobs (false: it only adds them; `npm run start:worker` processes). */
   queueWorkers: boolean;
-  /** Profile batch jobs (DESIGN §8): tries in all, first retry delay (doubling), records per upsert statement. */
+  /** Profile batch jobs (docs/CONTRACT.md §8): tries in all, first retry delay (doubling), records per upsert statement. */
   profileBatchAttempts: number;
   profileBatchBackoffMs: number;
   profileChunkSize: number;

@@ -13,7 +13,7 @@ import { ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversio
 export type ConversionOutcome = { attributed: true; campaignId: string; clickId: string } | { attributed: false };
 
 /**
- * Conversions (endpoint 7, DESIGN §6): credited to the user's latest counted click on this advertiser's campaigns
+ * Conversions (endpoint 7, docs/CONTRACT.md §6): credited to the user's latest counted click on this advertiser's campaigns
  * within ATTRIBUTION_DAYS, at most once per click (a unique index decides between concurrent reports); otherwise
  * kept unattributed. Committed before the answer.
  */

@@ -1,4 +1,4 @@
-/** The contract of DESIGN.md as integrators read it at /docs. Keep it in step with README.md. */
+/** The contract (docs/CONTRACT.md) as integrators read it at /docs. Keep the two in step. */
 export const API_DESCRIPTION = `
 Ad network for messaging mini-apps. Advertisers buy traffic with **campaigns**, publishers show ads in their
 **ad blocks** and earn, partners swap traffic through the **exchange**. All paths start with \`/api/v2/openapi\`

@@ -65,7 +65,7 @@ export function rankExchangeCampaigns(
     .sort((a, b) => b.partnerBalance - a.partnerBalance || b.balance - a.balance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Include lists never match an unknown value; exclude lists do not exclude it (DESIGN §11). */
+/** Include lists never match an unknown value; exclude lists do not exclude it (docs/CONTRACT.md §11). */
 export function matchesExchangeTargeting(campaign: IndexedExchangeCampaign, context: ExchangeContext): boolean {
   const { country, language } = context;
   if (campaign.includedRegions.size > 0 && (country === null || !campaign.includedRegions.has(country))) return false;

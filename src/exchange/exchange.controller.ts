@@ -86,7 +86,7 @@ export class ExchangeController {
 
   @Post('exchange/campaign/create')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an exchange campaign (starts onGoing)', description: 'Beyond the interface (DESIGN §2, §11).' })
+  @ApiOperation({ summary: 'Create an exchange campaign (starts onGoing)', description: 'Beyond the interface (docs/CONTRACT.md §2, §11).' })
   @ApiEnvelope(ExchangeCampaignCreatedDto)
   @ApiErrors(400, 401, 403, 413)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: ExchangeCampaignCreateDto): Promise<Envelope<ExchangeCampaignCreatedDto>> {

@@ -69,7 +69,7 @@ describe('profile upsert', () => {
 });
 
 describe('profile facts', () => {
-  it('should derive the targeting flags of DESIGN §8 from a stored profile', () => {
+  it('should derive the targeting flags of docs/CONTRACT.md §8 from a stored profile', () => {
     const base = { ipAddress: null, walletAddress: null, walletClassify: null, isPremium: null, isHighValue: null, walletHasBalance: null, language: null };
     expect(factsOf(base)).toEqual({
       premium: false,

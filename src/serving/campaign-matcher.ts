@@ -143,7 +143,7 @@ function byRank(a: IndexedCampaign, b: IndexedCampaign): number {
 }
 
 /**
- * Targeting rules (DESIGN §5, §11): an include list never matches an unknown value, an exclude list does not
+ * Targeting rules (docs/CONTRACT.md §5, §11): an include list never matches an unknown value, an exclude list does not
  * exclude it; a flag set to true requires the user to have it; platform `All` matches any device.
  */
 export function matchesTargeting(campaign: IndexedCampaign, context: MatchContext): boolean {

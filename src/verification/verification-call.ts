@@ -8,7 +8,7 @@ export const SIGNATURE_HEADER = 'x-adnet-signature';
 /** Answers longer than this are not `true`/`false` anyway; reading stops there. */
 const MAX_BODY_BYTES = 1024;
 
-/** Hex HMAC-SHA256 of `<timestamp>.<messenger_id>` with the advertiser's webhook secret (DESIGN §7). */
+/** Hex HMAC-SHA256 of `<timestamp>.<messenger_id>` with the advertiser's webhook secret (docs/CONTRACT.md §7). */
 export function signVerification(secret: string, timestamp: number, messengerId: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${messengerId}`).digest('hex');
 }

@@ -23,7 +23,7 @@ export class VerificationRetryError extends Error {
 export type VerificationResult = 'verified' | 'unverified' | 'error' | 'skipped';
 
 /**
- * Calls the advertiser's verification endpoint for one counted click (DESIGN §7) and records the outcome on the
+ * Calls the advertiser's verification endpoint for one counted click (docs/CONTRACT.md §7) and records the outcome on the
  * click, in the campaign's `verifiedClicks` and in the hourly series. Safe to run twice: only a click still
  * `pending` changes, with a conditional update.
  */

@@ -1,6 +1,6 @@
 /**
  * Reliability proof (issue 8): every route of the API, fed generated malformed requests (fast-check) and a set of
- * hand-written hostile ones, answers a 4xx in the DESIGN §1 envelope, never a 5xx, and stores nothing.
+ * hand-written hostile ones, answers a 4xx in the docs/CONTRACT.md §1 envelope, never a 5xx, and stores nothing.
  *
  * The generators are built so that every request they make is invalid (each breaks at least one field for good, or
  * sends no valid key), so "nothing stored" holds for all of them. Runs are replayable: FUZZ_SEED (default below)
@@ -1322,7 +1322,7 @@ function send(t: TestApp, attempt: Attempt) {
   return call;
 }
 
-/** What is wrong with an answer to a bad request: not one of the expected 4xx, or not the DESIGN §1 envelope. */
+/** What is wrong with an answer to a bad request: not one of the expected 4xx, or not the docs/CONTRACT.md §1 envelope. */
 function problemsWith(response: Response, expect: number[]): string[] {
   const problems: string[] = [];
   const body = response.body as Json;

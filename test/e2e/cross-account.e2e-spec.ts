@@ -1,5 +1,5 @@
 /**
- * Reliability proof (issue 8): no existence leak across accounts (DESIGN §1). For every call that takes an id, another
+ * Reliability proof (issue 8): no existence leak across accounts (docs/CONTRACT.md §1). For every call that takes an id, another
  * account's key with the owner's id gets the same status and the same body as with an id that exists nowhere, and the
  * owner's campaign, block, batch, exchange campaign, stats and keys are exactly as before. Admin routes answer a
  * non-admin key 403 without data, whichever account id or key id it names.

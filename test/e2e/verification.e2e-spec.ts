@@ -83,7 +83,7 @@ class AdvertiserEndpoint {
   }
 }
 
-describe('Verification calls (endpoint 11, DESIGN §7)', () => {
+describe('Verification calls (endpoint 11, docs/CONTRACT.md §7)', () => {
   const endpoint = new AdvertiserEndpoint();
   let t: TestApp;
   let publisher: Account;

@@ -16,7 +16,7 @@ export class Account {
   @Column({ type: 'varchar', length: 100 })
   roles: string;
 
-  /** Signs the verification calls made to the advertiser (DESIGN §7). */
+  /** Signs the verification calls made to the advertiser (docs/CONTRACT.md §7). */
   @Column({ type: 'varchar', length: 64 })
   webhookSecret: string;
 

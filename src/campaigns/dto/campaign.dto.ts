@@ -228,7 +228,7 @@ export class CampaignCreateDto {
   @ApiPropertyOptional({
     description:
       'Your verification endpoint (interface 11): after each counted click it is called with `GET ?messenger_id=…`, ' +
-      'signed with your webhook secret (DESIGN §7). Public http(s) addresses only.',
+      'signed with your webhook secret (docs/CONTRACT.md §7). Public http(s) addresses only.',
     example: 'https://api.example.com/adnet/verify',
   })
   @IsOptional()

@@ -122,7 +122,7 @@ export class Campaign {
   @Column({ type: 'int', default: 1 })
   version: number;
 
-  /** Advertiser-hosted endpoint 11, called after each counted click (DESIGN §7); null when not set. */
+  /** Advertiser-hosted endpoint 11, called after each counted click (docs/CONTRACT.md §7); null when not set. */
   @Column({ type: 'varchar', length: 2048, nullable: true })
   verificationUrl: string | null;
 

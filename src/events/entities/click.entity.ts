@@ -50,7 +50,7 @@ export class Click {
   @Column({ type: 'varchar', length: 32, nullable: true })
   invalidReason: string | null;
 
-  /** `none` (campaign without verification URL), `pending`, `verified`, `unverified` or `error` (DESIGN §7). */
+  /** `none` (campaign without verification URL), `pending`, `verified`, `unverified` or `error` (docs/CONTRACT.md §7). */
   @Column({ type: 'varchar', length: 16, default: 'none' })
   verificationStatus: string;
 

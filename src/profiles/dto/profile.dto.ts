@@ -24,13 +24,13 @@ export const MAX_BATCH_RECORDS = 5000;
 const MAX_USER_ID = 128;
 const MAX_WALLET = 128;
 
-/** The optional fields of a record; absent keeps the stored value, null clears it (DESIGN §8, README). */
+/** The optional fields of a record; absent keeps the stored value, null clears it (docs/CONTRACT.md §8, README). */
 export const OPTIONAL_PROFILE_FIELDS = ['ipAddress', 'walletAddress', 'isPremium', 'isHighValue', 'walletHasBalance', 'language'] as const;
 export type OptionalProfileField = (typeof OPTIONAL_PROFILE_FIELDS)[number];
 
 const isLanguage = (value: unknown) => typeof value === 'string' && isISO6391(value.toLowerCase());
 
-/** One user profile record (interface: user profile record; DESIGN §8 extra booleans; `language` for serving). */
+/** One user profile record (interface: user profile record; docs/CONTRACT.md §8 extra booleans; `language` for serving). */
 export class ProfileRecordDto {
   @ApiProperty({ description: "The user's unique id on the messaging platform (required)", example: '5012345678', maxLength: MAX_USER_ID })
   @IsString()
