@@ -1,6 +1,9 @@
 /** Two projects: unit specs beside the code, e2e specs against the real application. */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 module.exports = {
+  // Hooks start whole applications (migrations, Redis, a geo and a data-centre table): on a loaded 2-core machine a
+  // beforeAll can pass Jest's default 5 s. This bounds hung tests, it is not a speed assertion.
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'unit',

@@ -24,7 +24,7 @@ export const MAX_BATCH_RECORDS = 5000;
 const MAX_USER_ID = 128;
 const MAX_WALLET = 128;
 
-/** The optional fields of a record; absent keeps the stored value, null clears it (docs/CONTRACT.md §8, README). */
+/** The optional fields of a record; absent keeps the stored value, null clears it (docs/CONTRACT.md §8). */
 export const OPTIONAL_PROFILE_FIELDS = ['ipAddress', 'walletAddress', 'isPremium', 'isHighValue', 'walletHasBalance', 'language'] as const;
 export type OptionalProfileField = (typeof OPTIONAL_PROFILE_FIELDS)[number];
 
