@@ -4,9 +4,10 @@ import { Between, Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
 import { applyStatusAction, StatusAction } from '../campaigns/campaign-rules';
 import { ChangeBus } from '../common/change-bus';
-import { Clock, DAY_MS, HOUR_MS } from '../common/clock';
-import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
+import { Clock } from '../common/clock';
+import { ConflictError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
+import { seriesWindow, sumIntoBuckets } from '../stats/series';
 import {
   ExchangeCampaignCreateDto,
   ExchangeCampaignResponseDto,
@@ -19,8 +20,7 @@ import { ExchangeCampaign, ExchangeStatus, ExchangeTargeting } from './entities/
 import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
 import { EXCHANGE_CHANGED, ExchangeIndexService } from './exchange-index.service';
 
-const MAX_BUCKETS = 5000;
-const DEFAULT_SPAN_MS = 7 * DAY_MS;
+const EXCHANGE_SERIES_COLUMNS = ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived'] as const;
 
 /** Partners' exchange campaigns: create, list, detail, update, status, and their ledger series. */
 @Injectable()
@@ -101,32 +101,9 @@ export class ExchangeCampaignsService {
   /** Zero-filled UTC hour or day buckets; their sums equal the totals of list and detail. */
   async series(principal: Principal, query: ExchangeSeriesQueryDto): Promise<ExchangeSeriesPointDto[]> {
     const campaign = await this.findVisible(principal, query.exchangeCampaignId);
-    const bucket = query.granularity === 'hour' ? HOUR_MS : DAY_MS;
-    const to = query.to ?? this.clock.now();
-    const from = query.from ?? to - DEFAULT_SPAN_MS;
-    if (from >= to) throw ValidationError.of('from', 'must be before to');
-    const first = from - (from % bucket);
-    const buckets = Math.ceil((to - first) / bucket);
-    if (buckets > MAX_BUCKETS) throw ValidationError.of('from', `and to span more than ${MAX_BUCKETS} buckets; use a coarser granularity`);
-
-    const rows = await this.hourly.find({ where: { exchangeCampaignId: campaign.id, hour: Between(first, to - 1) } });
-    const points = Array.from({ length: buckets }, (_, i) => ({
-      time: first + i * bucket,
-      impressions: 0,
-      impressionsSent: 0,
-      clicksSent: 0,
-      clicksReceived: 0,
-      balance: 0,
-    }));
-    for (const row of rows) {
-      const point = points[Math.floor((row.hour - first) / bucket)];
-      point.impressions += row.impressions;
-      point.impressionsSent += row.impressionsSent;
-      point.clicksSent += row.clicksSent;
-      point.clicksReceived += row.clicksReceived;
-      point.balance += row.clicksSent - row.clicksReceived;
-    }
-    return points;
+    const window = seriesWindow(query, this.clock.now());
+    const rows = await this.hourly.find({ where: { exchangeCampaignId: campaign.id, hour: Between(window.first, window.to - 1) } });
+    return sumIntoBuckets(window, rows, EXCHANGE_SERIES_COLUMNS).map((point) => ({ ...point, balance: point.clicksSent - point.clicksReceived }));
   }
 
   /**
