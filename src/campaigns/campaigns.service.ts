@@ -7,6 +7,7 @@ import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
+import { changeWithVersion } from '../database/versioned-change';
 import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
 import { CampaignCreateDto, CampaignListItemDto, CampaignResponseDto, CampaignUpdateDto, FrequencyCapDto, TargetingDto } from './dto/campaign.dto';
@@ -84,22 +85,11 @@ export class CampaignsService {
     return toResponse(updated, this.clock.now());
   }
 
-  /**
-   * Read, decide, write only if nobody wrote in between (the version still matches), else read again: concurrent
-   * edits and status changes never overwrite each other, and `end` stays final.
-   */
   private async changeWithVersion(principal: Principal, campaignId: string, decide: (campaign: Campaign) => Partial<Campaign> | null): Promise<Campaign> {
-    for (let attempt = 1; ; attempt++) {
-      const campaign = await this.findVisible(principal, campaignId);
-      const changes = decide(campaign);
-      if (!changes) return campaign;
-      const result = await this.campaigns.update({ id: campaign.id, version: campaign.version }, { ...changes, version: campaign.version + 1 });
-      if (result.affected === 1) {
-        this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
-        return { ...campaign, ...changes, version: campaign.version + 1 } as Campaign;
-      }
-      if (attempt >= 10) throw new ConflictError('campaignId: the campaign is being changed concurrently, retry');
-    }
+    const load = () => this.findVisible(principal, campaignId);
+    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'campaignId', what: 'campaign' });
+    if (changed) this.changes.publish(CAMPAIGN_CHANGED, record.id);
+    return record;
   }
 
   async list(principal: Principal, skip: number, take: number): Promise<[CampaignListItemDto[], number]> {

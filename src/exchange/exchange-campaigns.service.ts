@@ -7,6 +7,7 @@ import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
+import { changeWithVersion } from '../database/versioned-change';
 import { seriesWindow, sumIntoBuckets } from '../stats/series';
 import {
   ExchangeCampaignCreateDto,
@@ -106,29 +107,17 @@ export class ExchangeCampaignsService {
     return sumIntoBuckets(window, rows, EXCHANGE_SERIES_COLUMNS).map((point) => ({ ...point, balance: point.clicksSent - point.clicksReceived }));
   }
 
-  /**
-   * Read, decide, write only if nobody wrote in between (the version still matches), else read again: concurrent
-   * edits and status changes never overwrite each other, and `end` stays final. The counters are never written here.
-   */
   private async changeWithVersion(
     principal: Principal,
     exchangeCampaignId: string,
     decide: (campaign: ExchangeCampaign) => Partial<ExchangeCampaign> | null,
   ): Promise<ExchangeCampaign> {
-    for (let attempt = 1; ; attempt++) {
-      const campaign = await this.findVisible(principal, exchangeCampaignId);
-      const changes = decide(campaign);
-      if (!changes) return campaign;
-      const result = await this.campaigns.update({ id: campaign.id, version: campaign.version }, { ...changes, version: campaign.version + 1 });
-      if (result.affected === 1) {
-        await this.announce(campaign.id);
-        return { ...campaign, ...changes, version: campaign.version + 1 } as ExchangeCampaign;
-      }
-      if (attempt >= 10) throw new ConflictError('exchangeCampaignId: the exchange campaign is being changed concurrently, retry');
-    }
+    const load = () => this.findVisible(principal, exchangeCampaignId);
+    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'exchangeCampaignId', what: 'exchange campaign' });
+    if (changed) await this.announce(record.id);
+    return record;
   }
 
-  /** Tells every process's index; this process's own index is reloaded before the answer. */
   private async announce(exchangeCampaignId: string): Promise<void> {
     this.changes.publish(EXCHANGE_CHANGED, exchangeCampaignId);
     await this.index.refresh();
