@@ -81,3 +81,22 @@ export function checkCampaignNumbers(numbers: CampaignNumbers): void {
   }
   if (errors.length > 0) throw new ValidationError(errors);
 }
+
+export interface GeoLists {
+  includedRegions: string[];
+  excludedRegions: string[];
+  includedLanguages: string[];
+  excludedLanguages: string[];
+}
+
+/** Region and language lists as stored: every list present, regions upper-case, languages lower-case, no repeats. */
+export function normalizeGeoLists(given: Partial<GeoLists>): GeoLists {
+  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
+  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
+  return {
+    includedRegions: upper(given.includedRegions),
+    excludedRegions: upper(given.excludedRegions),
+    includedLanguages: lower(given.includedLanguages),
+    excludedLanguages: lower(given.excludedLanguages),
+  };
+}

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../common/errors'
 import { newId } from '../common/ids';
 import { changeWithVersion } from '../database/versioned-change';
 import { fromMicros, toMicros } from '../common/money';
-import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
+import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, StatusAction } from './campaign-rules';
 import { CampaignCreateDto, CampaignListItemDto, CampaignResponseDto, CampaignUpdateDto, FrequencyCapDto, TargetingDto } from './dto/campaign.dto';
 import { Campaign, CampaignTargeting } from './entities/campaign.entity';
 
@@ -199,13 +199,8 @@ function biddingOf(campaign: Campaign) {
 /** Fills every targeting field (lists [], flags false, platform All) and normalises code case. */
 export function normalizeTargeting(previous: Partial<CampaignTargeting>, given: TargetingDto): CampaignTargeting {
   const merged = { ...previous, ...definedOnly(given) };
-  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
-  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
   return {
-    includedRegions: upper(merged.includedRegions),
-    excludedRegions: upper(merged.excludedRegions),
-    includedLanguages: lower(merged.includedLanguages),
-    excludedLanguages: lower(merged.excludedLanguages),
+    ...normalizeGeoLists(merged),
     platform: merged.platform ?? 'All',
     messengerPremium: merged.messengerPremium ?? false,
     isHighValueUser: merged.isHighValueUser ?? false,

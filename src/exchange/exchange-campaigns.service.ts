@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
-import { applyStatusAction, StatusAction } from '../campaigns/campaign-rules';
+import { applyStatusAction, normalizeGeoLists, StatusAction } from '../campaigns/campaign-rules';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError } from '../common/errors';
@@ -139,14 +139,7 @@ export function normalizeTargeting(previous: Partial<ExchangeTargeting>, given: 
   for (const [key, value] of Object.entries(given ?? {})) {
     if (value !== undefined && value !== null) merged[key as keyof ExchangeTargeting] = value as string[];
   }
-  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
-  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
-  return {
-    includedRegions: upper(merged.includedRegions),
-    excludedRegions: upper(merged.excludedRegions),
-    includedLanguages: lower(merged.includedLanguages),
-    excludedLanguages: lower(merged.excludedLanguages),
-  };
+  return normalizeGeoLists(merged);
 }
 
 export function toResponse(campaign: ExchangeCampaign): ExchangeCampaignResponseDto {
