@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
 import { IsText, MaxChars } from '../../common/validators';
+import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 
 /** Absent means "unchanged" (or the default); null is refused, not taken as absent. */
 const unlessAbsent = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
@@ -53,7 +54,7 @@ export class AdBlockCreatedDto {
   adBlockId: string;
 }
 
-export class AdBlockResponseDto {
+export class AdBlockResponseDto extends NotBilledTrafficDto {
   @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
   adBlockId: string;
 
@@ -71,26 +72,6 @@ export class AdBlockResponseDto {
 
   @ApiProperty({ description: 'Counted clicks on this block (valid traffic on billable campaigns)', example: 36 })
   clicks: number;
-
-  @ApiProperty({
-    description:
-      'Clicks on impressions of this block that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
-    example: 2,
-  })
-  unbilledClicks: number;
-
-  @ApiProperty({
-    description:
-      'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
-    example: 1,
-  })
-  invalidClicks: number;
-
-  @ApiProperty({
-    description: 'Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`',
-    example: 40,
-  })
-  invalidImpressions: number;
 
   @ApiProperty({ description: 'clicks / impressions, 0..1', example: 0.03 })
   ctr: number;

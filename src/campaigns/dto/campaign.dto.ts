@@ -21,6 +21,7 @@ import {
 import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, MaxChars, TimestampMs } from '../../common/validators';
 import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from '../campaign-rules';
 import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
+import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
@@ -329,32 +330,12 @@ export class StatusResultDto {
   result: string;
 }
 
-class CampaignStatsDto {
+class CampaignStatsDto extends NotBilledTrafficDto {
   @ApiProperty({ description: 'Impressions (ads served, not debug, not invalid traffic)', example: 1200 })
   impressions: number;
 
   @ApiProperty({ description: 'Counted clicks: valid traffic on a billable campaign, one per impression', example: 36 })
   clicks: number;
-
-  @ApiProperty({
-    description:
-      'Clicks on impressions of this campaign that arrived while the campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
-    example: 2,
-  })
-  unbilledClicks: number;
-
-  @ApiProperty({
-    description:
-      'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
-    example: 1,
-  })
-  invalidClicks: number;
-
-  @ApiProperty({
-    description: 'Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`',
-    example: 40,
-  })
-  invalidImpressions: number;
 
   @ApiProperty({ description: 'Attributed conversions', example: 4 })
   conversions: number;
