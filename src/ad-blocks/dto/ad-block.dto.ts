@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
-import { IsText, MaxChars } from '../../common/validators';
+import { IsBoolean, ValidateIf } from 'class-validator';
+import { IsText, IdField } from '../../common/validators';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
+import { SuccessPageDto } from '../../common/paging.dto';
 
 /** Absent means "unchanged" (or the default); null is refused, not taken as absent. */
 const unlessAbsent = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
@@ -24,10 +25,7 @@ export class AdBlockCreateDto {
 
 /** Body of ad/block/update: the fields given change, the others stay. */
 export class AdBlockUpdateDto {
-  @ApiProperty({ description: 'The ad block to change (yours)', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('The ad block to change (yours)')
   adBlockId: string;
 
   @ApiPropertyOptional({ description: 'New name, up to 200 characters', example: 'Home screen banner' })
@@ -42,10 +40,7 @@ export class AdBlockUpdateDto {
 }
 
 export class AdBlockIdDto {
-  @ApiProperty({ description: 'Ad block id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('Ad block id')
   adBlockId: string;
 }
 
@@ -83,19 +78,7 @@ export class AdBlockResponseDto extends NotBilledTrafficDto {
   createdAt: number;
 }
 
-export class AdBlockListDto {
+export class AdBlockListDto extends SuccessPageDto {
   @ApiProperty({ type: [AdBlockResponseDto] })
   adBlocks: AdBlockResponseDto[];
-
-  @ApiProperty({ example: 3 })
-  total: number;
-
-  @ApiProperty({ example: 1 })
-  current: number;
-
-  @ApiProperty({ example: 20 })
-  pageSize: number;
-
-  @ApiProperty({ example: true })
-  success: boolean;
 }

@@ -9,19 +9,18 @@ import {
   IsInt,
   IsISO31661Alpha2,
   isISO6391,
-  IsNotEmpty,
   IsObject,
   IsOptional,
-  IsString,
   Max,
   Min,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, MaxChars, TimestampMs } from '../../common/validators';
+import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, TimestampMs, IdField } from '../../common/validators';
 import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from '../campaign-rules';
 import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
+import { SuccessPageDto } from '../../common/paging.dto';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
@@ -258,10 +257,7 @@ export class AdUpdateDto extends PartialType(OmitType(AdDto, ['destination'] as 
 }
 
 export class CampaignIdDto {
-  @ApiProperty({ description: 'Campaign id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('Campaign id')
   campaignId: string;
 }
 
@@ -379,21 +375,9 @@ export class CampaignListItemDto extends CampaignStatsDto {
   createdAt: number;
 }
 
-export class CampaignListDto {
+export class CampaignListDto extends SuccessPageDto {
   @ApiProperty({ type: [CampaignListItemDto] })
   campaigns: CampaignListItemDto[];
-
-  @ApiProperty({ description: 'Campaigns in all pages', example: 42 })
-  total: number;
-
-  @ApiProperty({ example: 1 })
-  current: number;
-
-  @ApiProperty({ example: 20 })
-  pageSize: number;
-
-  @ApiProperty({ example: true })
-  success: boolean;
 }
 
 export class CampaignResponseDto extends CampaignStatsDto {

@@ -7,6 +7,7 @@ import { IsHttpUrl, IsIntInRange, IsOneOf, IsText, MaxChars } from '../../common
 import { DestinationResponseDto } from '../../serving/dto/serving.dto';
 import { WithSeriesRange } from '../../stats/dto/stats.dto';
 import { EXCHANGE_STATUSES, ExchangeStatus } from '../entities/exchange-campaign.entity';
+import { SuccessPageDto } from '../../common/paging.dto';
 
 const ID_EXAMPLE = '01jd3k5m8q9r2s4t6v8w0x2y4z';
 
@@ -265,21 +266,9 @@ export class ExchangeCampaignResponseDto {
   updatedAt: number;
 }
 
-export class ExchangeCampaignListDto {
+export class ExchangeCampaignListDto extends SuccessPageDto {
   @ApiProperty({ type: [ExchangeCampaignResponseDto], description: 'Newest first' })
   exchangeCampaigns: ExchangeCampaignResponseDto[];
-
-  @ApiProperty({ description: 'Exchange campaigns in all pages', example: 3 })
-  total: number;
-
-  @ApiProperty({ example: 1 })
-  current: number;
-
-  @ApiProperty({ example: 20 })
-  pageSize: number;
-
-  @ApiProperty({ example: true })
-  success: boolean;
 }
 
 export class ExchangeSeriesPointDto {

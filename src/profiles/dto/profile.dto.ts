@@ -16,7 +16,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsOneOf, MaxChars } from '../../common/validators';
+import { IsOneOf, MaxChars, IdField } from '../../common/validators';
 
 export const WALLET_CLASSES = ['primary', 'evm', 'alt'] as const;
 export type WalletClass = (typeof WALLET_CLASSES)[number];
@@ -188,10 +188,7 @@ export class ProfileBatchAcceptedDto {
 }
 
 export class ProfileBatchStatusQueryDto {
-  @ApiProperty({ description: 'The batchId answered by user/profile/batch', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('The batchId answered by user/profile/batch')
   batchId: string;
 }
 
