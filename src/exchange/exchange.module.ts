@@ -5,6 +5,7 @@ import { ExchangeCampaign } from './entities/exchange-campaign.entity';
 import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
 import { ExchangeCampaignsService } from './exchange-campaigns.service';
 import { ExchangeIndexService } from './exchange-index.service';
+import { ExchangeCampaignRepository } from './exchange-campaign.repository';
 import { ExchangeStatsWriterService } from './exchange-stats-writer.service';
 import { ExchangeStatsRepository } from './exchange-stats.repository';
 import { ExchangeController } from './exchange.controller';
@@ -14,7 +15,7 @@ import { ExchangeService } from './exchange.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ExchangeCampaign, ExchangeStatsHourly]), ServingModule],
   controllers: [ExchangeController],
-  providers: [ExchangeIndexService, ExchangeStatsWriterService, ExchangeStatsRepository, ExchangeService, ExchangeCampaignsService],
+  providers: [ExchangeCampaignRepository, ExchangeIndexService, ExchangeStatsWriterService, ExchangeStatsRepository, ExchangeService, ExchangeCampaignsService],
   exports: [ExchangeIndexService, ExchangeStatsWriterService],
 })
 export class ExchangeModule {}
