@@ -5,6 +5,7 @@ import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import { answerError, sendOk } from '../common/edge/envelope-writer';
 import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
+import { acceptFastWithAliases } from '../common/validation.pipe';
 import { ClickReportDto } from './dto/click.dto';
 import { EventsService } from './events.service';
 
@@ -24,7 +25,7 @@ export class EventsFastLane extends FastLaneHandler {
   }
 
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean {
-    const report = ClickReportDto.acceptFast(request.body);
+    const report = acceptFastWithAliases(ClickReportDto, request.body);
     if (report === null) return false;
     const principal = this.gate.principalFor(request, this.access);
     const adBlockId = report.eventData.adBlockId;

@@ -5,6 +5,7 @@ import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import { answerError, sendOk, sendOkJson } from '../common/edge/envelope-writer';
 import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
+import { acceptFastWithAliases } from '../common/validation.pipe';
 import { isDebug } from './debug-ads';
 import { AdFetchQueryDto } from './dto/serving.dto';
 import { servedAdsJson } from './served-ads-json';
@@ -25,7 +26,7 @@ export class ServingFastLane extends FastLaneHandler {
   }
 
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean {
-    const query = AdFetchQueryDto.acceptFast(request.query);
+    const query = acceptFastWithAliases(AdFetchQueryDto, request.query);
     if (query === null) return false;
     const principal = this.gate.principalFor(request, this.access);
     if (principal === null || this.adBlocks.usableIfKnown(principal, query.adBlockId) !== true || !this.gate.admitRate(request, principal, this.access)) {

@@ -7,6 +7,7 @@ import { IsHttpUrl, IsIntInRange, IsOneOf, IsText, MaxChars } from '../../common
 import { DestinationResponseDto } from '../../serving/dto/serving.dto';
 import { WithSeriesRange } from '../../stats/dto/stats.dto';
 import { EXCHANGE_STATUSES, ExchangeStatus } from '../entities/exchange-campaign.entity';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 const ID_EXAMPLE = '01jd3k5m8q9r2s4t6v8w0x2y4z';
 
@@ -119,6 +120,7 @@ export class ExchangeFetchQueryDto {
   @IsId(128)
   openId: string;
 
+  @OpenApiAlias()
   @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
   @IsOneOf(['messenger'])
   type: string;
@@ -132,6 +134,7 @@ export class ExchangeFetchQueryDto {
 export class ExchangeClickEventDataDto {
   @ApiProperty({ description: "The user's id on the messaging platform (the openId the entry was fetched for)", example: '5512345678' })
   @IsId(128)
+  @OpenApiAlias()
   messengerUserId: string;
 
   @ApiProperty({ description: 'The promoted campaign of the clicked entry (traffic enters it)', example: '01jd3k5m8q9r2s4t6v8w0x2y4q' })

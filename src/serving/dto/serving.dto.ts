@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { isIdString, IsIntInRange, IsOneOf, MaxChars } from '../../common/validators';
 import { IsNotEmpty, IsString } from 'class-validator';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export class AdFetchQueryDto {
   @ApiProperty({ description: 'Your ad block (ad spot) id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
@@ -16,6 +17,7 @@ export class AdFetchQueryDto {
   @MaxChars(128)
   openId: string;
 
+  @OpenApiAlias()
   @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
   @IsOneOf(['messenger'])
   type: string;
