@@ -50,6 +50,7 @@ export class ExchangeCampaignsService {
       impressionsSent: 0,
       clicksSent: 0,
       clicksReceived: 0,
+      conversions: 0,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -117,6 +118,7 @@ export class ExchangeCampaignsService {
       clicksSent: 0,
       clicksReceived: 0,
       balance: 0,
+      conversions: 0,
     }));
     for (const row of rows) {
       const point = points[Math.floor((row.hour - first) / bucket)];
@@ -125,6 +127,7 @@ export class ExchangeCampaignsService {
       point.clicksSent += row.clicksSent;
       point.clicksReceived += row.clicksReceived;
       point.balance += row.clicksSent - row.clicksReceived;
+      point.conversions += row.conversions;
     }
     return points;
   }
@@ -201,6 +204,8 @@ export function toResponse(campaign: ExchangeCampaign): ExchangeCampaignResponse
     clicksReceived: campaign.clicksReceived,
     balance: campaign.clicksSent - campaign.clicksReceived,
     ctr: campaign.impressions > 0 ? campaign.clicksReceived / campaign.impressions : 0,
+    conversions: campaign.conversions,
+    cr: campaign.clicksReceived > 0 ? campaign.conversions / campaign.clicksReceived : 0,
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };

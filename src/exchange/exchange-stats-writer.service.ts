@@ -7,13 +7,9 @@ import { WriteLedger } from '../stats/write-ledger';
 import type { ExchangeClick } from './entities/exchange-click.entity';
 import { ExchangeCounts, ExchangeStatsRepository } from './exchange-stats.repository';
 
-interface Delta {
+interface Delta extends ExchangeCounts {
   exchangeCampaignId: string;
   hour: number;
-  impressions: number;
-  impressionsSent: number;
-  clicksSent: number;
-  clicksReceived: number;
 }
 
 interface PendingClick {
@@ -78,6 +74,16 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
       this.pendingClicks.push({ click, resolve, reject });
       void this.flush();
     });
+  }
+
+  /**
+   * An attributed exchange conversion, in the caller's transaction (see attributeOnce): it counts for the promoted
+   * campaign that received the user, in the hour it was reported.
+   */
+  async countConversion(manager: EntityManager, exchangeCampaignId: string, now: number): Promise<void> {
+    const counts: ExchangeCounts = { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0, conversions: 1 };
+    await this.ledgerRows.addHourly(manager, [{ exchangeCampaignId, hour: hourStart(now), ...counts }]);
+    await this.ledgerRows.addCampaignCounters(manager, exchangeCampaignId, counts);
   }
 
   /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
@@ -146,7 +152,7 @@ export class ExchangeStatsWriterService implements OnModuleInit, OnApplicationSh
 
     const totals = new Map<string, ExchangeCounts>();
     for (const delta of deltas) {
-      const total = totals.get(delta.exchangeCampaignId) ?? { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0 };
+      const total = totals.get(delta.exchangeCampaignId) ?? { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0, conversions: 0 };
       total.impressions += delta.impressions;
       total.impressionsSent += delta.impressionsSent;
       total.clicksSent += delta.clicksSent;
@@ -161,7 +167,7 @@ function deltaFor(deltas: Map<string, Delta>, exchangeCampaignId: string, hour: 
   const key = `${exchangeCampaignId}|${hour}`;
   let delta = deltas.get(key);
   if (!delta) {
-    delta = { exchangeCampaignId, hour, impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0 };
+    delta = { exchangeCampaignId, hour, impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0, conversions: 0 };
     deltas.set(key, delta);
   }
   return delta;

@@ -159,6 +159,32 @@ export class ExchangeClickReportDto {
   eventData: ExchangeClickEventDataDto;
 }
 
+export class ExchangeConversionEventDataDto {
+  @ApiProperty({ description: "The converting user's id on the messaging platform (as in the exchange click that brought the user)", example: '5512345678' })
+  @IsId(128)
+  @OpenApiAlias()
+  messengerUserId: string;
+}
+
+export class ExchangeConversionReportDto {
+  @ApiProperty({ enum: ['conversion'], example: 'conversion' })
+  @IsOneOf(['conversion'])
+  eventType: string;
+
+  @ApiProperty({ type: ExchangeConversionEventDataDto })
+  @IsDefined({ message: '$property is required' })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ExchangeConversionEventDataDto)
+  eventData: ExchangeConversionEventDataDto;
+}
+
+/** Answers without the envelope, as endpoint 7 does. */
+export class ExchangeConversionResultDto {
+  @ApiProperty({ example: 'success' })
+  status: 'success';
+}
+
 export class ExchangeClickResultDto {
   @ApiProperty({ example: 'success' })
   status: 'success';
@@ -261,6 +287,15 @@ export class ExchangeCampaignResponseDto {
   @ApiProperty({ description: 'clicksReceived / impressions, 0..1 (0 without impressions)', example: 0.03 })
   ctr: number;
 
+  @ApiProperty({
+    description: 'Conversions you reported (exchange/event/report/conversion) credited to clicks this campaign received, at most one per click',
+    example: 9,
+  })
+  conversions: number;
+
+  @ApiProperty({ description: 'conversions / clicksReceived, 0..1 (0 without clicks received)', example: 0.2 })
+  cr: number;
+
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   createdAt: number;
 
@@ -293,6 +328,8 @@ export class ExchangeSeriesPointDto {
   @ApiProperty({ example: 6 }) clicksSent: number;
   @ApiProperty({ example: 4 }) clicksReceived: number;
   @ApiProperty({ description: 'clicksSent - clicksReceived in the bucket', example: 2 }) balance: number;
+  @ApiProperty({ description: 'Conversions credited to clicks this campaign received, counted in the hour they were reported', example: 1 })
+  conversions: number;
 }
 
 export class ExchangeSeriesDto {
