@@ -11,7 +11,7 @@ import { EventsService } from './events.service';
 
 /**
  * Endpoint 6 without Nest's per-request machinery (see FastLaneHandler; on EventsController.click): a plainly valid
- * report whose key the LaneGate admits, on a block known to be the caller's; everything else (a malformed or non-JSON
+ * report (Open API aliases such as `telegramUserId` rewritten first, docs/CONTRACT.md §14) whose key the LaneGate admits, on a block known to be the caller's; everything else (a malformed or non-JSON
  * body included) goes to the controller. The route's handler deadline covers both ways (see deadline.ts).
  */
 @Injectable()

@@ -13,7 +13,7 @@ import { servedMessage, ServingService } from './serving.service';
 
 /**
  * Endpoint 5 without Nest's per-request machinery (see FastLaneHandler; on ServingController.fetch): a plainly valid
- * query whose key the LaneGate admits, on a block known to be the caller's; everything else goes to the controller.
+ * query (Open API aliases such as `type=telegram` rewritten first, docs/CONTRACT.md §14) whose key the LaneGate admits, on a block known to be the caller's; everything else goes to the controller.
  */
 @Injectable()
 export class ServingFastLane extends FastLaneHandler {
