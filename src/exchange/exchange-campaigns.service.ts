@@ -21,7 +21,7 @@ import { ExchangeCampaign, ExchangeStatus, ExchangeTargeting } from './entities/
 import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
 import { EXCHANGE_CHANGED, ExchangeIndexService } from './exchange-index.service';
 
-const EXCHANGE_SERIES_COLUMNS = ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived'] as const;
+const EXCHANGE_SERIES_COLUMNS = ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived', 'conversions'] as const;
 
 /** Partners' exchange campaigns: create, list, detail, update, status, and their ledger series. */
 @Injectable()
@@ -51,6 +51,7 @@ export class ExchangeCampaignsService {
       impressionsSent: 0,
       clicksSent: 0,
       clicksReceived: 0,
+      conversions: 0,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -160,6 +161,8 @@ export function toResponse(campaign: ExchangeCampaign): ExchangeCampaignResponse
     clicksReceived: campaign.clicksReceived,
     balance: campaign.clicksSent - campaign.clicksReceived,
     ctr: campaign.impressions > 0 ? campaign.clicksReceived / campaign.impressions : 0,
+    conversions: campaign.conversions,
+    cr: campaign.clicksReceived > 0 ? campaign.conversions / campaign.clicksReceived : 0,
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };

@@ -7,13 +7,9 @@ import { compareIds, GroupCommitWriter, inChunks } from '../stats/group-commit-w
 import type { ExchangeClick } from './entities/exchange-click.entity';
 import { ExchangeCounts, ExchangeStatsRepository } from './exchange-stats.repository';
 
-interface Delta {
+interface Delta extends ExchangeCounts {
   exchangeCampaignId: string;
   hour: number;
-  impressions: number;
-  impressionsSent: number;
-  clicksSent: number;
-  clicksReceived: number;
 }
 
 /** One entry shown: `inId` promoted, inside `outId`. */
@@ -53,6 +49,16 @@ export class ExchangeStatsWriterService extends GroupCommitWriter<ExchangeClick,
     return this.enqueue(click);
   }
 
+  /**
+   * An attributed exchange conversion, in the caller's transaction (see attributeOnce): it counts for the promoted
+   * campaign that received the user, in the hour it was reported.
+   */
+  async countConversion(manager: EntityManager, exchangeCampaignId: string, now: number): Promise<void> {
+    const counts: ExchangeCounts = { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0, conversions: 1 };
+    await this.ledgerRows.addHourly(manager, [{ exchangeCampaignId, hour: hourStart(now), ...counts }]);
+    await this.ledgerRows.addCampaignCounters(manager, exchangeCampaignId, counts);
+  }
+
   protected takeBuffered(): Map<string, Delta> | undefined {
     if (this.deltas.size === 0) return undefined;
     const impressions = this.deltas;
@@ -89,7 +95,7 @@ export class ExchangeStatsWriterService extends GroupCommitWriter<ExchangeClick,
 
     const totals = new Map<string, ExchangeCounts>();
     for (const delta of deltas) {
-      const total = totals.get(delta.exchangeCampaignId) ?? { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0 };
+      const total = totals.get(delta.exchangeCampaignId) ?? { impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0, conversions: 0 };
       total.impressions += delta.impressions;
       total.impressionsSent += delta.impressionsSent;
       total.clicksSent += delta.clicksSent;
@@ -104,7 +110,7 @@ function deltaFor(deltas: Map<string, Delta>, exchangeCampaignId: string, hour: 
   const key = `${exchangeCampaignId}|${hour}`;
   let delta = deltas.get(key);
   if (!delta) {
-    delta = { exchangeCampaignId, hour, impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0 };
+    delta = { exchangeCampaignId, hour, impressions: 0, impressionsSent: 0, clicksSent: 0, clicksReceived: 0, conversions: 0 };
     deltas.set(key, delta);
   }
   return delta;

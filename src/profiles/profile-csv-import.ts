@@ -2,7 +2,8 @@ import { Readable, Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CsvError, parse } from 'csv-parse';
 import { DomainError, FieldError, PayloadTooLargeError, ValidationError } from '../common/errors';
-import { validateWithDecorators } from '../common/validation.pipe';
+import { FIELD_ALIASES } from '../common/open-api-aliases';
+import { checkInput } from '../common/validation.pipe';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MAX_BATCH_RECORDS, ProfileCsvImportedDto, ProfileRecordDto } from './dto/profile.dto';
 import { ProfileRow, toProfileRow } from './profile-upsert';
@@ -10,7 +11,13 @@ import { ProfilesService } from './profiles.service';
 
 export const CSV_REQUIRED_COLUMNS = ['messengerUserId', 'walletAddress', 'walletClassify'] as const;
 export const CSV_OPTIONAL_COLUMNS = ['ipAddress', 'isPremium', 'isHighValue', 'walletHasBalance', 'language'] as const;
-const KNOWN_COLUMNS = new Set<string>([...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS]);
+/** A column may be named by its Open API alias (docs/CONTRACT.md §14): `telegramUserId` for `messengerUserId`. */
+const COLUMN_ALIASES: Partial<Record<string, string>> = { messengerUserId: FIELD_ALIASES.messengerUserId };
+const KNOWN_COLUMNS = new Set<string>([
+  ...CSV_REQUIRED_COLUMNS,
+  ...CSV_OPTIONAL_COLUMNS,
+  ...Object.values(COLUMN_ALIASES).filter((alias) => alias !== undefined),
+]);
 const BOOLEAN_COLUMNS = new Set(['isPremium', 'isHighValue', 'walletHasBalance']);
 const MAX_CELL_BYTES = 64 * 1024;
 
@@ -108,7 +115,7 @@ export class ProfileCsvImporter {
   }
 
   private checkHeader(cells: string[]): string[] {
-    const missing = CSV_REQUIRED_COLUMNS.filter((column) => !cells.includes(column));
+    const missing = CSV_REQUIRED_COLUMNS.filter((column) => !cells.includes(column) && !cells.includes(COLUMN_ALIASES[column] ?? column));
     if (missing.length > 0) {
       throw ValidationError.of('header', `must name the columns ${CSV_REQUIRED_COLUMNS.join(',')} (missing: ${missing.join(', ')})`);
     }
@@ -123,10 +130,8 @@ export class ProfileCsvImporter {
       const cell = cells[i];
       if (KNOWN_COLUMNS.has(column) && cell !== undefined && cell !== '') value[column] = cellValue(column, cell);
     });
-    const fast = ProfileRecordDto.acceptFast(value);
-    if (fast) return fast;
     try {
-      return validateWithDecorators(ProfileRecordDto, value) as ProfileRecordDto;
+      return checkInput(ProfileRecordDto, value);
     } catch (error) {
       if (error instanceof ValidationError) throw new ValidationError(rowErrors(error.errors, line));
       throw error;

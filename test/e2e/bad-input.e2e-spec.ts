@@ -254,6 +254,12 @@ const badQuery = {
     ),
 };
 
+/**
+ * The Open API alias of a user id (telegramUserId) beside the base's messengerUserId 'fuzz-user': a bad value, or a
+ * good one that differs, is refused either way.
+ */
+const conflictingAlias = fc.oneof(notString(true), fc.constant(''), longerThan(128), fc.constant('another-fuzz-user'));
+
 // ---------------------------------------------------------------------------------------------------------------
 // Building broken requests: a valid base, optional harmless noise, then at least one breaking edit.
 // ---------------------------------------------------------------------------------------------------------------
@@ -538,7 +544,15 @@ function buildRoutes(f: Fixtures): Route[] {
     fc.constantFrom('includedLanguages', 'excludedLanguages').chain((field) => edit(`targeting.${field}`, languageList)),
     edit('targeting.platform', bad.oneOf(['All', 'iOS', 'Android', 'Desktop'], false)),
     fc
-      .constantFrom('messengerPremium', 'isHighValueUser', 'userLinkedChainWallet', 'userLinkedWallet', 'userWalletHasBalanceOnChain')
+      .constantFrom(
+        'messengerPremium',
+        'isHighValueUser',
+        'userLinkedChainWallet',
+        'userLinkedWallet',
+        'userWalletHasBalanceOnChain',
+        'telegramPremium',
+        'userLinkedTonWallet',
+      )
       .chain((flag) => edit(`targeting.${flag}`, bad.flag())),
     edit('budget', bad.object()),
     fc.constantFrom('amount', 'total').chain((field) => edit(`budget.${field}`, bad.usdt())),
@@ -649,12 +663,13 @@ function buildRoutes(f: Fixtures): Route[] {
     fc
       .tuple(fc.nat({ max: 2 }), fc.oneof(notString(false), fc.constant(''), longerThan(128)))
       .map(([i, value]): Edit[] => [[`list.${i}.walletAddress`, value]]),
+    fc.tuple(fc.nat({ max: 2 }), conflictingAlias).map(([i, value]): Edit[] => [[`list.${i}.telegramUserId`, value]]),
     // the two wallet rules depend on each other, so each of these sets both fields
     fc
       .tuple(
         fc.nat({ max: 2 }),
         fc.oneof(
-          fc.string({ maxLength: 10 }).filter((text) => !['primary', 'evm', 'alt'].includes(text)),
+          fc.string({ maxLength: 10 }).filter((text) => !['primary', 'evm', 'alt', 'ton'].includes(text)),
           notString(true),
           fc.constant(ABSENT),
         ),
@@ -818,7 +833,7 @@ function buildRoutes(f: Fixtures): Route[] {
             [
               ...idBreakers('adBlockId'),
               edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
-              edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
+              edit('type', fc.oneof(badQuery.oneOf(['messenger', 'telegram']), fc.constant(ABSENT))),
               edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
             ],
           ),
@@ -850,6 +865,7 @@ function buildRoutes(f: Fixtures): Route[] {
             edit('eventData', bad.object()),
             edit('eventData.adBlockId', fc.oneof(bad.id(64), unknownId(knownIds))),
             edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
             edit('eventData.adId', bad.id(64)),
             edit('eventData.campaignId', bad.id(64)),
           ],
@@ -868,7 +884,12 @@ function buildRoutes(f: Fixtures): Route[] {
       broken: jsonBody(
         brokenObject(
           () => ({ eventType: 'conversion', eventData: { messengerUserId: 'fuzz-user' } }),
-          [edit('eventType', bad.oneOf(['conversion'])), edit('eventData', bad.object()), edit('eventData.messengerUserId', bad.id(128))],
+          [
+            edit('eventType', bad.oneOf(['conversion'])),
+            edit('eventData', bad.object()),
+            edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
+          ],
           [edit('eventData.messengerUserId', hostileText)],
         ),
       ),
@@ -925,7 +946,7 @@ function buildRoutes(f: Fixtures): Route[] {
             [
               ...idBreakers('exchangeCampaignId'),
               edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
-              edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
+              edit('type', fc.oneof(badQuery.oneOf(['messenger', 'telegram']), fc.constant(ABSENT))),
               edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
             ],
           ),
@@ -956,9 +977,31 @@ function buildRoutes(f: Fixtures): Route[] {
             edit('eventType', bad.oneOf(['click'])),
             edit('eventData', bad.object()),
             edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
             edit('eventData.inExchangeCampaignId', bad.id(64)),
             edit('eventData.outExchangeCampaignId', fc.oneof(bad.id(64), unknownId(knownIds))),
           ],
+        ),
+      ),
+    },
+    {
+      name: `POST ${OPENAPI}/exchange/event/report/conversion`,
+      method: 'POST',
+      path: `${OPENAPI}/exchange/event/report/conversion`,
+      key: partner,
+      wrongRoleKeys: notPartner,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ eventType: 'conversion', eventData: { messengerUserId: 'fuzz-user' } }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ eventType: 'conversion', eventData: { messengerUserId: 'fuzz-user' } }),
+          [
+            edit('eventType', bad.oneOf(['conversion'])),
+            edit('eventData', bad.object()),
+            edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
+          ],
+          [edit('eventData.messengerUserId', hostileText)],
         ),
       ),
     },
@@ -1547,6 +1590,7 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       [`${OPENAPI}/ad/event/report/conversion`, adv, 'eventData'],
       [`${OPENAPI}/user/profile/batch`, pub, 'list'],
       [`${OPENAPI}/exchange/event/report`, partner, 'eventData'],
+      [`${OPENAPI}/exchange/event/report/conversion`, partner, 'eventData'],
       [`${OPENAPI}/exchange/campaign/create`, partner, 'name'],
       [`${OPENAPI}/exchange/campaign/update`, partner, 'exchangeCampaignId'],
       [`${OPENAPI}/exchange/campaign/status`, partner, 'exchangeCampaignId'],

@@ -361,4 +361,24 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     );
     expect(await ownersView()).toEqual(before);
   });
+
+  it("should not credit an exchange conversion to another partner's received click, and answer it like any unmatched one", async () => {
+    const conversion = (messengerUserId: string) => () =>
+      post(`${OPENAPI}/exchange/event/report/conversion`, partnerX.apiKey, { eventType: 'conversion', eventData: { messengerUserId } });
+    // exchangeUser was received by Y's campaign (clicked inside X's); for X that user's conversion is unmatched
+    await expectSameAsUnknown(
+      "exchange conversion of a user another partner's campaign received",
+      200,
+      conversion(exchangeUser),
+      conversion(newUser('never-seen')),
+    );
+    await flushAll();
+    const received = (await get(`${EXCHANGE}/detail`, ADMIN_KEY, { exchangeCampaignId: exchangeY }).expect(200)).body.data;
+    expect({ clicksReceived: received.clicksReceived, conversions: received.conversions, cr: received.cr }).toEqual({
+      clicksReceived: 1,
+      conversions: 0,
+      cr: 0,
+    });
+    expect(await ownersView()).toEqual(before);
+  });
 });

@@ -34,6 +34,8 @@ export const ExchangeCampaignList = () => {
         <CountField source="clicksReceived" label="Clicks received" />
         <BalanceField source="balance" label="Balance" />
         <RateField source="ctr" label="CTR" />
+        <CountField source="conversions" label="Conversions" />
+        <RateField source="cr" label="CR" />
         {isAdmin(permissions) ? <TextField source="userId" label="Owner" /> : null}
         <DateField source="createdAt" showTime label="Created" />
         <StatusButtons compact kind="exchange" />

@@ -25,7 +25,7 @@ const Ledger = () => {
   const granularity = RANGES[range].granularity;
   let running = 0;
   const withRunning = series.map((point) => ({ ...point, runningBalance: (running += point.balance) }));
-  const active = withRunning.filter((point) => point.clicksSent || point.clicksReceived || point.impressions || point.impressionsSent);
+  const active = withRunning.filter((point) => point.clicksSent || point.clicksReceived || point.impressions || point.impressionsSent || point.conversions);
   return (
     <Box sx={{ width: '100%' }}>
       <RangePicker value={range} onChange={setRange} />
@@ -63,6 +63,7 @@ const Ledger = () => {
             <TableCell align="right">Entries shown here</TableCell>
             <TableCell align="right">Clicks sent</TableCell>
             <TableCell align="right">Clicks received</TableCell>
+            <TableCell align="right">Conversions</TableCell>
             <TableCell align="right">Balance</TableCell>
             <TableCell align="right">Running balance</TableCell>
           </TableRow>
@@ -70,7 +71,7 @@ const Ledger = () => {
         <TableBody>
           {active.length === 0 ? (
             <TableRow>
-              <TableCell colSpan={7}>No exchange traffic in this range.</TableCell>
+              <TableCell colSpan={8}>No exchange traffic in this range.</TableCell>
             </TableRow>
           ) : (
             active.map((point) => (
@@ -80,6 +81,9 @@ const Ledger = () => {
                 <TableCell align="right">{point.impressionsSent}</TableCell>
                 <TableCell align="right">{point.clicksSent}</TableCell>
                 <TableCell align="right">{point.clicksReceived}</TableCell>
+                <TableCell align="right" data-testid="ledger-conversions">
+                  {point.conversions}
+                </TableCell>
                 <TableCell align="right">{point.balance}</TableCell>
                 <TableCell align="right">{point.runningBalance}</TableCell>
               </TableRow>
@@ -145,6 +149,12 @@ export const ExchangeCampaignShow = () => (
           </Labeled>
           <Labeled label="CTR">
             <RateField source="ctr" />
+          </Labeled>
+          <Labeled label="Conversions">
+            <CountField source="conversions" />
+          </Labeled>
+          <Labeled label="CR">
+            <RateField source="cr" />
           </Labeled>
           <Labeled label="Owner">
             <TextField source="userId" />

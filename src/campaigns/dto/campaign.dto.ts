@@ -21,6 +21,7 @@ import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from 
 import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 import { SuccessPageDto } from '../../common/paging.dto';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
@@ -80,6 +81,7 @@ export class TargetingDto {
   @ApiPropertyOptional({ description: 'true: only users with premium membership; false/absent: any user', example: false })
   @IsOptional()
   @IsBoolean({ message: '$property must be a boolean' })
+  @OpenApiAlias()
   messengerPremium?: boolean;
 
   @ApiPropertyOptional({ description: 'true: only high-value users', example: false })
@@ -90,6 +92,7 @@ export class TargetingDto {
   @ApiPropertyOptional({ description: 'true: only users who linked a primary-chain wallet', example: false })
   @IsOptional()
   @IsBoolean({ message: '$property must be a boolean' })
+  @OpenApiAlias()
   userLinkedChainWallet?: boolean;
 
   @ApiPropertyOptional({ description: 'true: only users who linked any wallet', example: false })

@@ -2,12 +2,14 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
 import { IsOneOf, MaxChars, OptionalQueryTimestampMs } from '../../common/validators';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export class ConversionEventDataDto {
   @ApiProperty({ description: "The converting user's id on the messaging platform", example: '5512345678' })
   @IsString()
   @IsNotEmpty({ message: '$property is required' })
   @MaxChars(128)
+  @OpenApiAlias()
   messengerUserId: string;
 }
 

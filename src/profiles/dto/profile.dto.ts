@@ -17,6 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsOneOf, MaxChars, IdField } from '../../common/validators';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export const WALLET_CLASSES = ['primary', 'evm', 'alt'] as const;
 export type WalletClass = (typeof WALLET_CLASSES)[number];
@@ -37,6 +38,7 @@ export class ProfileRecordDto {
   @IsNotEmpty({ message: '$property must not be empty' })
   @Matches(/\S/, { message: '$property must not be blank' })
   @MaxChars(MAX_USER_ID)
+  @OpenApiAlias()
   messengerUserId: string;
 
   @ApiPropertyOptional({
@@ -65,6 +67,7 @@ export class ProfileRecordDto {
   @MaxChars(MAX_WALLET)
   walletAddress?: string | null;
 
+  @OpenApiAlias()
   @ApiPropertyOptional({
     description: 'Wallet class; required when walletAddress is given, and only with it',
     enum: WALLET_CLASSES,

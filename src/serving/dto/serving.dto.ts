@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { isIdString, IsIntInRange, IsOneOf, MaxChars, IdField } from '../../common/validators';
 import { IsNotEmpty, IsString } from 'class-validator';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export class AdFetchQueryDto {
   @IdField('Your ad block (ad spot) id')
@@ -13,6 +14,7 @@ export class AdFetchQueryDto {
   @MaxChars(128)
   openId: string;
 
+  @OpenApiAlias()
   @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
   @IsOneOf(['messenger'])
   type: string;
