@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIP, IsISO31661Alpha2, IsOptional, IsString, ValidateBy } from 'class-validator';
+import { IsIP, IsISO31661Alpha2, IsNotEmpty, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { isISO6391 } from 'class-validator';
 import { IsIntInRange, IsOneOf, MaxChars } from '../../common/validators';
 
@@ -13,6 +13,7 @@ export class DeliveryDiagnosisQueryDto {
   })
   @IsOptional()
   @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property must not be empty' })
   @MaxChars(64)
   campaignId?: string;
 
@@ -24,12 +25,14 @@ export class DeliveryDiagnosisQueryDto {
   })
   @IsOptional()
   @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property must not be empty' })
   @MaxChars(64)
   adBlockId?: string;
 
   @ApiPropertyOptional({ description: 'The user (as in matching/ad): frequency caps, exclusions and the profile are read for them', example: '5512345678' })
   @IsOptional()
   @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property must not be empty' })
   @MaxChars(128)
   openId?: string;
 
