@@ -173,21 +173,29 @@ export class DeliveryDiagnosisService {
   /** Without a campaign: what the facts let through at all. */
   private factChecks(setting: Setting): DeliveryCheck[] {
     const { context, sources } = setting;
+    const from = (source: string | null) =>
+      ({
+        query: 'given',
+        ip: `from the address ${sources.ip}`,
+        profile: "from the user's profile",
+        acceptLanguage: 'from Accept-Language',
+        userAgent: 'from the User-Agent',
+      })[source ?? ''] ?? '';
     return [
       {
         check: 'country',
         passed: context.country !== null,
-        detail: context.country !== null ? `${context.country} (from ${sources.country})` : noCountryDetail(sources),
+        detail: context.country !== null ? `${context.country} (${from(sources.country)})` : noCountryDetail(sources),
       },
       {
         check: 'language',
         passed: context.language !== null,
-        detail: context.language !== null ? `${context.language} (from ${sources.language})` : 'no language: language-targeted campaigns cannot match',
+        detail: context.language !== null ? `${context.language} (${from(sources.language)})` : 'no language: language-targeted campaigns cannot match',
       },
       {
         check: 'platform',
         passed: context.platform !== null,
-        detail: context.platform !== null ? `${context.platform} (from ${sources.platform})` : 'no platform: platform-targeted campaigns cannot match',
+        detail: context.platform !== null ? `${context.platform} (${from(sources.platform)})` : 'no platform: platform-targeted campaigns cannot match',
       },
     ];
   }

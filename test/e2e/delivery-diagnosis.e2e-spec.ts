@@ -322,7 +322,7 @@ describe('Delivery diagnosis', () => {
       const diagnosis = await diagnose(publisher.apiKey, { adBlockId: block, limit: 3 }, { ip: IP.DE });
       expect(diagnosis.servable).toBe(true);
       expect(diagnosis.checks.map((entry: Body) => entry.check)).toEqual(['country', 'language', 'platform', 'block.signedViewer', 'userCap', 'traffic']);
-      expect(check(diagnosis, 'country').detail).toBe('DE (from ip)');
+      expect(check(diagnosis, 'country').detail).toBe(`DE (from the address ${IP.DE})`);
       expect(diagnosis.rank).toBeNull();
       expect(diagnosis.ads).toEqual([
         { campaignId: best, adId: `ad_${best}`, brandName: 'Acme Games' },
