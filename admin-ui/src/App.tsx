@@ -6,6 +6,7 @@ import adBlocks from './adBlocks';
 import { authProvider, hasRole, isAdmin } from './authProvider';
 import campaigns from './campaigns';
 import { Dashboard } from './dashboard/Dashboard';
+import { DeliveryTestPage } from './diagnosis';
 import exchangeCampaigns from './exchange';
 import { dataProvider } from './dataProvider';
 import { Layout } from './layout/Layout';
@@ -35,6 +36,7 @@ export const App = () => (
         {isAdmin(permissions) ? <Resource name="accounts" {...accounts} recordRepresentation="name" /> : null}
         <CustomRoutes>
           <Route path="/me" element={<MyAccount />} />
+          {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? <Route path="/test-delivery" element={<DeliveryTestPage />} /> : null}
           {hasRole(permissions, 'publisher') ? <Route path="/profiles/import" element={<ProfileImport />} /> : null}
           {isAdmin(permissions) ? <Route path="/queues" element={<QueuesPage />} /> : null}
         </CustomRoutes>

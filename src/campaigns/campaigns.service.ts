@@ -112,6 +112,11 @@ export class CampaignsService {
     return (await this.findVisible(principal, campaignId)).verificationUrl;
   }
 
+  /** The campaign as stored, for its owner or an admin (the delivery diagnosis reads its status and budgets). */
+  visibleCampaign(principal: Principal, campaignId: string): Promise<Campaign> {
+    return this.findVisible(principal, campaignId);
+  }
+
   /** An advertiser sees only its own campaigns; another's answers exactly like an unknown id. */
   private async findVisible(principal: Principal, campaignId: string): Promise<Campaign> {
     const campaign = await this.campaigns.findOneBy({ id: campaignId });

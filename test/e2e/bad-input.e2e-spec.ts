@@ -768,6 +768,30 @@ function buildRoutes(f: Fixtures): Route[] {
       broken: queryOf(brokenQuery(() => ({ campaignId: f.campaignId }), [...idBreakers('campaignId'), edit('limit', badQuery.integer(1, 200))])),
     },
     {
+      name: `GET ${OPENAPI}/ad/delivery/diagnose`,
+      method: 'GET',
+      path: `${OPENAPI}/ad/delivery/diagnose`,
+      key: adv,
+      wrongRoleKeys: [partner],
+      valid: () => ({ query: [['campaignId', f.campaignId]] }),
+      broken: queryOf(
+        brokenQuery(
+          () => ({ campaignId: f.campaignId }),
+          [
+            ...idBreakers('campaignId'),
+            // the publisher's block is not the advertiser's: 404 like an unknown one
+            edit('adBlockId', fc.oneof(badQuery.id(64), unknownId(knownIds), fc.constant(f.adBlockId))),
+            edit('openId', badQuery.id(128)),
+            edit('country', fc.oneof(fc.constantFrom('', 'XX', 'USA', 'u', '12', 'U S'), fc.constant(['US', 'DE']))),
+            edit('language', fc.oneof(fc.constantFrom('', 'xx', 'eng', 'english', 'e1'), fc.constant(['en', 'de']))),
+            edit('platform', badQuery.oneOf(['iOS', 'Android', 'Desktop'])),
+            edit('ip', fc.oneof(fc.constantFrom('', '300.1.1.1', 'not-an-ip', '10.0.1', '::g', 'localhost'), fc.constant(['8.8.8.8', '1.1.1.1']))),
+            edit('limit', badQuery.integer(1, 9)),
+          ],
+        ),
+      ),
+    },
+    {
       name: `POST ${OPENAPI}/ad/block/create`,
       method: 'POST',
       path: `${OPENAPI}/ad/block/create`,

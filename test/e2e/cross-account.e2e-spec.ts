@@ -211,6 +211,11 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
       await same('campaign stats', 404, (campaignId) => get(`${CAMPAIGN}/stats`, key, { campaignId, ...range }));
       await same('campaign stats with an inverted range', 404, (campaignId) => get(`${CAMPAIGN}/stats`, key, { campaignId, from: rangeTo, to: rangeFrom }));
       await same('verification health', 404, (campaignId) => get(`${CAMPAIGN}/verification`, key, { campaignId, limit: 50 }));
+      await same('delivery diagnosis', 404, (campaignId) => get(`${OPENAPI}/ad/delivery/diagnose`, key, { campaignId, openId: clickedUser }));
+      // a publisher naming the campaign (with its own block) learns no more than an advertiser would
+      await same('delivery diagnosis by a publisher', 404, (campaignId) =>
+        get(`${OPENAPI}/ad/delivery/diagnose`, publisherQ.apiKey, { campaignId, adBlockId: blockQ }),
+      );
       // input is checked before ownership, so a bad field answers the same 400 whoever owns the id
       await same('campaign status with a bad action', 400, (campaignId) => post(`${CAMPAIGN}/status`, key, { campaignId, status: 'delete' }));
       await same('campaign update with a bad field', 400, (campaignId) => post(`${CAMPAIGN}/update`, key, { campaignId, budget: { amount: -1 } }));
@@ -249,6 +254,14 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     // the impression was P's: replayed on Q's own block it is no impression at all, as for a campaign nobody has
     await same("click replaying the other block's impression", 400, (campaignId) => click(blockQ, campaignId), campaignA);
     await same('batch status', 404, (batchId) => get(`${OPENAPI}/user/profile/batch/status`, key, { batchId }), batchP);
+    await same('delivery diagnosis of the block', 404, (adBlockId) => get(`${OPENAPI}/ad/delivery/diagnose`, key, { adBlockId, openId: clickedUser }), blockP);
+    // an advertiser naming its own campaign with a publisher's block: the block's users' profiles are the publisher's
+    await same(
+      'delivery diagnosis of the block by an advertiser',
+      404,
+      (adBlockId) => get(`${OPENAPI}/ad/delivery/diagnose`, advertiserA.apiKey, { campaignId: campaignA, adBlockId, openId: clickedUser }),
+      blockP,
+    );
   });
 
   it("should answer another partner's exchange campaign ids like unknown ones (detail, update, status, stats, fetch, click)", async () => {

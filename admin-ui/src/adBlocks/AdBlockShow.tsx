@@ -10,6 +10,7 @@ import { useLoaded } from '../common/useLoaded';
 import type { AdnetDataProvider } from '../dataProvider';
 import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
 import { FRESH_RECORD } from '../common/freshRecord';
+import { TestDeliveryButton } from '../diagnosis';
 
 const BlockCharts = () => {
   const record = useRecordContext();
@@ -89,6 +90,7 @@ export const AdBlockShow = () => (
     queryOptions={FRESH_RECORD}
     actions={
       <TopToolbar>
+        <TestDeliveryButton />
         <ListButton />
       </TopToolbar>
     }

@@ -8,6 +8,7 @@ import { TARGETING_FLAGS } from './choices';
 import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
 import { FRESH_RECORD } from '../common/freshRecord';
+import { CampaignDeliveryTest } from '../diagnosis';
 
 const Codes = ({ source, label }: { source: string; label: string }) => (
   <Labeled label={label}>
@@ -164,6 +165,9 @@ export const CampaignShow = () => (
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Verification" path="verification">
         <VerificationPanel />
+      </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="Test delivery" path="test-delivery">
+        <CampaignDeliveryTest />
       </TabbedShowLayout.Tab>
     </TabbedShowLayout>
   </Show>
