@@ -19,7 +19,15 @@ export class AdnetError extends Error {
   /** From `Retry-After` (429, 503), in milliseconds. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(init: { status: number; code?: number; message: string; fieldErrors?: FieldError[]; requestId?: string; retryAfterMs?: number; cause?: unknown }) {
+  constructor(init: {
+    status: number;
+    code?: number;
+    message: string;
+    fieldErrors?: FieldError[];
+    requestId?: string;
+    retryAfterMs?: number;
+    cause?: unknown;
+  }) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.code = init.code ?? init.status;

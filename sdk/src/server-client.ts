@@ -155,9 +155,7 @@ export class AdnetServerClient {
       },
       options,
     );
-    const batches = imported.batchIds.map((batchId, index) =>
-      queued(batchId, Math.min(PROFILE_BATCH_MAX, imported.total - index * PROFILE_BATCH_MAX)),
-    );
+    const batches = imported.batchIds.map((batchId, index) => queued(batchId, Math.min(PROFILE_BATCH_MAX, imported.total - index * PROFILE_BATCH_MAX)));
     const report = () => options.onProgress?.(progressOf(imported.total, batches));
     report();
     for (let index = 0; index < batches.length; index++) await this.waitForBatch(batches, index, options, report);
@@ -166,10 +164,7 @@ export class AdnetServerClient {
 
   /** The status of one profile batch. */
   profileBatchStatus(batchId: string, call?: CallOptions): Promise<ProfileBatchStatus> {
-    return this.transport.request(
-      { method: 'GET', path: `${OPENAPI_PATH}/user/profile/batch/status`, query: { batchId }, repeatable: 'idempotent' },
-      call,
-    );
+    return this.transport.request({ method: 'GET', path: `${OPENAPI_PATH}/user/profile/batch/status`, query: { batchId }, repeatable: 'idempotent' }, call);
   }
 
   private async waitForBatch(batches: ProfileBatchStatus[], index: number, options: ProfileUploadOptions, report: () => void): Promise<void> {
@@ -222,10 +217,7 @@ export class CampaignsApi {
 
   /** `start`, `paused` or `end` (final). Repeating an action is harmless. */
   setStatus(campaignId: string, status: CampaignStatusAction, call?: CallOptions): Promise<{ result: string }> {
-    return this.transport.request(
-      { method: 'POST', path: `${OPENAPI_PATH}/ad/campaign/status`, json: { campaignId, status }, repeatable: 'idempotent' },
-      call,
-    );
+    return this.transport.request({ method: 'POST', path: `${OPENAPI_PATH}/ad/campaign/status`, json: { campaignId, status }, repeatable: 'idempotent' }, call);
   }
 
   /** Changes the fields given (nested objects merge, arrays replace); answers the campaign's detail. */
@@ -251,7 +243,11 @@ export class CampaignsApi {
   /** Every campaign, newest first, read page by page as the loop goes: `for await (const campaign of list())`. */
   list(options: { pageSize?: number } & CallOptions = {}): AsyncGenerator<CampaignListItem> {
     const pageSize = options.pageSize ?? 100;
-    return everyItem(async (current) => (await this.page({ current, pageSize }, options)).campaigns, pageSize, (campaign) => campaign.id);
+    return everyItem(
+      async (current) => (await this.page({ current, pageSize }, options)).campaigns,
+      pageSize,
+      (campaign) => campaign.id,
+    );
   }
 
   /** Zero-filled UTC buckets of the campaign's figures; their sums equal the detail's. */
@@ -270,10 +266,7 @@ export class AdBlocksApi {
 
   /** Changes the fields given; answers the block's detail. */
   update(adBlockId: string, changes: AdBlockUpdate, call?: CallOptions): Promise<AdBlock> {
-    return this.transport.request(
-      { method: 'POST', path: `${OPENAPI_PATH}/ad/block/update`, json: { ...changes, adBlockId }, repeatable: 'idempotent' },
-      call,
-    );
+    return this.transport.request({ method: 'POST', path: `${OPENAPI_PATH}/ad/block/update`, json: { ...changes, adBlockId }, repeatable: 'idempotent' }, call);
   }
 
   detail(adBlockId: string, call?: CallOptions): Promise<AdBlock> {
@@ -289,7 +282,11 @@ export class AdBlocksApi {
 
   list(options: { pageSize?: number } & CallOptions = {}): AsyncGenerator<AdBlock> {
     const pageSize = options.pageSize ?? 100;
-    return everyItem(async (current) => (await this.page({ current, pageSize }, options)).adBlocks, pageSize, (adBlock) => adBlock.adBlockId);
+    return everyItem(
+      async (current) => (await this.page({ current, pageSize }, options)).adBlocks,
+      pageSize,
+      (adBlock) => adBlock.adBlockId,
+    );
   }
 
   stats(query: AdBlockSeriesQuery, call?: CallOptions): Promise<AdBlockSeries> {

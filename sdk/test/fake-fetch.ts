@@ -40,7 +40,12 @@ export class FakeFetch {
   readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries((init.headers ?? {}) as Record<string, string>)) headers[name.toLowerCase()] = value;
-    const call: RecordedCall = { url: new URL(String(input)), method: init.method ?? 'GET', headers, body: typeof init.body === 'string' ? init.body : undefined };
+    const call: RecordedCall = {
+      url: new URL(String(input)),
+      method: init.method ?? 'GET',
+      headers,
+      body: typeof init.body === 'string' ? init.body : undefined,
+    };
     this.calls.push(call);
     const answer = this.answers.shift() ?? this.fallback;
     if (answer === undefined) throw new Error(`unexpected call ${call.method} ${call.url}`);

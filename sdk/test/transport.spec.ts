@@ -68,7 +68,12 @@ describe('transport: retries', () => {
   afterEach(() => jest.useRealTimers());
 
   it('retries a 5xx of an idempotent call with exponential backoff and jitter, then answers', async () => {
-    const fake = new FakeFetch().answer(failure(503, 'not answered in time'), failure(500, 'internal error'), failure(503, 'x'), envelope({ campaignId: 'c1' }));
+    const fake = new FakeFetch().answer(
+      failure(503, 'not answered in time'),
+      failure(500, 'internal error'),
+      failure(503, 'x'),
+      envelope({ campaignId: 'c1' }),
+    );
     const call = client(fake).campaigns.detail('c1');
     await settle();
     expect(fake.calls).toHaveLength(1);
@@ -180,7 +185,11 @@ describe('transport: retries', () => {
     await expect(client(unanswered).adBlocks.create({ name: 'b' })).rejects.toBeInstanceOf(AdnetNetworkError);
     expect(unanswered.calls).toHaveLength(1);
 
-    const limited = new FakeFetch().answer(failure(429, 'too many requests', undefined, { 'retry-after': '1' }), failure(408, 'request timeout'), envelope({ campaignId: 'c9' }));
+    const limited = new FakeFetch().answer(
+      failure(429, 'too many requests', undefined, { 'retry-after': '1' }),
+      failure(408, 'request timeout'),
+      envelope({ campaignId: 'c9' }),
+    );
     const call = client(limited).campaigns.create({} as never);
     await jest.advanceTimersByTimeAsync(5000);
     await expect(call).resolves.toEqual({ campaignId: 'c9' });
