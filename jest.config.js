@@ -33,6 +33,8 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       transform: { '^.+\\.ts$': tsJest },
       setupFiles: ['<rootDir>/test/setup-env.ts'],
+      // The sdk-* specs drive the built SDK: built here when its sources changed.
+      globalSetup: '<rootDir>/test/support/sdk-build.js',
     },
   ],
 };

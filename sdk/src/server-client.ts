@@ -3,6 +3,9 @@ import { OPENAPI_PATH } from './publisher.js';
 import { sleep, Transport, type CallOptions, type ClientOptions } from './transport.js';
 import type {
   AccountMe,
+  ApiKey,
+  ApiKeyCreate,
+  ApiKeyCreated,
   AdBlock,
   AdBlockCreate,
   AdBlockPage,
@@ -76,6 +79,24 @@ export class AdnetServerClient {
   /** The account behind the key; `webhookSecret` signs verification calls and viewer tokens (see `@adnet/sdk/server`). */
   me(call?: CallOptions): Promise<AccountMe> {
     return this.transport.request({ method: 'GET', path: `${OPENAPI_PATH}/account/me`, repeatable: 'idempotent' }, call);
+  }
+
+  /**
+   * Issues a key of your account, shown this once. A `serve` key is the publishable one for your frontend
+   * (`AdnetPublisher`); `allowedOrigins` limits the web pages that may use it.
+   */
+  issueKey(key: ApiKeyCreate, call?: CallOptions): Promise<ApiKeyCreated> {
+    return this.transport.request({ method: 'POST', path: `${OPENAPI_PATH}/account/keys`, json: key, repeatable: 'once' }, call);
+  }
+
+  /** Your account's keys, without their secrets. */
+  async listKeys(call?: CallOptions): Promise<ApiKey[]> {
+    const { keys } = await this.transport.request<{ keys: ApiKey[] }>({ method: 'GET', path: `${OPENAPI_PATH}/account/keys`, repeatable: 'idempotent' }, call);
+    return keys;
+  }
+
+  revokeKey(keyId: string, call?: CallOptions): Promise<{ result: string }> {
+    return this.transport.request({ method: 'POST', path: `${OPENAPI_PATH}/account/keys/revoke`, json: { keyId }, repeatable: 'idempotent' }, call);
   }
 
   /**

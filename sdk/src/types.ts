@@ -33,6 +33,9 @@ export type AdBlockSeriesQuery = QueryOf<'StatsController_adBlockSeries'>;
 
 // Accounts, conversions, profiles
 export type AccountMe = Schemas['AccountMeDto'];
+export type ApiKeyCreate = Schemas['KeyCreateDto'];
+export type ApiKeyCreated = Schemas['KeyCreatedDto'];
+export type ApiKey = Schemas['KeyResponseDto'];
 export type ConversionResult = Schemas['ConversionResultDto'];
 export type ProfileRecord = Schemas['ProfileRecordDto'];
 export type ProfileBatchStatus = Schemas['ProfileBatchStatusDto'];

@@ -73,7 +73,7 @@ describe('AdnetServerClient: campaigns and ad blocks', () => {
     expect(fake.calls).toHaveLength(1);
   });
 
-  it('sends each ad block call to its path', async () => {
+  it('sends each ad block and account call to its path', async () => {
     const fake = new FakeFetch();
     fake.fallback = envelope({});
     const client = server(fake);
@@ -83,6 +83,10 @@ describe('AdnetServerClient: campaigns and ad blocks', () => {
     await client.adBlocks.page({ current: 2, pageSize: 10 });
     await client.adBlocks.stats({ adBlockId: 'b1', granularity: 'hour' });
     await client.me();
+    await client.issueKey({ scope: 'serve', allowedOrigins: ['https://app.example.test'] });
+    fake.answer(envelope({ keys: [{ keyId: 'k1' }] }));
+    await expect(client.listKeys()).resolves.toEqual([{ keyId: 'k1' }]);
+    await client.revokeKey('k1');
     expect(fake.calls.map((call: RecordedCall) => `${call.method} ${call.url.pathname}${call.url.search}`)).toEqual([
       'POST /api/v2/openapi/ad/block/create',
       'POST /api/v2/openapi/ad/block/update',
@@ -90,10 +94,16 @@ describe('AdnetServerClient: campaigns and ad blocks', () => {
       'GET /api/v2/openapi/ad/block/list?current=2&pageSize=10',
       'GET /api/v2/openapi/ad/block/stats?adBlockId=b1&granularity=hour',
       'GET /api/v2/openapi/account/me',
+      'POST /api/v2/openapi/account/keys',
+      'GET /api/v2/openapi/account/keys',
+      'POST /api/v2/openapi/account/keys/revoke',
     ]);
-    expect(fake.bodies().slice(0, 2)).toEqual([
+    const bodies = fake.bodies();
+    expect([bodies[0], bodies[1], bodies[6], bodies[8]]).toEqual([
       { name: 'Home', requireSignedViewer: true },
       { requireSignedViewer: false, adBlockId: 'b1' },
+      { scope: 'serve', allowedOrigins: ['https://app.example.test'] },
+      { keyId: 'k1' },
     ]);
   });
 });
