@@ -1,6 +1,7 @@
 import { ExchangeIndexService } from '../../src/exchange/exchange-index.service';
 import { builtSdk, listen } from '../support/sdk';
-import { newUser, openCampaign } from '../support/serving-fixtures';
+import type { CampaignCreate } from '../../sdk/src/types';
+import { DAY, newUser } from '../support/serving-fixtures';
 import { flushStats, refreshIndex } from '../support/serving-helpers';
 import { BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../support/test-app';
 
@@ -9,6 +10,30 @@ import { BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../sup
  * frontend would use it: every method of AdnetServerClient and AdnetPublisher, and the figures they lead to,
  * checked exactly. `sendEvent` (custom events) is covered by the SDK's unit specs until the service has the route.
  */
+/** A campaign every user matches, live from yesterday for 30 days, typed by the SDK's generated types. */
+function campaign(
+  name: string,
+  bidding: CampaignCreate['bidding'] = { billingType: 'CPM', costPer: 2.5 },
+  budget: Partial<CampaignCreate['budget']> = {},
+): CampaignCreate {
+  const now = Date.now();
+  return {
+    name,
+    targeting: { platform: 'All' },
+    budget: { amount: 50, total: 1000, strategy: 'daily', startTime: now - DAY, endTime: now + 30 * DAY, ...budget },
+    bidding,
+    ad: {
+      adFormat: 'image',
+      popupImage: 'https://cdn.example.com/ad.png',
+      icon: 'https://cdn.example.com/icon.png',
+      destination: { actionType: 'visit.website', url: 'https://example.com/landing' },
+      text: 'Play the best puzzle game',
+      brandName: 'Acme Games',
+      buttonText: 'Play now',
+    },
+  };
+}
+
 describe('SDK (built) against the service: server and publisher flows', () => {
   const sdk = builtSdk();
   let t: TestApp;
@@ -35,7 +60,7 @@ describe('SDK (built) against the service: server and publisher flows', () => {
     expect(me).toMatchObject({ name: 'SDK advertiser', roles: ['advertiser'] });
 
     const ids: string[] = [];
-    for (const name of ['First', 'Second', 'Third']) ids.push((await advertiser.campaigns.create(openCampaign({ name }))).campaignId);
+    for (const name of ['First', 'Second', 'Third']) ids.push((await advertiser.campaigns.create(campaign(name))).campaignId);
     const renamed = await advertiser.campaigns.update(ids[0], { name: 'First, renamed', bidding: { costPer: 3 } });
     expect(renamed).toMatchObject({ campaignId: ids[0], name: 'First, renamed', bidding: { billingType: 'CPM', costPer: 3 } });
     await expect(advertiser.campaigns.setStatus(ids[1], 'paused')).resolves.toEqual({ result: 'success' });
@@ -54,7 +79,7 @@ describe('SDK (built) against the service: server and publisher flows', () => {
   });
 
   it('maps the service refusals to AdnetError with the field named', async () => {
-    const invalid = openCampaign({ budget: { amount: -1 } });
+    const invalid = campaign('Invalid', undefined, { amount: -1 });
     const error = await advertiser.campaigns.create(invalid).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(sdk.AdnetError);
     expect(error).toMatchObject({ status: 400, code: 400 });
@@ -87,7 +112,7 @@ describe('SDK (built) against the service: server and publisher flows', () => {
   });
 
   it('serves, counts one click for concurrent and repeated reports, converts, and shows the figures exactly', async () => {
-    const { campaignId } = await advertiser.campaigns.create(openCampaign({ name: 'Clicked', bidding: { billingType: 'CPC', costPer: 0.5 } }));
+    const { campaignId } = await advertiser.campaigns.create(campaign('Clicked', { billingType: 'CPC', costPer: 0.5 }));
     await refreshIndex(t);
     const clicker = newUser('sdk-clicker');
     const viewer = newUser('sdk-viewer');

@@ -1624,12 +1624,12 @@ export interface components {
              * @description IPv4 or IPv6 address; its country is used for the region only when the ad request itself yields none. null clears it
              * @example 203.0.113.7
              */
-            ipAddress?: Record<string, never> | null;
+            ipAddress?: string | null;
             /**
              * @description Wallet address, 1 to 128 characters, no per-chain format check; needs walletClassify. null removes the wallet
              * @example EQD4FPq-PRDieyQKkizFTRtSDyucUIqrj0v_zXJmqaDp6_0t
              */
-            walletAddress?: Record<string, never> | null;
+            walletAddress?: string | null;
             /**
              * @description Wallet class; required when walletAddress is given, and only with it
              * @example primary
@@ -1640,22 +1640,22 @@ export interface components {
              * @description Premium membership on the messaging platform (targeting flag messengerPremium)
              * @example true
              */
-            isPremium?: Record<string, never> | null;
+            isPremium?: boolean | null;
             /**
              * @description High-value user (targeting flag isHighValueUser)
              * @example false
              */
-            isHighValue?: Record<string, never> | null;
+            isHighValue?: boolean | null;
             /**
              * @description The wallet holds a balance on chain (flag userWalletHasBalanceOnChain)
              * @example true
              */
-            walletHasBalance?: Record<string, never> | null;
+            walletHasBalance?: boolean | null;
             /**
              * @description The user's language, ISO 639-1 (stored lower-case); serving prefers it to Accept-Language. null clears it
              * @example en
              */
-            language?: Record<string, never> | null;
+            language?: string | null;
         };
         ProfileBatchDto: {
             /** @description 1 to 5000 profile records */
