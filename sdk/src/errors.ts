@@ -5,9 +5,10 @@ export interface FieldError {
 }
 
 /**
- * A request the service refused, or that never got an answer. `status` is the HTTP status (0 when there was no
- * answer: see AdnetNetworkError), `code` the envelope's `code` (the service sets it to the status), `message` the
- * envelope's message, which names the field and the problem, and `fieldErrors` the envelope's `data.errors`.
+ * A request the service refused, or that never got an answer. `status` is the HTTP status (0 for a failure without
+ * one: no answer, see AdnetNetworkError; a failed profile batch), `code` the envelope's `code` (the service sets it to
+ * the status), `message` the envelope's message, which names the field and the problem, and `fieldErrors` the
+ * envelope's `data.errors`.
  */
 export class AdnetError extends Error {
   override readonly name: string = 'AdnetError';
