@@ -45,6 +45,7 @@ export class ProfileRecordDto {
     description: 'IPv4 or IPv6 address; its country is used for the region only when the ad request itself yields none. null clears it',
     example: '203.0.113.7',
     nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
@@ -60,6 +61,7 @@ export class ProfileRecordDto {
     description: 'Wallet address, 1 to 128 characters, no per-chain format check; needs walletClassify. null removes the wallet',
     example: 'EQD4FPq-PRDieyQKkizFTRtSDyucUIqrj0v_zXJmqaDp6_0t',
     nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
@@ -81,17 +83,22 @@ export class ProfileRecordDto {
   )
   walletClassify?: WalletClass | null;
 
-  @ApiPropertyOptional({ description: 'Premium membership on the messaging platform (targeting flag messengerPremium)', example: true, nullable: true })
+  @ApiPropertyOptional({
+    description: 'Premium membership on the messaging platform (targeting flag messengerPremium)',
+    example: true,
+    nullable: true,
+    type: Boolean,
+  })
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
   isPremium?: boolean | null;
 
-  @ApiPropertyOptional({ description: 'High-value user (targeting flag isHighValueUser)', example: false, nullable: true })
+  @ApiPropertyOptional({ description: 'High-value user (targeting flag isHighValueUser)', example: false, nullable: true, type: Boolean })
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
   isHighValue?: boolean | null;
 
-  @ApiPropertyOptional({ description: 'The wallet holds a balance on chain (flag userWalletHasBalanceOnChain)', example: true, nullable: true })
+  @ApiPropertyOptional({ description: 'The wallet holds a balance on chain (flag userWalletHasBalanceOnChain)', example: true, nullable: true, type: Boolean })
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
   walletHasBalance?: boolean | null;
@@ -100,6 +107,7 @@ export class ProfileRecordDto {
     description: "The user's language, ISO 639-1 (stored lower-case); serving prefers it to Accept-Language. null clears it",
     example: 'en',
     nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
