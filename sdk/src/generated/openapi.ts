@@ -343,6 +343,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/openapi/ad/delivery/diagnose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why is my ad not showing? Delivery diagnosis of a campaign, an ad block, or both (beyond the interface)
+         * @description Runs the serving rules for the facts of one ad request and lists each check with `passed` and a plain-words `detail`: status, schedule, budgets (recorded and in the serving counters), the serving index, every targeting rule, the frequency cap and the exclusion after a click for `openId`, the block's signed viewers and hourly cap per user, the invalid-traffic verdict, and the rank versus the competition for `limit` ads. Facts not given come from this request, as matching/ad takes them (country from the client IP, language from the profile or `Accept-Language`, platform from `User-Agent`). It reads only: nothing is reserved, billed, counted or capped.
+         *
+         *     An advertiser names its own campaign (and may name its own ad blocks); a publisher names its own block and sees which campaigns it would serve, never another advertiser's settings; admins name any. Another account's id answers 404 like an unknown one. A full key is needed (publishable keys get 403).
+         */
+        get: operations["DeliveryDiagnosisController_diagnose"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/ad/event/report": {
         parameters: {
             query?: never;
@@ -516,6 +538,26 @@ export interface paths {
          * @description Counted only if that entry was served to that user in that out campaign within 24 hours (else 400 `no matching impression`). A repeat within 10 minutes answers success without counting again, so retries are safe. A counted click credits the out campaign (clicksSent + 1) and debits the in campaign (clicksReceived + 1); the click and the ledger are committed before the answer. Answers `{status: "success"}` without the envelope, as the interface says; failures use the error envelope.
          */
         post: operations["ExchangeController_click"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/openapi/exchange/event/report/conversion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a conversion of a user your exchange campaigns received (key of the partner owning the in campaign)
+         * @description TON AI Open API's exchange conversion (docs/CONTRACT.md §14). Credited to that user's latest counted exchange click into your exchange campaigns within `ATTRIBUTION_DAYS` (7) days, at most once per click: it counts in that campaign's `conversions` and `cr` and in its series. Otherwise (no such click, or that click was credited already) it is kept unattributed and counts nowhere, and answers success all the same, as ad conversions do. Stored before the answer. Answers `{status: "success"}` without the envelope; failures use the error envelope.
+         */
+        post: operations["ExchangeController_conversion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -882,13 +924,16 @@ export interface components {
             createdAt: number;
         };
         AccountListDto: {
-            accounts: components["schemas"]["AccountResponseDto"][];
-            /** @example 1 */
+            /**
+             * @description Items in all pages
+             * @example 42
+             */
             total: number;
             /** @example 1 */
             current: number;
             /** @example 20 */
             pageSize: number;
+            accounts: components["schemas"]["AccountResponseDto"][];
         };
         CampaignCreatedDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
@@ -932,6 +977,11 @@ export interface components {
              */
             platform?: "All" | "iOS" | "Android" | "Desktop";
             /**
+             * @deprecated
+             * @description Alias of `messengerPremium` (TON AI Open API): send either; both with different values is a 400. Answers use `messengerPremium`.
+             */
+            telegramPremium?: boolean;
+            /**
              * @description true: only users with premium membership; false/absent: any user
              * @example false
              */
@@ -941,6 +991,11 @@ export interface components {
              * @example false
              */
             isHighValueUser?: boolean;
+            /**
+             * @deprecated
+             * @description Alias of `userLinkedChainWallet` (TON AI Open API): send either; both with different values is a 400. Answers use `userLinkedChainWallet`.
+             */
+            userLinkedTonWallet?: boolean;
             /**
              * @description true: only users who linked a primary-chain wallet
              * @example false
@@ -1091,17 +1146,7 @@ export interface components {
         };
         CampaignListItemDto: {
             /**
-             * @description Impressions (ads served, not debug, not invalid traffic)
-             * @example 1200
-             */
-            impressions: number;
-            /**
-             * @description Counted clicks: valid traffic on a billable campaign, one per impression
-             * @example 36
-             */
-            clicks: number;
-            /**
-             * @description Clicks on impressions of this campaign that arrived while the campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
+             * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
              * @example 2
              */
             unbilledClicks: number;
@@ -1115,6 +1160,16 @@ export interface components {
              * @example 40
              */
             invalidImpressions: number;
+            /**
+             * @description Impressions (ads served, not debug, not invalid traffic)
+             * @example 1200
+             */
+            impressions: number;
+            /**
+             * @description Counted clicks: valid traffic on a billable campaign, one per impression
+             * @example 36
+             */
+            clicks: number;
             /**
              * @description Attributed conversions
              * @example 4
@@ -1173,9 +1228,8 @@ export interface components {
             createdAt: number;
         };
         CampaignListDto: {
-            campaigns: components["schemas"]["CampaignListItemDto"][];
             /**
-             * @description Campaigns in all pages
+             * @description Items in all pages
              * @example 42
              */
             total: number;
@@ -1185,20 +1239,11 @@ export interface components {
             pageSize: number;
             /** @example true */
             success: boolean;
+            campaigns: components["schemas"]["CampaignListItemDto"][];
         };
         CampaignResponseDto: {
             /**
-             * @description Impressions (ads served, not debug, not invalid traffic)
-             * @example 1200
-             */
-            impressions: number;
-            /**
-             * @description Counted clicks: valid traffic on a billable campaign, one per impression
-             * @example 36
-             */
-            clicks: number;
-            /**
-             * @description Clicks on impressions of this campaign that arrived while the campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
+             * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
              * @example 2
              */
             unbilledClicks: number;
@@ -1212,6 +1257,16 @@ export interface components {
              * @example 40
              */
             invalidImpressions: number;
+            /**
+             * @description Impressions (ads served, not debug, not invalid traffic)
+             * @example 1200
+             */
+            impressions: number;
+            /**
+             * @description Counted clicks: valid traffic on a billable campaign, one per impression
+             * @example 36
+             */
+            clicks: number;
             /**
              * @description Attributed conversions
              * @example 4
@@ -1420,6 +1475,21 @@ export interface components {
             requireSignedViewer?: boolean;
         };
         AdBlockResponseDto: {
+            /**
+             * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
+             * @example 2
+             */
+            unbilledClicks: number;
+            /**
+             * @description Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`
+             * @example 1
+             */
+            invalidClicks: number;
+            /**
+             * @description Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`
+             * @example 40
+             */
+            invalidImpressions: number;
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
             adBlockId: string;
             /**
@@ -1444,21 +1514,6 @@ export interface components {
              * @example 36
              */
             clicks: number;
-            /**
-             * @description Clicks on impressions of this block that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
-             * @example 2
-             */
-            unbilledClicks: number;
-            /**
-             * @description Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`
-             * @example 1
-             */
-            invalidClicks: number;
-            /**
-             * @description Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`
-             * @example 40
-             */
-            invalidImpressions: number;
             /**
              * @description clicks / impressions, 0..1
              * @example 0.03
@@ -1493,8 +1548,10 @@ export interface components {
             requireSignedViewer?: boolean;
         };
         AdBlockListDto: {
-            adBlocks: components["schemas"]["AdBlockResponseDto"][];
-            /** @example 3 */
+            /**
+             * @description Items in all pages
+             * @example 42
+             */
             total: number;
             /** @example 1 */
             current: number;
@@ -1502,6 +1559,7 @@ export interface components {
             pageSize: number;
             /** @example true */
             success: boolean;
+            adBlocks: components["schemas"]["AdBlockResponseDto"][];
         };
         DestinationResponseDto: {
             /** @example visit.website */
@@ -1542,6 +1600,101 @@ export interface components {
             /** @description Best first; may hold fewer than `limit`, even none */
             ads: components["schemas"]["ServedAdDto"][];
         };
+        DiagnosisFactsDto: {
+            /**
+             * @description The address the country and the traffic verdict come from
+             * @example 127.0.0.1
+             */
+            ip: string;
+            /** @example DE */
+            country: string | null;
+            /** @example en */
+            language: string | null;
+            /**
+             * @example iOS
+             * @enum {string|null}
+             */
+            platform: "iOS" | "Android" | "Desktop" | null;
+            /** @example 5512345678 */
+            openId: string | null;
+            /**
+             * @description A profile of the user was read (the block's publisher uploaded it)
+             * @example false
+             */
+            profile: boolean;
+            /**
+             * @description Invalid-traffic verdict: `emptyUserAgent`, `bot`, `datacenter`, or null
+             * @example null
+             */
+            invalidTraffic: string | null;
+            /**
+             * @description When the diagnosis was made (ms)
+             * @example 1767268800000
+             */
+            time: number;
+        };
+        DeliveryCheckDto: {
+            /**
+             * @description What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, `frequencyCap`, `exclusion`, `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`
+             * @example targeting.includedRegions
+             */
+            check: string;
+            /** @example false */
+            passed: boolean;
+            /**
+             * @description Why, in plain words
+             * @example no country for 127.0.0.1: region-targeted campaigns cannot match; set TRUST_PROXY and X-Forwarded-For to test, or give a country
+             */
+            detail: string;
+        };
+        DiagnosisRankDto: {
+            /**
+             * @description Place of the campaign among the campaigns the serving state would serve for these facts, best first (null: it is not one of them)
+             * @example 2
+             */
+            position: number | null;
+            /**
+             * @description How many campaigns would be servable for these facts (counted up to 1000)
+             * @example 5
+             */
+            servableCampaigns: number;
+            /**
+             * @description The ad count used
+             * @example 1
+             */
+            limit: number;
+            /**
+             * @description The campaign is among the ads a request with these facts and this limit would answer
+             * @example false
+             */
+            served: boolean;
+        };
+        DiagnosedAdDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4q */
+            campaignId: string;
+            /** @example ad_01jd3k5m8q9r2s4t6v8w0x2y4q */
+            adId: string;
+            /** @example Acme Games */
+            brandName: string;
+        };
+        DeliveryDiagnosisDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4q */
+            campaignId: string | null;
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            adBlockId: string | null;
+            /**
+             * @description With a campaign: every check but `traffic` passed, so a request with these facts would answer its ad. With a block alone: the block would answer at least one ad. (`traffic` failing means ads are answered, but neither billed nor counted as impressions.)
+             * @example false
+             */
+            servable: boolean;
+            facts: components["schemas"]["DiagnosisFactsDto"];
+            /** @description Each check, in the order serving applies them */
+            checks: components["schemas"]["DeliveryCheckDto"][];
+            /** @description With a campaign: its rank versus the competition */
+            rank: components["schemas"]["DiagnosisRankDto"] | null;
+            /** @description With a block: the ads it would answer for these facts, best first (another advertiser's settings are never shown) */
+            ads: components["schemas"]["DiagnosedAdDto"][] | null;
+        };
         ClickResultDto: {
             /** @example success */
             status: string;
@@ -1554,6 +1707,11 @@ export interface components {
         ClickEventDataDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
             adBlockId: string;
+            /**
+             * @deprecated
+             * @description Alias of `messengerUserId` (TON AI Open API): send either; both with different values is a 400. Answers use `messengerUserId`.
+             */
+            telegramUserId?: string;
             /**
              * @description The user's id on the messaging platform (the openId the ad was fetched for)
              * @example 5512345678
@@ -1573,6 +1731,11 @@ export interface components {
             eventData: components["schemas"]["ClickEventDataDto"];
         };
         ConversionEventDataDto: {
+            /**
+             * @deprecated
+             * @description Alias of `messengerUserId` (TON AI Open API): send either; both with different values is a 400. Answers use `messengerUserId`.
+             */
+            telegramUserId?: string;
             /**
              * @description The converting user's id on the messaging platform
              * @example 5512345678
@@ -1616,6 +1779,11 @@ export interface components {
         };
         ProfileRecordDto: {
             /**
+             * @deprecated
+             * @description Alias of `messengerUserId` (TON AI Open API): send either; both with different values is a 400. Answers use `messengerUserId`.
+             */
+            telegramUserId?: string;
+            /**
              * @description The user's unique id on the messaging platform (required)
              * @example 5012345678
              */
@@ -1631,11 +1799,11 @@ export interface components {
              */
             walletAddress?: string | null;
             /**
-             * @description Wallet class; required when walletAddress is given, and only with it
+             * @description Wallet class; required when walletAddress is given, and only with it. `ton` is an alias of `primary` (TON AI Open API); answers use the canonical value.
              * @example primary
              * @enum {string}
              */
-            walletClassify?: "primary" | "evm" | "alt";
+            walletClassify?: "primary" | "evm" | "alt" | "ton";
             /**
              * @description Premium membership on the messaging platform (targeting flag messengerPremium)
              * @example true
@@ -1752,6 +1920,11 @@ export interface components {
         };
         ExchangeClickEventDataDto: {
             /**
+             * @deprecated
+             * @description Alias of `messengerUserId` (TON AI Open API): send either; both with different values is a 400. Answers use `messengerUserId`.
+             */
+            telegramUserId?: string;
+            /**
              * @description The user's id on the messaging platform (the openId the entry was fetched for)
              * @example 5512345678
              */
@@ -1776,6 +1949,30 @@ export interface components {
             eventData: components["schemas"]["ExchangeClickEventDataDto"];
         };
         ExchangeClickResultDto: {
+            /** @example success */
+            status: string;
+        };
+        ExchangeConversionEventDataDto: {
+            /**
+             * @deprecated
+             * @description Alias of `messengerUserId` (TON AI Open API): send either; both with different values is a 400. Answers use `messengerUserId`.
+             */
+            telegramUserId?: string;
+            /**
+             * @description The converting user's id on the messaging platform (as in the exchange click that brought the user)
+             * @example 5512345678
+             */
+            messengerUserId: string;
+        };
+        ExchangeConversionReportDto: {
+            /**
+             * @example conversion
+             * @enum {string}
+             */
+            eventType: "conversion";
+            eventData: components["schemas"]["ExchangeConversionEventDataDto"];
+        };
+        ExchangeConversionResultDto: {
             /** @example success */
             status: string;
         };
@@ -1918,6 +2115,16 @@ export interface components {
              */
             ctr: number;
             /**
+             * @description Conversions you reported (exchange/event/report/conversion) credited to clicks this campaign received, at most one per click
+             * @example 9
+             */
+            conversions: number;
+            /**
+             * @description conversions / clicksReceived, 0..1 (0 without clicks received)
+             * @example 0.2
+             */
+            cr: number;
+            /**
              * @description ms since epoch
              * @example 1767225600000
              */
@@ -1929,11 +2136,9 @@ export interface components {
             updatedAt: number;
         };
         ExchangeCampaignListDto: {
-            /** @description Newest first */
-            exchangeCampaigns: components["schemas"]["ExchangeCampaignResponseDto"][];
             /**
-             * @description Exchange campaigns in all pages
-             * @example 3
+             * @description Items in all pages
+             * @example 42
              */
             total: number;
             /** @example 1 */
@@ -1942,6 +2147,8 @@ export interface components {
             pageSize: number;
             /** @example true */
             success: boolean;
+            /** @description Newest first */
+            exchangeCampaigns: components["schemas"]["ExchangeCampaignResponseDto"][];
         };
         ExchangeCampaignUpdateDto: {
             /**
@@ -1999,6 +2206,11 @@ export interface components {
              * @example 2
              */
             balance: number;
+            /**
+             * @description Conversions credited to clicks this campaign received, counted in the hour they were reported
+             * @example 1
+             */
+            conversions: number;
         };
         ExchangeSeriesDto: {
             series: components["schemas"]["ExchangeSeriesPointDto"][];
@@ -2053,6 +2265,21 @@ export interface components {
         };
         CampaignSeriesPointDto: {
             /**
+             * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
+             * @example 2
+             */
+            unbilledClicks: number;
+            /**
+             * @description Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`
+             * @example 1
+             */
+            invalidClicks: number;
+            /**
+             * @description Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`
+             * @example 40
+             */
+            invalidImpressions: number;
+            /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
              */
@@ -2061,28 +2288,13 @@ export interface components {
             impressions: number;
             /** @example 36 */
             clicks: number;
+            /** @example 4 */
+            conversions: number;
             /**
              * @description Clicks of the bucket your verification endpoint confirmed
              * @example 30
              */
             verifiedClicks: number;
-            /**
-             * @description Clicks while the campaign was not billable: never billed, not in `clicks`
-             * @example 2
-             */
-            unbilledClicks: number;
-            /**
-             * @description Clicks that are general invalid traffic: never billed, not in `clicks`
-             * @example 1
-             */
-            invalidClicks: number;
-            /**
-             * @description Ads served to general invalid traffic: never billed, not in `impressions`
-             * @example 40
-             */
-            invalidImpressions: number;
-            /** @example 4 */
-            conversions: number;
             /**
              * @description Spend in the bucket, USDT
              * @example 3
@@ -2094,6 +2306,21 @@ export interface components {
         };
         AdBlockSeriesPointDto: {
             /**
+             * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
+             * @example 2
+             */
+            unbilledClicks: number;
+            /**
+             * @description Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`
+             * @example 1
+             */
+            invalidClicks: number;
+            /**
+             * @description Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`
+             * @example 40
+             */
+            invalidImpressions: number;
+            /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
              */
@@ -2102,21 +2329,6 @@ export interface components {
             impressions: number;
             /** @example 36 */
             clicks: number;
-            /**
-             * @description Clicks while their campaign was not billable: never billed, not in `clicks`
-             * @example 2
-             */
-            unbilledClicks: number;
-            /**
-             * @description Clicks that are general invalid traffic: never billed, not in `clicks`
-             * @example 1
-             */
-            invalidClicks: number;
-            /**
-             * @description Ads served to general invalid traffic: never billed, not in `impressions`
-             * @example 40
-             */
-            invalidImpressions: number;
             /** @example 4 */
             conversions: number;
             /**
@@ -3503,8 +3715,8 @@ export interface operations {
                 adBlockId: string;
                 /** @description The user's unique id on the messaging platform */
                 openId: string;
-                /** @description Only `messenger` */
-                type: "messenger";
+                /** @description Only `messenger`. `telegram` is an alias of `messenger` (TON AI Open API); answers use the canonical value. */
+                type: "messenger" | "telegram";
                 /** @description How many ads, an integer from 1 to 9 */
                 limit: number;
             };
@@ -3531,6 +3743,94 @@ export interface operations {
                         /** @example success */
                         message: string;
                         data: components["schemas"]["ServedAdsDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    DeliveryDiagnosisController_diagnose: {
+        parameters: {
+            query?: {
+                /** @description The campaign to diagnose (yours; admins any). Required unless adBlockId is given. */
+                campaignId?: string;
+                /** @description An ad block of yours (admins any): adds its checks (signed viewers, the hourly cap per user) and reads the profile its publisher uploaded for openId. Alone, it lists the ads the block would answer. */
+                adBlockId?: string;
+                /** @description The user (as in matching/ad): frequency caps, exclusions and the profile are read for them */
+                openId?: string;
+                /** @description ISO 3166-1 alpha-2 country to test with; default: the country of `ip`, else of this request */
+                country?: string;
+                /** @description ISO 639-1 language to test with; default: the profile's, else this request's Accept-Language */
+                language?: string;
+                /** @description Platform to test with; default: this request's User-Agent */
+                platform?: "iOS" | "Android" | "Desktop";
+                /** @description The user's IP address: its country and the invalid-traffic verdict; default: this request's */
+                ip?: string;
+                /** @description The ad count of the request, 1 to 9 (default 1): a campaign serves when it ranks within it */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["DeliveryDiagnosisDto"];
                     };
                 };
             };
@@ -4091,8 +4391,8 @@ export interface operations {
                 exchangeCampaignId: string;
                 /** @description The user's unique id on the messaging platform */
                 openId: string;
-                /** @description Only `messenger` */
-                type: "messenger";
+                /** @description Only `messenger`. `telegram` is an alias of `messenger` (TON AI Open API); answers use the canonical value. */
+                type: "messenger" | "telegram";
                 /** @description How many entries, an integer from 1 to 9 */
                 limit: number;
             };
@@ -4224,6 +4524,66 @@ export interface operations {
             };
             /** @description Unknown id, or another account's: both answer the same. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ExchangeController_conversion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeConversionReportDto"];
+            };
+        };
+        responses: {
+            /** @description Stored (attributed or not) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeConversionResultDto"];
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
