@@ -8,14 +8,16 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { ConversionRepository, isDuplicateKey } from './conversion.repository';
-import { ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
+import { AttributionSummaryDto, ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
+import { EVENT_TYPES, type EventType } from './event-types';
 
 export type ConversionOutcome = { attributed: true; campaignId: string; clickId: string } | { attributed: false };
 
 /**
- * Conversions (endpoint 7, docs/CONTRACT.md §6): credited to the user's latest counted click on this advertiser's campaigns
- * within ATTRIBUTION_DAYS, at most once per click (a unique index decides between concurrent reports); otherwise
- * kept unattributed. Committed before the answer.
+ * Conversions (endpoint 7, docs/CONTRACT.md §6) and custom events (§13), one attribution path for both: an event is
+ * credited to the user's latest counted click on this advertiser's campaigns within ATTRIBUTION_DAYS, at most once
+ * per click and event type (a unique index decides between concurrent reports); otherwise kept unattributed.
+ * Committed before the answer.
  */
 @Injectable()
 export class ConversionsService {
@@ -28,24 +30,26 @@ export class ConversionsService {
     private readonly counters: StatsWriterService,
   ) {}
 
-  async report(principal: Principal, messengerUserId: string): Promise<ConversionOutcome> {
+  async report(principal: Principal, messengerUserId: string, eventType: EventType = 'conversion'): Promise<ConversionOutcome> {
     const now = this.clock.now();
     const since = now - this.config.attributionDays * DAY_MS;
+    const event = { advertiserId: principal.accountId, messengerUserId, eventType };
     try {
       return await this.dataSource.transaction(async (manager) => {
         const click = await this.clicks.latestCounted(manager, messengerUserId, principal.accountId, since);
         if (!click) {
-          await this.conversions.insert(manager, principal.accountId, messengerUserId, null, now);
+          await this.conversions.insert(manager, event, null, now);
           return { attributed: false as const };
         }
-        await this.conversions.insert(manager, principal.accountId, messengerUserId, click, now);
-        await this.counters.countConversion(manager, click.campaignId, now);
+        await this.conversions.insert(manager, event, click, now);
+        await this.counters.countEvent(manager, click.campaignId, eventType, now);
         return { attributed: true as const, campaignId: click.campaignId, clickId: click.id };
       });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      // The latest click was credited already (by an earlier or a concurrent report): keep this one apart.
-      await this.dataSource.transaction((manager) => this.conversions.insert(manager, principal.accountId, messengerUserId, null, now));
+      // The latest click was credited with this event type already (by an earlier or a concurrent report): keep this
+      // one apart.
+      await this.dataSource.transaction((manager) => this.conversions.insert(manager, event, null, now));
       return { attributed: false };
     }
   }
@@ -54,7 +58,13 @@ export class ConversionsService {
     const to = query.to ?? this.clock.now();
     const from = query.from ?? to - 30 * DAY_MS;
     if (from >= to) throw ValidationError.of('from', 'must be before to');
-    const { attributed, total } = await this.conversions.countBetween(principal.accountId, from, to);
-    return { from, to, attributed, unattributed: total - attributed };
+    const counts = await this.conversions.countBetween(principal.accountId, from, to);
+    const events = Object.fromEntries(
+      EVENT_TYPES.map((type): [EventType, AttributionSummaryDto] => {
+        const count = counts.find((row) => row.eventType === type);
+        return [type, { attributed: count?.attributed ?? 0, unattributed: (count?.total ?? 0) - (count?.attributed ?? 0) }];
+      }),
+    ) as Record<EventType, AttributionSummaryDto>;
+    return { from, to, ...events.conversion, events };
   }
 }

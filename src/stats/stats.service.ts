@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DAY_MS, HOUR_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import { fromMicros } from '../common/money';
+import { EVENT_TYPES, eventCountsOf, type EventCounts, type EventType, noEvents } from '../conversions/event-types';
 import { StatsRepository } from './stats.repository';
 
 export interface SeriesRequest {
@@ -14,7 +15,7 @@ export interface SeriesPoint {
   time: number;
   impressions: number;
   clicks: number;
-  conversions: number;
+  events: EventCounts;
   verifiedClicks: number;
   spendMicros: number;
   earningsMicros: number;
@@ -31,7 +32,8 @@ const DEFAULT_SPAN_MS = 7 * DAY_MS;
 export class StatsService {
   constructor(private readonly stats: StatsRepository) {}
 
-  async campaignSeries(campaignId: string, request: SeriesRequest, now: number) {
+  /** `conversions` counts the campaign's optimization event, as its detail does; `events` every type. */
+  async campaignSeries(campaignId: string, optimizationEvent: EventType, request: SeriesRequest, now: number) {
     const points = await this.series({ campaignId }, request, now);
     return points.map((p) => ({
       time: p.time,
@@ -41,7 +43,8 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
-      conversions: p.conversions,
+      conversions: p.events[optimizationEvent],
+      events: p.events,
       cost: fromMicros(p.spendMicros),
     }));
   }
@@ -55,7 +58,7 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
-      conversions: p.conversions,
+      conversions: p.events.conversion,
       earnings: fromMicros(p.earningsMicros),
     }));
   }
@@ -74,7 +77,7 @@ export class StatsService {
       time: first + i * bucket,
       impressions: 0,
       clicks: 0,
-      conversions: 0,
+      events: noEvents(),
       verifiedClicks: 0,
       spendMicros: 0,
       earningsMicros: 0,
@@ -86,7 +89,8 @@ export class StatsService {
       const point = points[Math.floor((row.hour - first) / bucket)];
       point.impressions += row.impressions;
       point.clicks += row.clicks;
-      point.conversions += row.conversions;
+      const events = eventCountsOf(row);
+      for (const type of EVENT_TYPES) point.events[type] += events[type];
       point.verifiedClicks += row.verifiedClicks;
       point.spendMicros += row.spendMicros;
       point.earningsMicros += row.earningsMicros;

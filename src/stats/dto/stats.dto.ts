@@ -3,6 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { OptionalQueryTimestampMs } from '../../common/validators';
 import { AdBlockIdDto } from '../../ad-blocks/dto/ad-block.dto';
 import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
+import { EventCountsDto } from '../../conversions/dto/event-counts.dto';
 
 /** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript accepts a mixin's base only with a constructor of `...args: any[]`
@@ -37,7 +38,10 @@ export class CampaignSeriesPointDto {
   @ApiProperty({ description: 'Clicks while the campaign was not billable: never billed, not in `clicks`', example: 2 }) unbilledClicks: number;
   @ApiProperty({ description: 'Clicks that are general invalid traffic: never billed, not in `clicks`', example: 1 }) invalidClicks: number;
   @ApiProperty({ description: 'Ads served to general invalid traffic: never billed, not in `impressions`', example: 40 }) invalidImpressions: number;
-  @ApiProperty({ example: 4 }) conversions: number;
+  @ApiProperty({ description: "Attributed events of the campaign's optimization event in the bucket: `events[optimizationEvent]`", example: 4 })
+  conversions: number;
+  @ApiProperty({ type: EventCountsDto, description: 'Attributed events of every type in the bucket (the hour they were reported)' })
+  events: EventCountsDto;
   @ApiProperty({ description: 'Spend in the bucket, USDT', example: 3 }) cost: number;
 }
 
