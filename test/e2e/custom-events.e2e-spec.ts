@@ -148,6 +148,32 @@ describe(`Custom events and the optimization event (docs/CONTRACT.md §13) [${TE
     });
   });
 
+  it('should document the route, its event types and the new campaign and series fields in the Swagger document', async () => {
+    const doc = (await http().get('/docs-json').expect(200)).body;
+    const route = doc.paths['/api/v2/openapi/ad/event/report/custom'].post;
+    expect(route.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CustomEventReportDto');
+    expect(route.security).toEqual([{ 'x-api-key': [] }]);
+    expect(Object.keys(route.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403']));
+    const schemas = doc.components.schemas;
+    // a described property names its schema through allOf
+    const refOf = (property: Body) => property.$ref ?? property.allOf?.[0]?.$ref;
+    expect(schemas.CustomEventReportDto.properties.eventType.enum).toEqual(['onboard', 'register', 'play', 'payment', 'withdraw']);
+    expect(schemas.CustomEventReportDto.required).toEqual(expect.arrayContaining(['eventType', 'eventData']));
+    const events = ['conversion', 'onboard', 'register', 'play', 'payment', 'withdraw'];
+    for (const dto of ['CampaignCreateDto', 'CampaignUpdateDto']) {
+      expect(schemas[dto].properties.optimizationEvent).toEqual(expect.objectContaining({ enum: events, default: 'conversion' }));
+      expect(schemas[dto].required ?? []).not.toContain('optimizationEvent');
+    }
+    expect(Object.keys(schemas.EventCountsDto.properties)).toEqual(events);
+    for (const dto of ['CampaignResponseDto', 'CampaignListItemDto', 'CampaignSeriesPointDto']) {
+      expect(refOf(schemas[dto].properties.events)).toBe('#/components/schemas/EventCountsDto');
+    }
+    expect(schemas.CampaignResponseDto.properties.optimizationEvent.enum).toEqual(events);
+    expect(schemas.CampaignResponseDto.properties.estimatedEventRate.type).toBe('number');
+    expect(refOf(schemas.ConversionSummaryDto.properties.events)).toBe('#/components/schemas/EventAttributionSummariesDto');
+    expect(Object.keys(schemas.EventAttributionSummariesDto.properties)).toEqual(events);
+  });
+
   describe('attribution', () => {
     beforeEach(() => endAllCampaigns(t));
 
