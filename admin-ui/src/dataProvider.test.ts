@@ -263,6 +263,19 @@ describe('data provider', () => {
     expect(campaignBody({ verificationUrl: ' https://v.example/x ' })).toEqual({ verificationUrl: 'https://v.example/x' });
   });
 
+  it('should send the optimization event, and never the read-only event counts or estimate of the detail', () => {
+    const detail = {
+      name: 'Funnel',
+      optimizationEvent: 'payment',
+      conversions: 2,
+      cr: 0.1,
+      events: { conversion: 1, onboard: 0, register: 4, play: 0, payment: 2, withdraw: 0 },
+      estimatedEventRate: 0.04,
+    };
+    expect(campaignBody(detail)).toEqual({ name: 'Funnel', optimizationEvent: 'payment' });
+    expect(campaignBody({ name: 'Kept' })).toEqual({ name: 'Kept' });
+  });
+
   it('should send a filled frequency cap, leave out an empty one, and remove an emptied one on update', async () => {
     expect(campaignBody({ name: 'A', frequencyCap: { impressions: 3, hours: 24 } })).toEqual({ name: 'A', frequencyCap: { impressions: 3, hours: 24 } });
     expect(campaignBody({ name: 'A', frequencyCap: { impressions: null, hours: '' } })).toEqual({ name: 'A' });

@@ -25,7 +25,7 @@ type PageReader = (current: number, pageSize: number) => Promise<PagedList>;
 /** The fields of the campaign shape the create/update endpoints take; stats and ids are left out. */
 export function campaignBody(data: Record<string, any>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad'] as const) {
+  for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad', 'optimizationEvent'] as const) {
     if (data[key] !== undefined) body[key] = data[key];
   }
   const url = typeof data.verificationUrl === 'string' ? data.verificationUrl.trim() : data.verificationUrl;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { utcDay } from '../campaigns/campaign-rules';
 import { hourStart } from '../common/clock';
+import { EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import type { Click } from '../events/entities/click.entity';
@@ -38,8 +39,8 @@ const UPDATE_CHUNK = 200;
  * lose that much of the impression *statistics*; budgets are enforced by the serving state and stay exact).
  * Clicks are written before their request is answered, grouped: every click waiting when a write starts goes
  * into the same transaction (click rows, hourly stats, campaign and block totals), so load raises the batch
- * size instead of the number of transactions. Conversions and verified clicks are counted here too, inside the
- * transaction of the feature that stores them, so every counter statement comes from StatsRepository.
+ * size instead of the number of transactions. Conversions, custom events and verified clicks are counted here too,
+ * inside the transaction of the feature that stores them, so every counter statement comes from StatsRepository.
  */
 @Injectable()
 export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Delta>> {
@@ -74,12 +75,12 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
   }
 
   /**
-   * An attributed conversion, in the caller's transaction (the one that stores the conversion): the campaign's total
-   * and its hourly row of no ad block (a conversion happens off the publisher's app).
+   * An attributed conversion or custom event, in the caller's transaction (the one that stores it): the campaign's
+   * total of that type and its hourly row of no ad block (the event happens off the publisher's app).
    */
-  async countConversion(manager: EntityManager, campaignId: string, now: number): Promise<void> {
-    await this.counters.addCampaignConversion(manager, campaignId);
-    await this.counters.addHourly(manager, [{ campaignId, adBlockId: '', hour: hourStart(now), conversions: 1 }]);
+  async countEvent(manager: EntityManager, campaignId: string, eventType: EventType, now: number): Promise<void> {
+    await this.counters.addCampaignEvent(manager, campaignId, eventType);
+    await this.counters.addHourly(manager, [{ campaignId, adBlockId: '', hour: hourStart(now), [EVENT_COUNTER_COLUMNS[eventType]]: 1 }]);
   }
 
   /** A verified click, in the caller's transaction: it counts in the hour and block of the click itself, beside its click count. */

@@ -1,18 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { fromMicros } from '../common/money';
+import { EVENT_COUNTER_COLUMN_LIST, eventCountsOf, type EventType } from '../conversions/event-types';
 import { seriesWindow, sumIntoBuckets, type SeriesRequest } from './series';
 import { StatsRepository } from './stats.repository';
 
 const SERIES_COLUMNS = [
   'impressions',
   'clicks',
-  'conversions',
   'verifiedClicks',
   'spendMicros',
   'earningsMicros',
   'unbilledClicks',
   'invalidClicks',
   'invalidImpressions',
+  ...EVENT_COUNTER_COLUMN_LIST,
 ] as const;
 
 /** Time series for charts, summed from the hourly counters into UTC hour or day buckets (zero-filled). */
@@ -20,7 +21,8 @@ const SERIES_COLUMNS = [
 export class StatsService {
   constructor(private readonly stats: StatsRepository) {}
 
-  async campaignSeries(campaignId: string, request: SeriesRequest, now: number) {
+  /** `conversions` counts the campaign's optimization event, as its detail does; `events` every type. */
+  async campaignSeries(campaignId: string, optimizationEvent: EventType, request: SeriesRequest, now: number) {
     const points = await this.series({ campaignId }, request, now);
     return points.map((p) => ({
       time: p.time,
@@ -30,7 +32,8 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
-      conversions: p.conversions,
+      conversions: p.events[optimizationEvent],
+      events: p.events,
       cost: fromMicros(p.spendMicros),
     }));
   }
@@ -44,7 +47,7 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
-      conversions: p.conversions,
+      conversions: p.events.conversion,
       earnings: fromMicros(p.earningsMicros),
     }));
   }
@@ -52,6 +55,6 @@ export class StatsService {
   private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number) {
     const window = seriesWindow(request, now);
     const rows = await this.stats.hourlyRows(where, window.first, window.to - 1);
-    return sumIntoBuckets(window, rows, SERIES_COLUMNS);
+    return sumIntoBuckets(window, rows, SERIES_COLUMNS).map((point) => ({ ...point, events: eventCountsOf(point) }));
   }
 }

@@ -17,6 +17,10 @@ import { createAdBlock, createCampaign } from '../support/serving-helpers';
 import { UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 
+/** Conversions and the custom events of docs/CONTRACT.md §13. */
+const CUSTOM_EVENT_TYPES = ['onboard', 'register', 'play', 'payment', 'withdraw'];
+const EVENT_TYPES = ['conversion', ...CUSTOM_EVENT_TYPES];
+
 const SEED = Number(process.env.FUZZ_SEED ?? 868_012_121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
@@ -583,6 +587,7 @@ function buildRoutes(f: Fixtures): Route[] {
     edit('ad.brandName', bad.text(100)),
     edit('ad.buttonText', bad.text(50)),
     edit('verificationUrl', bad.url(false)),
+    edit('optimizationEvent', bad.oneOf(EVENT_TYPES, false)),
   ];
   const campaignNoise = [edit('name', hostileText), edit('ad.text', hostileText), edit('ad.brandName', hostileText), edit('ad.buttonText', hostileText)];
 
@@ -608,10 +613,12 @@ function buildRoutes(f: Fixtures): Route[] {
     edit('ad.destination.url', bad.url(false)),
     edit('ad.text', bad.text(1000, false)),
     edit('verificationUrl', bad.url(false)),
+    edit('optimizationEvent', bad.oneOf(EVENT_TYPES, false)),
   ];
   // valid changes that must not land when another field breaks the request
   const campaignUpdateNoise = [
     edit('name', hostileText),
+    edit('optimizationEvent', fc.constantFrom(...CUSTOM_EVENT_TYPES)),
     edit('ad.text', hostileText),
     fc.constant<Edit[]>([['targeting', { platform: 'iOS', includedRegions: ['FR'] }]]),
     fc.constant<Edit[]>([['budget', { amount: 60 }]]),
@@ -915,6 +922,26 @@ function buildRoutes(f: Fixtures): Route[] {
             edit('eventData.telegramUserId', conflictingAlias),
           ],
           [edit('eventData.messengerUserId', hostileText)],
+        ),
+      ),
+    },
+    {
+      name: `POST ${OPENAPI}/ad/event/report/custom`,
+      method: 'POST',
+      path: `${OPENAPI}/ad/event/report/custom`,
+      key: adv,
+      wrongRoleKeys: notAdvertiser,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ eventType: 'payment', eventData: { messengerUserId: 'fuzz-user' } }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ eventType: 'register', eventData: { messengerUserId: 'fuzz-user' } }),
+          [
+            edit('eventType', fc.oneof(bad.oneOf(CUSTOM_EVENT_TYPES), fc.constantFrom('conversion', 'click'))),
+            edit('eventData', bad.object()),
+            edit('eventData.messengerUserId', bad.id(128)),
+          ],
+          [edit('eventData.messengerUserId', hostileText), edit('eventType', fc.constantFrom(...CUSTOM_EVENT_TYPES))],
         ),
       ),
     },
@@ -1612,6 +1639,7 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       [`${OPENAPI}/ad/block/update`, pub, 'adBlockId'],
       [`${OPENAPI}/ad/event/report`, pub, 'eventData'],
       [`${OPENAPI}/ad/event/report/conversion`, adv, 'eventData'],
+      [`${OPENAPI}/ad/event/report/custom`, adv, 'eventData'],
       [`${OPENAPI}/user/profile/batch`, pub, 'list'],
       [`${OPENAPI}/exchange/event/report`, partner, 'eventData'],
       [`${OPENAPI}/exchange/event/report/conversion`, partner, 'eventData'],
@@ -1629,6 +1657,7 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       post(`${OPENAPI}/exchange/campaign/create`, partner, { ...exchangeBody(), text: 't'.repeat(100_000) }),
       post(`${ADMIN}/accounts`, ADMIN_KEY, { name: 'n'.repeat(100_000), roles: ['advertiser'] }),
       post(`${OPENAPI}/ad/event/report/conversion`, adv, { eventType: 'conversion', eventData: { messengerUserId: 'u'.repeat(100_000) } }),
+      post(`${OPENAPI}/ad/event/report/custom`, adv, { eventType: 'play', eventData: { messengerUserId: 'u'.repeat(100_000) } }),
       post(`${OPENAPI}/ad/event/report`, pub, click({ messengerUserId: 'u'.repeat(100_000) })),
       post(`${OPENAPI}/user/profile/batch`, pub, { list: [{ messengerUserId: 'u'.repeat(100_000) }] }),
       // huge arrays
@@ -1772,6 +1801,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/ad/block/update`, 'publisher'],
     [`${OPENAPI}/ad/event/report`, 'publisher'],
     [`${OPENAPI}/ad/event/report/conversion`, 'advertiser'],
+    [`${OPENAPI}/ad/event/report/custom`, 'advertiser'],
     [`${OPENAPI}/user/profile/batch`, 'publisher'],
     [`${OPENAPI}/exchange/event/report`, 'partner'],
     [`${OPENAPI}/exchange/campaign/create`, 'partner'],

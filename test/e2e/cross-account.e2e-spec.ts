@@ -47,7 +47,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   let endedExchangeX: string;
   let exchangeY: string;
   let secondKeyA: { keyId: string; apiKey: string };
-  /** saw campaignA on blockP and clicked it; advertiser A reported the conversion */
+  /** saw campaignA on blockP and clicked it; advertiser A reported the conversion and a custom event */
   const clickedUser = newUser('clicked');
   /** saw exchangeY inside exchangeX and clicked it */
   const exchangeUser = newUser('exchange');
@@ -84,6 +84,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     await post(`${OPENAPI}/ad/event/report/conversion`, advertiserA.apiKey, { eventType: 'conversion', eventData: { messengerUserId: clickedUser } }).expect(
       200,
     );
+    await post(`${OPENAPI}/ad/event/report/custom`, advertiserA.apiKey, { eventType: 'register', eventData: { messengerUserId: clickedUser } }).expect(200);
     batchP = (await uploadAndApply(t, publisherP.apiKey, [{ messengerUserId: clickedUser, isPremium: true }])).batchId;
 
     const exchangeBody = (name: string) => ({
@@ -176,6 +177,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   it('should show the owners their objects with counted activity (the ids below are real and busy)', async () => {
     before = await ownersView();
     expect(before.campaign).toEqual(expect.objectContaining({ campaignStatus: 'onGoing', clicks: 1, conversions: 1, cost: 0.5 }));
+    expect(before.campaign.events).toEqual({ conversion: 1, onboard: 0, register: 1, play: 0, payment: 0, withdraw: 0 });
     expect(before.endedCampaign.campaignStatus).toBe('ended');
     expect(before.conversions).toEqual(expect.objectContaining({ attributed: 1, unattributed: 0 }));
     expect(before.block).toEqual(expect.objectContaining({ clicks: 1, earnings: 0.35 }));
@@ -206,7 +208,13 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
         await same(`campaign status ${status}`, 404, (campaignId) => post(`${CAMPAIGN}/status`, key, { campaignId, status }));
       }
       await same('campaign update', 404, (campaignId) =>
-        post(`${CAMPAIGN}/update`, key, { campaignId, name: 'Hijacked', budget: { amount: 1 }, verificationUrl: 'https://evil.example/verify' }),
+        post(`${CAMPAIGN}/update`, key, {
+          campaignId,
+          name: 'Hijacked',
+          budget: { amount: 1 },
+          verificationUrl: 'https://evil.example/verify',
+          optimizationEvent: 'payment',
+        }),
       );
       await same('campaign stats', 404, (campaignId) => get(`${CAMPAIGN}/stats`, key, { campaignId, ...range }));
       await same('campaign stats with an inverted range', 404, (campaignId) => get(`${CAMPAIGN}/stats`, key, { campaignId, from: rangeTo, to: rangeFrom }));
@@ -392,6 +400,15 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
       conversions: 0,
       cr: 0,
     });
+    expect(await ownersView()).toEqual(before);
+  });
+
+  it("should not credit a custom event to another advertiser's click, and answer it like any unmatched event", async () => {
+    const event = (messengerUserId: string) => () =>
+      post(`${OPENAPI}/ad/event/report/custom`, advertiserB.apiKey, { eventType: 'register', eventData: { messengerUserId } });
+    await expectSameAsUnknown("custom event of a user who clicked another advertiser's ad", 200, event(clickedUser), event(newUser('never-seen')));
+    const summaryB = (await get(`${OPENAPI}/ad/conversion/summary`, advertiserB.apiKey, { from: rangeFrom, to: rangeTo }).expect(200)).body.data;
+    expect(summaryB.events.register).toEqual({ attributed: 0, unattributed: 2 });
     expect(await ownersView()).toEqual(before);
   });
 });

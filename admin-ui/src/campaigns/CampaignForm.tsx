@@ -3,6 +3,7 @@ import { useWatch } from 'react-hook-form';
 import { BooleanInput, DateTimeInput, NumberInput, SelectInput, SimpleForm, TextArrayInput, TextInput, required, type SimpleFormProps } from 'react-admin';
 import { localInputToMs, msToLocalInput, userTimeZone } from '../time';
 import { ACTION_TYPES, BILLING_TYPES, PLATFORMS, TARGETING_FLAGS } from './choices';
+import { OPTIMIZATION_EVENTS } from './funnel';
 
 const Section = ({ title, children }: { title: string; children: React.ReactNode }) => (
   <Box sx={{ width: '100%', mt: 2 }}>
@@ -84,6 +85,15 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
       <Row>
         <SelectInput source="bidding.billingType" label="Billing type" choices={BILLING_TYPES} validate={required()} />
         <NumberInput source="bidding.costPer" label="Bid (USDT)" helperText="Per 1000 impressions (CPM) or per click (CPC)" validate={required()} />
+      </Row>
+      <Row>
+        <SelectInput
+          source="optimizationEvent"
+          label="Optimization event"
+          choices={OPTIMIZATION_EVENTS}
+          helperText="What the campaign's conversions and CR count: conversions, or a custom event your app reports"
+          validate={required()}
+        />
       </Row>
     </Section>
 

@@ -4,6 +4,7 @@ import { CountField, MoneyField, RateField, StatusChip } from '../common/fields'
 import { formatDateTime, formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
+import { CampaignFunnel } from './CampaignFunnel';
 import { TARGETING_FLAGS } from './choices';
 import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
@@ -159,6 +160,9 @@ export const CampaignShow = () => (
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Charts" path="charts">
         <CampaignCharts />
+      </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="Funnel" path="funnel">
+        <CampaignFunnel />
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Creative" path="creative">
         <Creative />

@@ -17,6 +17,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, TimestampMs, IdField } from '../../common/validators';
+import { EventCountsDto } from '../../conversions/dto/event-counts.dto';
+import { EVENT_TYPES, type EventType } from '../../conversions/event-types';
 import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from '../campaign-rules';
 import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
@@ -203,6 +205,15 @@ export class FrequencyCapDto {
 
 export class FrequencyCapUpdateDto extends PartialType(FrequencyCapDto) {}
 
+const OPTIMIZATION_EVENT_DOC = {
+  enum: EVENT_TYPES,
+  default: 'conversion',
+  description:
+    'The event the campaign optimizes for: its `conversions` and `cr` count this event (docs/CONTRACT.md §13); ' +
+    '`conversion` (endpoint 7) or a custom event reported with `ad/event/report/custom`',
+  example: 'conversion',
+};
+
 export class CampaignCreateDto {
   @ApiProperty({ description: 'Campaign name, up to 200 characters', example: 'Winter launch' })
   @IsText(200)
@@ -246,6 +257,11 @@ export class CampaignCreateDto {
   @apply(OptionalObject())
   @Type(() => FrequencyCapDto)
   frequencyCap?: FrequencyCapDto;
+
+  @ApiPropertyOptional(OPTIMIZATION_EVENT_DOC)
+  @IsOptional()
+  @IsOneOf(EVENT_TYPES)
+  optimizationEvent?: EventType;
 }
 
 export class BudgetUpdateDto extends PartialType(BudgetDto) {}
@@ -309,6 +325,14 @@ export class CampaignUpdateDto extends CampaignIdDto {
   @apply(OptionalObject())
   @Type(() => FrequencyCapUpdateDto)
   frequencyCap?: FrequencyCapUpdateDto | null;
+
+  @ApiPropertyOptional({
+    ...OPTIMIZATION_EVENT_DOC,
+    description: `${OPTIMIZATION_EVENT_DOC.description}; switching it changes what they show, history included`,
+  })
+  @IsOptional()
+  @IsOneOf(EVENT_TYPES)
+  optimizationEvent?: EventType;
 }
 
 export class CampaignStatusDto extends CampaignIdDto {
@@ -336,8 +360,14 @@ class CampaignStatsDto extends NotBilledTrafficDto {
   @ApiProperty({ description: 'Counted clicks: valid traffic on a billable campaign, one per impression', example: 36 })
   clicks: number;
 
-  @ApiProperty({ description: 'Attributed conversions', example: 4 })
+  @ApiProperty({ enum: EVENT_TYPES, description: 'The event `conversions` and `cr` count', example: 'conversion' })
+  optimizationEvent: EventType;
+
+  @ApiProperty({ description: 'Attributed events of the optimization event type: `events[optimizationEvent]`', example: 4 })
   conversions: number;
+
+  @ApiProperty({ type: EventCountsDto, description: 'Attributed events of every type: conversions (endpoint 7) and custom events' })
+  events: EventCountsDto;
 
   @ApiProperty({ description: 'Spend so far, USDT', example: 3 })
   cost: number;
@@ -345,7 +375,7 @@ class CampaignStatsDto extends NotBilledTrafficDto {
   @ApiProperty({ description: 'clicks / impressions, a fraction 0..1 (0 without impressions)', example: 0.03 })
   ctr: number;
 
-  @ApiProperty({ description: 'conversions / clicks, a fraction 0..1 (0 without clicks)', example: 0.111111 })
+  @ApiProperty({ description: 'conversions / clicks (of the optimization event), a fraction 0..1 (0 without clicks)', example: 0.111111 })
   cr: number;
 
   @ApiProperty({ description: 'Clicks your verification endpoint confirmed (answered `true`)', example: 30 })
@@ -419,6 +449,14 @@ export class CampaignResponseDto extends CampaignStatsDto {
 
   @ApiProperty({ enum: DELIVERY_STATUSES, example: 'delivering' })
   deliveryStatus: DeliveryStatus;
+
+  @ApiProperty({
+    description:
+      'Smoothed estimate of the optimization event per counted click, 0..1: `(conversions + 100 × prior) / (clicks + 100)`, ' +
+      "the prior being the network's mean rate of that event (docs/CONTRACT.md §13). Informative: billing does not use it",
+    example: 0.041,
+  })
+  estimatedEventRate: number;
 
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   createdAt: number;

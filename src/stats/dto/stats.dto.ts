@@ -4,6 +4,7 @@ import { OptionalQueryTimestampMs } from '../../common/validators';
 import { AdBlockIdDto } from '../../ad-blocks/dto/ad-block.dto';
 import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
 import { SeriesPointBaseDto } from './traffic.dto';
+import { EventCountsDto } from '../../conversions/dto/event-counts.dto';
 
 /** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript accepts a mixin's base only with a constructor of `...args: any[]`
@@ -31,6 +32,10 @@ export class AdBlockSeriesQueryDto extends WithSeriesRange(AdBlockIdDto) {}
 
 export class CampaignSeriesPointDto extends SeriesPointBaseDto {
   @ApiProperty({ description: 'Clicks of the bucket your verification endpoint confirmed', example: 30 }) verifiedClicks: number;
+  @ApiProperty({ description: "Attributed events of the campaign's optimization event in the bucket: `events[optimizationEvent]`", example: 4 })
+  declare conversions: number;
+  @ApiProperty({ type: EventCountsDto, description: 'Attributed events of every type in the bucket (the hour they were reported)' })
+  events: EventCountsDto;
   @ApiProperty({ description: 'Spend in the bucket, USDT', example: 3 }) cost: number;
 }
 

@@ -10,6 +10,7 @@ import { PublisherData1763877600000 } from './1763877600000-PublisherData';
 import { BillableTraffic1763881200000 } from './1763881200000-BillableTraffic';
 import { FrequencyCaps1763884800000 } from './1763884800000-FrequencyCaps';
 import { ExchangeConversions1763892000000 } from './1763892000000-ExchangeConversions';
+import { CustomEvents1763888400000 } from './1763888400000-CustomEvents';
 
 /** Every mysql migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS = [
@@ -24,5 +25,6 @@ export const MYSQL_MIGRATIONS = [
   PublisherData1763877600000,
   BillableTraffic1763881200000,
   FrequencyCaps1763884800000,
+  CustomEvents1763888400000,
   ExchangeConversions1763892000000,
 ];
