@@ -405,6 +405,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/openapi/ad/event/report/custom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a custom event: onboard, register, play, payment or withdraw (advertiser key)
+         * @description Interface rule 7, attributed like a conversion: credited to that user's latest counted click on your campaigns within `ATTRIBUTION_DAYS` (7) days, at most once per click and event type (a repeat answers the same and is not counted again); otherwise kept as unattributed (see `ad/conversion/summary`). It counts in the campaign's `events` and series, and in `conversions` and `cr` of campaigns whose `optimizationEvent` it is. Stored before the answer. Answers `{status: "success"}` without the envelope, like a conversion; failures use the error envelope.
+         */
+        post: operations["ConversionsController_reportCustom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/ad/conversion/summary": {
         parameters: {
             query?: never;
@@ -412,7 +432,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your conversions in a time range: attributed to clicks, and unattributed (shown apart) */
+        /** Your conversions and custom events in a time range: attributed to clicks, and unattributed (shown apart) */
         get: operations["ConversionsController_summary"];
         put?: never;
         post?: never;
@@ -705,7 +725,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A campaign's series for charts: impressions, clicks, conversions, cost per UTC hour or day */
+        /** A campaign's series for charts: impressions, clicks, conversions, events of every type, cost per UTC hour or day */
         get: operations["StatsController_campaignSeries"];
         put?: never;
         post?: never;
@@ -1127,6 +1147,13 @@ export interface components {
             verificationUrl?: string;
             /** @description Per-user frequency cap: a user is served at most `impressions` impressions of this campaign within any `hours`-long window (rolling); absent: no cap */
             frequencyCap?: components["schemas"]["FrequencyCapDto"];
+            /**
+             * @description The event the campaign optimizes for: its `conversions` and `cr` count this event (docs/CONTRACT.md §13); `conversion` (endpoint 7) or a custom event reported with `ad/event/report/custom`
+             * @default conversion
+             * @example conversion
+             * @enum {string}
+             */
+            optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
         };
         StatusResultDto: {
             /** @example success */
@@ -1143,6 +1170,38 @@ export interface components {
              * @enum {string}
              */
             status: "start" | "paused" | "end";
+        };
+        EventCountsDto: {
+            /**
+             * @description Conversions (endpoint 7)
+             * @example 4
+             */
+            conversion: number;
+            /**
+             * @description Custom event `onboard`
+             * @example 10
+             */
+            onboard: number;
+            /**
+             * @description Custom event `register`
+             * @example 8
+             */
+            register: number;
+            /**
+             * @description Custom event `play`
+             * @example 6
+             */
+            play: number;
+            /**
+             * @description Custom event `payment`
+             * @example 2
+             */
+            payment: number;
+            /**
+             * @description Custom event `withdraw`
+             * @example 1
+             */
+            withdraw: number;
         };
         CampaignListItemDto: {
             /**
@@ -1171,10 +1230,18 @@ export interface components {
              */
             clicks: number;
             /**
-             * @description Attributed conversions
+             * @description The event `conversions` and `cr` count
+             * @example conversion
+             * @enum {string}
+             */
+            optimizationEvent: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description Attributed events of the optimization event type: `events[optimizationEvent]`
              * @example 4
              */
             conversions: number;
+            /** @description Attributed events of every type: conversions (endpoint 7) and custom events */
+            events: components["schemas"]["EventCountsDto"];
             /**
              * @description Spend so far, USDT
              * @example 3
@@ -1186,7 +1253,7 @@ export interface components {
              */
             ctr: number;
             /**
-             * @description conversions / clicks, a fraction 0..1 (0 without clicks)
+             * @description conversions / clicks (of the optimization event), a fraction 0..1 (0 without clicks)
              * @example 0.111111
              */
             cr: number;
@@ -1268,10 +1335,18 @@ export interface components {
              */
             clicks: number;
             /**
-             * @description Attributed conversions
+             * @description The event `conversions` and `cr` count
+             * @example conversion
+             * @enum {string}
+             */
+            optimizationEvent: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description Attributed events of the optimization event type: `events[optimizationEvent]`
              * @example 4
              */
             conversions: number;
+            /** @description Attributed events of every type: conversions (endpoint 7) and custom events */
+            events: components["schemas"]["EventCountsDto"];
             /**
              * @description Spend so far, USDT
              * @example 3
@@ -1283,7 +1358,7 @@ export interface components {
              */
             ctr: number;
             /**
-             * @description conversions / clicks, a fraction 0..1 (0 without clicks)
+             * @description conversions / clicks (of the optimization event), a fraction 0..1 (0 without clicks)
              * @example 0.111111
              */
             cr: number;
@@ -1328,6 +1403,11 @@ export interface components {
              * @enum {string}
              */
             deliveryStatus: "delivering" | "scheduled" | "finished" | "dailyBudgetSpent" | "budgetSpent" | "paused" | "inReview" | "ended";
+            /**
+             * @description Smoothed estimate of the optimization event per counted click, 0..1: `(conversions + 100 × prior) / (clicks + 100)`, the prior being the network's mean rate of that event (docs/CONTRACT.md §13). Informative: billing does not use it
+             * @example 0.041
+             */
+            estimatedEventRate: number;
             /**
              * @description ms since epoch
              * @example 1767225600000
@@ -1456,6 +1536,13 @@ export interface components {
             verificationUrl?: string | null;
             /** @description Merges into the current cap (a campaign without one needs both fields); `null` removes the cap */
             frequencyCap?: components["schemas"]["FrequencyCapUpdateDto"] | null;
+            /**
+             * @description The event the campaign optimizes for: its `conversions` and `cr` count this event (docs/CONTRACT.md §13); `conversion` (endpoint 7) or a custom event reported with `ad/event/report/custom`; switching it changes what they show, history included
+             * @default conversion
+             * @example conversion
+             * @enum {string}
+             */
+            optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
         };
         AdBlockCreatedDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
@@ -1754,21 +1841,52 @@ export interface components {
             /** @example success */
             status: string;
         };
+        CustomEventReportDto: {
+            /**
+             * @description The custom event (interface rule 7)
+             * @example register
+             * @enum {string}
+             */
+            eventType: "onboard" | "register" | "play" | "payment" | "withdraw";
+            eventData: components["schemas"]["ConversionEventDataDto"];
+        };
+        AttributionSummaryDto: {
+            /**
+             * @description Credited to a click (they count in the campaigns' `events`)
+             * @example 12
+             */
+            attributed: number;
+            /**
+             * @description No counted click of yours for that user within the window, or that click was already credited with this type
+             * @example 3
+             */
+            unattributed: number;
+        };
+        EventAttributionSummariesDto: {
+            conversion: components["schemas"]["AttributionSummaryDto"];
+            onboard: components["schemas"]["AttributionSummaryDto"];
+            register: components["schemas"]["AttributionSummaryDto"];
+            play: components["schemas"]["AttributionSummaryDto"];
+            payment: components["schemas"]["AttributionSummaryDto"];
+            withdraw: components["schemas"]["AttributionSummaryDto"];
+        };
         ConversionSummaryDto: {
             /** @example 1767225600000 */
             from: number;
             /** @example 1767830400000 */
             to: number;
             /**
-             * @description Credited to a click (they count in the campaigns' `conversions`)
+             * @description Conversions credited to a click (they count in the campaigns' `events.conversion`)
              * @example 12
              */
             attributed: number;
             /**
-             * @description No counted click of yours for that user within the window, or that click was already credited
+             * @description Conversions with no counted click of yours for that user within the window, or whose click was already credited
              * @example 3
              */
             unattributed: number;
+            /** @description The same for conversions and every custom event type */
+            events: components["schemas"]["EventAttributionSummariesDto"];
         };
         ProfileBatchAcceptedDto: {
             /**
@@ -2288,13 +2406,18 @@ export interface components {
             impressions: number;
             /** @example 36 */
             clicks: number;
-            /** @example 4 */
+            /**
+             * @description Attributed events of the campaign's optimization event in the bucket: `events[optimizationEvent]`
+             * @example 4
+             */
             conversions: number;
             /**
              * @description Clicks of the bucket your verification endpoint confirmed
              * @example 30
              */
             verifiedClicks: number;
+            /** @description Attributed events of every type in the bucket (the hour they were reported) */
+            events: components["schemas"]["EventCountsDto"];
             /**
              * @description Spend in the bucket, USDT
              * @example 3
@@ -3966,6 +4089,66 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ConversionReportDto"];
+            };
+        };
+        responses: {
+            /** @description Stored (attributed or not) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionResultDto"];
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ConversionsController_reportCustom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomEventReportDto"];
             };
         };
         responses: {
