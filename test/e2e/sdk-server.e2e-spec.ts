@@ -131,18 +131,26 @@ describe('SDK (built) against the service: server and publisher flows', () => {
     await expect(frontend.reportClick(ads[0], newUser('never-served'))).rejects.toMatchObject({ status: 400 });
 
     await expect(advertiser.sendConversion(clicker)).resolves.toEqual({ status: 'success' });
+    // Custom events (once per click and type): the repeat is answered alike and not counted again.
+    await expect(advertiser.sendEvent('register', clicker)).resolves.toEqual({ status: 'success' });
+    await expect(advertiser.sendEvent('register', clicker)).resolves.toEqual({ status: 'success' });
+    await expect(advertiser.sendEvent('payment', clicker)).resolves.toEqual({ status: 'success' });
     await flushStats(t);
 
     const detail = await advertiser.campaigns.detail(campaignId);
     expect(detail).toMatchObject({ impressions: 2, clicks: 1, unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, conversions: 1 });
     expect(detail).toMatchObject({ cost: 0.5, ctr: 0.5, cr: 1 });
+    expect(detail.events).toEqual({ conversion: 1, onboard: 0, register: 1, play: 0, payment: 1, withdraw: 0 });
+    const optimizingPayment = await advertiser.campaigns.update(campaignId, { optimizationEvent: 'payment' });
+    expect(optimizingPayment).toMatchObject({ optimizationEvent: 'payment', conversions: 1, cr: 1 });
+    await advertiser.campaigns.update(campaignId, { optimizationEvent: 'conversion' });
     const block = await publisherServer.adBlocks.detail(adBlockId);
     expect(block).toMatchObject({ impressions: 2, clicks: 1, invalidClicks: 0, earnings: 0.35, ctr: 0.5 });
 
     const from = Date.now() - 2 * 24 * 60 * 60 * 1000;
     const to = Date.now() + 60 * 60 * 1000;
     const series = (await advertiser.campaigns.stats({ campaignId, from, to, granularity: 'day' })).series;
-    const sum = (points: Record<string, number>[], field: string) => points.reduce((total, point) => total + point[field], 0);
+    const sum = (points: object[], field: string) => points.reduce((total: number, point) => total + (point as Record<string, number>)[field], 0);
     expect(series.length).toBeGreaterThanOrEqual(3);
     expect({
       impressions: sum(series, 'impressions'),
