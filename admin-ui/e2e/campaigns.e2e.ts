@@ -153,17 +153,17 @@ test.describe('campaigns', () => {
     await login(page, advertiser.apiKey);
 
     await page.goto(`${baseUrl()}/admin/#/campaigns/${campaignId}`);
-    // Field checks first: the API names the field and its problem.
+    // Field checks first: the API names the field and its problem, in the form's words.
     await page.locator('input[name="ad.destination.url"]').fill('ftp://example.com/file');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(fieldHelp(page, 'ad.destination.url')).toHaveText('ad.destination.url must be an http(s) URL');
+    await expect(fieldHelp(page, 'ad.destination.url')).toHaveText('Destination URL must be an http(s) URL');
     await screenshot(page, '14-campaign-edit-field-error');
 
     // Then the rules across fields, checked on the merged campaign.
     await page.locator('input[name="ad.destination.url"]').fill('https://example.com/new');
     await page.locator('input[name="budget.amount"]').fill('900');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(fieldHelp(page, 'budget.amount')).toHaveText('budget.amount (daily) must not exceed budget.total');
+    await expect(fieldHelp(page, 'budget.amount')).toHaveText('Daily budget must not exceed total budget');
     await expect(fieldHelp(page, 'ad.destination.url')).toHaveText('');
     await expect(page.locator('input[name="ad.destination.url"]')).not.toHaveAttribute('aria-invalid', 'true');
     await page.locator('input[name="budget.amount"]').scrollIntoViewIfNeeded();

@@ -1,8 +1,9 @@
 import { Box } from '@mui/material';
-import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext } from 'react-admin';
+import { Labeled, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { ApiKeys } from '../common/ApiKeys';
+import { DateTimeField } from '../common/fields';
+import { RecordShow } from '../common/RecordPages';
 import { RolesField } from './AccountList';
-import { FRESH_RECORD } from '../common/freshRecord';
 
 /** The account's keys (no secrets), through the admin API. */
 const Keys = () => {
@@ -12,14 +13,7 @@ const Keys = () => {
 };
 
 export const AccountShow = () => (
-  <Show
-    queryOptions={FRESH_RECORD}
-    actions={
-      <TopToolbar>
-        <ListButton />
-      </TopToolbar>
-    }
-  >
+  <RecordShow>
     <SimpleShowLayout>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 2, width: '100%' }}>
         <Labeled label="Name">
@@ -32,10 +26,10 @@ export const AccountShow = () => (
           <RolesField />
         </Labeled>
         <Labeled label="Created">
-          <DateField source="createdAt" showTime />
+          <DateTimeField source="createdAt" />
         </Labeled>
       </Box>
       <Keys />
     </SimpleShowLayout>
-  </Show>
+  </RecordShow>
 );

@@ -1,53 +1,24 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
-import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useDataProvider, useRecordContext } from 'react-admin';
+import { Labeled, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { CopyButton } from '../common/CopyButton';
-import { CountField, MoneyField, RateField } from '../common/fields';
-import { NotBilledChart, NotBilledFigures } from '../common/NotBilledFigures';
-import { RangePicker } from '../common/RangePicker';
-import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
-import { useLoaded } from '../common/useLoaded';
-import type { AdnetDataProvider } from '../dataProvider';
+import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
+import { NotBilledFigures } from '../common/NotBilledFigures';
+import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
+import { RecordShow } from '../common/RecordPages';
+import { BlockId } from './BlockId';
 import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
-import { FRESH_RECORD } from '../common/freshRecord';
 
-const BlockCharts = () => {
-  const record = useRecordContext();
-  const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [range, setRange] = useState<RangeName>('7d');
-  const id = record?.id;
-  const { data: series } = useLoaded<any[]>(() => (id ? dataProvider.adBlockSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range]);
-  const granularity = RANGES[range].granularity;
-  return (
-    <Box sx={{ width: '100%' }}>
-      <RangePicker value={range} onChange={setRange} />
-      {series ? (
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-          <SeriesChart
-            title="Earnings (USDT)"
-            decimals
-            testId="chart-earnings"
-            kind="bar"
-            series={series}
-            granularity={granularity}
-            metrics={[{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }]}
-          />
-          <SeriesChart
-            title="Traffic"
-            testId="chart-traffic"
-            series={series}
-            granularity={granularity}
-            metrics={[
-              { key: 'impressions', label: 'Impressions', color: '#1976d2' },
-              { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
-            ]}
-          />
-          <NotBilledChart series={series} granularity={granularity} />
-        </Box>
-      ) : null}
-    </Box>
-  );
-};
+const CHARTS: ChartSpec[] = [
+  { title: 'Earnings (USDT)', testId: 'chart-earnings', kind: 'bar', decimals: true, metrics: [{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }] },
+  {
+    title: 'Traffic',
+    testId: 'chart-traffic',
+    metrics: [
+      { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+      { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
+    ],
+  },
+];
 
 const Integration = () => {
   const record = useRecordContext();
@@ -73,26 +44,8 @@ const Integration = () => {
   );
 };
 
-const BlockId = () => {
-  const record = useRecordContext();
-  if (!record) return null;
-  return (
-    <Stack direction="row" alignItems="center" spacing={0.5}>
-      <code data-testid="ad-block-id">{record.adBlockId}</code>
-      <CopyButton value={record.adBlockId} label="Copy ad block id" />
-    </Stack>
-  );
-};
-
 export const AdBlockShow = () => (
-  <Show
-    queryOptions={FRESH_RECORD}
-    actions={
-      <TopToolbar>
-        <ListButton />
-      </TopToolbar>
-    }
-  >
+  <RecordShow>
     <SimpleShowLayout>
       <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
         <Labeled label="Name">
@@ -113,8 +66,11 @@ export const AdBlockShow = () => (
         <Labeled label="Earnings">
           <MoneyField source="earnings" />
         </Labeled>
+        <Labeled label="Owner">
+          <OwnerField />
+        </Labeled>
         <Labeled label="Created">
-          <DateField source="createdAt" showTime />
+          <DateTimeField source="createdAt" />
         </Labeled>
         <NotBilledFigures />
       </Box>
@@ -125,7 +81,7 @@ export const AdBlockShow = () => (
         </Typography>
       </Box>
       <Integration />
-      <BlockCharts />
+      <RecordCharts series="adBlockSeries" charts={CHARTS} notBilled />
     </SimpleShowLayout>
-  </Show>
+  </RecordShow>
 );

@@ -1,13 +1,14 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import { BooleanField, DateField, FunctionField, Labeled, Show, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
-import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
+import { BooleanField, FunctionField, Labeled, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
+import { CountField, DateTimeField, MoneyField, OwnerField, RateField, StatusChip } from '../common/fields';
 import { formatDateTime, formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
 import { TARGETING_FLAGS } from './choices';
 import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
-import { FRESH_RECORD } from '../common/freshRecord';
+import { RecordShow } from '../common/RecordPages';
+import { BudgetSpent } from './BudgetSpent';
 
 const Codes = ({ source, label }: { source: string; label: string }) => (
   <Labeled label={label}>
@@ -59,7 +60,7 @@ const Creative = () => {
 };
 
 export const CampaignShow = () => (
-  <Show queryOptions={FRESH_RECORD} actions={<StatusActions />}>
+  <RecordShow actions={<StatusActions />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
         <Grid>
@@ -97,13 +98,13 @@ export const CampaignShow = () => (
             <MoneyField source="cost" />
           </Labeled>
           <Labeled label="Owner">
-            <TextField source="userId" />
+            <OwnerField />
           </Labeled>
           <Labeled label="Created">
-            <DateField source="createdAt" showTime />
+            <DateTimeField source="createdAt" />
           </Labeled>
           <Labeled label="Updated">
-            <DateField source="updatedAt" showTime />
+            <DateTimeField source="updatedAt" />
           </Labeled>
         </Grid>
         <Typography variant="h6" sx={{ mt: 2 }}>
@@ -115,8 +116,9 @@ export const CampaignShow = () => (
         <Typography variant="h6" sx={{ mt: 2 }}>
           Budget and bidding
         </Typography>
+        <BudgetSpent />
         <Grid>
-          <Labeled label="Daily budget">
+          <Labeled label="Daily budget (UTC day)">
             <FunctionField render={(record: any) => formatUsdt(record.budget.amount)} />
           </Labeled>
           <Labeled label="Total budget">
@@ -166,5 +168,5 @@ export const CampaignShow = () => (
         <VerificationPanel />
       </TabbedShowLayout.Tab>
     </TabbedShowLayout>
-  </Show>
+  </RecordShow>
 );
