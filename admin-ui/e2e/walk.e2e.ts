@@ -41,6 +41,7 @@ async function walk(page: Page, problems: string[], { menu, name, tabs = [], edi
   if (search) await page.getByPlaceholder('Search name or id').fill(name);
   const row = page.locator('tbody tr', { hasText: name });
   await expect(row).toHaveCount(1);
+  if (search) await expect(page.locator('tbody tr')).toHaveCount(1);
   await screenshot(page, `${shots}-list`);
 
   await row.locator('td').first().click();

@@ -19,4 +19,7 @@ const Menu = () => {
   );
 };
 
-export const Layout = (props: LayoutProps) => <RaLayout {...props} menu={Menu} error={PageError} />;
+/** A wide table scrolls inside the page instead of widening it past the app bar (react-admin's layout fits its content). */
+const FIT_TO_WINDOW = { minWidth: 0, '& .RaLayout-content': { minWidth: 0 }, '& .RaDatagrid-tableWrapper': { overflowX: 'auto' } };
+
+export const Layout = (props: LayoutProps) => <RaLayout {...props} menu={Menu} error={PageError} sx={FIT_TO_WINDOW} />;
