@@ -1,7 +1,7 @@
-import { Box } from '@mui/material';
-import { Labeled, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { ApiKeys } from '../common/ApiKeys';
 import { DateTimeField } from '../common/fields';
+import { FigureGrid } from '../common/FigureGrid';
 import { RecordShow } from '../common/RecordPages';
 import { RolesField } from './AccountList';
 
@@ -15,20 +15,15 @@ const Keys = () => {
 export const AccountShow = () => (
   <RecordShow>
     <SimpleShowLayout>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 2, width: '100%' }}>
-        <Labeled label="Name">
-          <TextField source="name" />
-        </Labeled>
-        <Labeled label="Account id">
-          <TextField source="accountId" />
-        </Labeled>
-        <Labeled label="Roles">
-          <RolesField />
-        </Labeled>
-        <Labeled label="Created">
-          <DateTimeField source="createdAt" />
-        </Labeled>
-      </Box>
+      <FigureGrid
+        minWidth={220}
+        figures={[
+          ['Name', <TextField source="name" />],
+          ['Account id', <TextField source="accountId" />],
+          ['Roles', <RolesField />],
+          ['Created', <DateTimeField source="createdAt" />],
+        ]}
+      />
       <Keys />
     </SimpleShowLayout>
   </RecordShow>

@@ -1,6 +1,7 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { Labeled, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { CopyButton } from '../common/CopyButton';
+import { FigureGrid } from '../common/FigureGrid';
 import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
@@ -47,33 +48,20 @@ const Integration = () => {
 export const AdBlockShow = () => (
   <RecordShow>
     <SimpleShowLayout>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
-        <Labeled label="Name">
-          <TextField source="name" />
-        </Labeled>
-        <Labeled label="Ad block id">
-          <BlockId />
-        </Labeled>
-        <Labeled label="Impressions">
-          <CountField source="impressions" />
-        </Labeled>
-        <Labeled label="Clicks">
-          <CountField source="clicks" />
-        </Labeled>
-        <Labeled label="CTR">
-          <RateField source="ctr" />
-        </Labeled>
-        <Labeled label="Earnings">
-          <MoneyField source="earnings" />
-        </Labeled>
-        <Labeled label="Owner">
-          <OwnerField />
-        </Labeled>
-        <Labeled label="Created">
-          <DateTimeField source="createdAt" />
-        </Labeled>
+      <FigureGrid
+        figures={[
+          ['Name', <TextField source="name" />],
+          ['Ad block id', <BlockId />],
+          ['Impressions', <CountField source="impressions" />],
+          ['Clicks', <CountField source="clicks" />],
+          ['CTR', <RateField source="ctr" />],
+          ['Earnings', <MoneyField source="earnings" />],
+          ['Owner', <OwnerField />],
+          ['Created', <DateTimeField source="createdAt" />],
+        ]}
+      >
         <NotBilledFigures />
-      </Box>
+      </FigureGrid>
       <Box>
         <SignedViewerSwitch />
         <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 720 }}>

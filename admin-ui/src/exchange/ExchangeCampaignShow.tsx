@@ -1,6 +1,7 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { Labeled, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
+import { TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
 import { StatusActions } from '../campaigns/StatusButtons';
+import { FigureGrid } from '../common/FigureGrid';
 import { CountField, DateTimeField, OwnerField, RateField, StatusChip } from '../common/fields';
 import { formatBucket } from '../common/format';
 import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
@@ -109,41 +110,21 @@ export const ExchangeCampaignShow = () => (
   <RecordShow actions={<StatusActions kind="exchange" />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
-        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
-          <Labeled label="Name">
-            <TextField source="name" />
-          </Labeled>
-          <Labeled label="Exchange campaign id">
-            <TextField source="exchangeCampaignId" />
-          </Labeled>
-          <Labeled label="Status">
-            <StatusChip source="campaignStatus" />
-          </Labeled>
-          <Labeled label="Shown elsewhere">
-            <CountField source="impressions" />
-          </Labeled>
-          <Labeled label="Entries shown here">
-            <CountField source="impressionsSent" />
-          </Labeled>
-          <Labeled label="Clicks sent">
-            <CountField source="clicksSent" />
-          </Labeled>
-          <Labeled label="Clicks received">
-            <CountField source="clicksReceived" />
-          </Labeled>
-          <Labeled label="Balance">
-            <BalanceField source="balance" />
-          </Labeled>
-          <Labeled label="CTR">
-            <RateField source="ctr" />
-          </Labeled>
-          <Labeled label="Owner">
-            <OwnerField />
-          </Labeled>
-          <Labeled label="Created">
-            <DateTimeField source="createdAt" />
-          </Labeled>
-        </Box>
+        <FigureGrid
+          figures={[
+            ['Name', <TextField source="name" />],
+            ['Exchange campaign id', <TextField source="exchangeCampaignId" />],
+            ['Status', <StatusChip source="campaignStatus" />],
+            ['Shown elsewhere', <CountField source="impressions" />],
+            ['Entries shown here', <CountField source="impressionsSent" />],
+            ['Clicks sent', <CountField source="clicksSent" />],
+            ['Clicks received', <CountField source="clicksReceived" />],
+            ['Balance', <BalanceField source="balance" />],
+            ['CTR', <RateField source="ctr" />],
+            ['Owner', <OwnerField />],
+            ['Created', <DateTimeField source="createdAt" />],
+          ]}
+        />
         <Entry />
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Ledger" path="ledger">
