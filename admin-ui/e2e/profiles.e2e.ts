@@ -56,18 +56,23 @@ test.describe('profile import', () => {
     expect(await apiData(`/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisher.apiKey)).toMatchObject({ status: 'done', total: 1 });
   });
 
-  test('should show the line and field of a bad row, and start no batch', async ({ page }) => {
+  test('should list every bad row of a file by line and column, and start no batch', async ({ page }) => {
     const publisher = await createAccount(['publisher']);
     await login(page, publisher.apiKey);
     await page.getByRole('menuitem', { name: 'Profile import' }).click();
 
-    const bad = Buffer.from('messengerUserId,walletAddress,walletClassify\nu1,,\nu2,EQwallet,\n');
+    const bad = Buffer.from('messengerUserId,walletAddress,walletClassify\nu1,,\nu2,EQwallet,\nu3,,\nu4,,evm\n');
     await page.getByTestId('csv-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: bad });
     await page.getByRole('button', { name: 'Import' }).click();
 
-    await expect(page.getByTestId('import-error-summary')).toHaveText('Nothing was imported: 1 row of the file needs fixing (1 error).');
-    await expect(page.getByTestId('import-error-list').locator('li')).toHaveText(['Line 3, walletClassify is required']);
+    await expect(page.getByTestId('import-error-summary')).toHaveText('Nothing was imported: 2 rows of the file need fixing (2 errors).');
+    await expect(page.getByTestId('import-error-list').locator('li')).toHaveText([
+      'Line 3, walletClassify is required',
+      'Line 5, walletClassify is only allowed with a walletAddress',
+    ]);
     await expect(page.locator('[data-testid^="batch-"]')).toHaveCount(0);
+    // the file can be fixed and sent again
+    await expect(page.getByRole('button', { name: 'Import' })).toBeEnabled();
     await screenshot(page, '61-profile-import-error');
   });
 });
