@@ -8,7 +8,9 @@ export const BlockId = (_props: { label?: string }) => {
   if (!record) return null;
   return (
     <Stack direction="row" alignItems="center" spacing={0.5}>
-      <code data-testid="ad-block-id">{record.adBlockId}</code>
+      <code data-testid="ad-block-id" style={{ wordBreak: 'break-all' }}>
+        {record.adBlockId}
+      </code>
       <CopyButton value={record.adBlockId} label="Copy ad block id" />
     </Stack>
   );
