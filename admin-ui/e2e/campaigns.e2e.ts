@@ -71,6 +71,7 @@ test.describe('campaigns', () => {
     await page.getByRole('button', { name: 'Save' }).click();
 
     await expect(page).toHaveURL(/#\/campaigns\/[^/]+\/show$/);
+    await expect(page.getByText('Campaign created')).toBeVisible();
     const campaignId = decodeURIComponent(page.url().split('/campaigns/')[1].split('/')[0]);
     const stored = await detail(campaignId, advertiser.apiKey);
     expect(stored).toMatchObject({
