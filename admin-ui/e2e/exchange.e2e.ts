@@ -49,7 +49,7 @@ test.describe('exchange', () => {
     await page.locator('textarea[name="text"]').fill('Solve 500 puzzles with friends');
     await page.locator('input[name="destination.url"]').fill('ftp://bad.example');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(fieldHelp(page, 'destination.url')).toHaveText('destination.url must be an http(s) URL');
+    await expect(fieldHelp(page, 'destination.url')).toHaveText('Destination URL must be an http(s) URL');
     await page.locator('input[name="destination.url"]').fill('https://t.me/puzzle_bot/app');
     await expect(page.getByTestId('preview-icon')).toBeVisible();
     await page.getByRole('button', { name: 'Save' }).click();

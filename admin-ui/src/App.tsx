@@ -9,7 +9,9 @@ import { Dashboard } from './dashboard/Dashboard';
 import { DeliveryTestPage } from './diagnosis';
 import exchangeCampaigns from './exchange';
 import { dataProvider } from './dataProvider';
+import { i18nProvider } from './i18n';
 import { Layout } from './layout/Layout';
+import { PageError } from './layout/PageError';
 import { QueuesPage } from './layout/QueuesPage';
 import { LoginPage } from './login/LoginPage';
 import { ProfileImport } from './profiles/ProfileImport';
@@ -20,6 +22,8 @@ export const App = () => (
     title="Ad network"
     dataProvider={dataProvider}
     authProvider={authProvider}
+    i18nProvider={i18nProvider}
+    error={PageError}
     loginPage={LoginPage}
     dashboard={Dashboard}
     layout={Layout}

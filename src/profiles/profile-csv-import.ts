@@ -19,6 +19,8 @@ const KNOWN_COLUMNS = new Set<string>([
   ...Object.values(COLUMN_ALIASES).filter((alias) => alias !== undefined),
 ]);
 const BOOLEAN_COLUMNS = new Set(['isPremium', 'isHighValue', 'walletHasBalance']);
+/** A refused file names at most this many field errors (the first, in file order); reading stops there. */
+export const MAX_CSV_ERRORS = 100;
 const MAX_CELL_BYTES = 64 * 1024;
 
 /** A CSV cell as a record value: empty is absent (the stored value stays); booleans as true/false, 1/0, yes/no. */
@@ -49,21 +51,36 @@ export class ProfileCsvImporter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Imports the file into the profiles of the publisher `accountId` (see ProfilesService.ownerOf). */
+  /**
+   * Imports the file into the profiles of the publisher `accountId` (see ProfilesService.ownerOf). A bad row does not
+   * stop the reading: the rows after it are still checked (and no longer staged), so the 400 names every bad row, up
+   * to MAX_CSV_ERRORS field errors, and the file can be fixed in one go.
+   */
   async import(accountId: string, input: Readable): Promise<ProfileCsvImportedDto> {
     const staged: string[] = [];
     try {
       let total = 0;
       let chunk: ProfileRow[] = [];
+      const errors: FieldError[] = [];
       const file = { columns: [] as string[] };
-      for await (const { record: cells, line } of this.rows(input, file)) {
-        chunk.push(toProfileRow(this.toRecord(file.columns, cells, line)));
-        total += 1;
-        if (chunk.length === MAX_BATCH_RECORDS) {
-          staged.push(await this.profiles.stage(accountId, chunk));
-          chunk = [];
+      try {
+        for await (const { record: cells, line } of this.rows(input, file)) {
+          const record = this.checkedRecord(file.columns, cells, line, errors);
+          if (errors.length >= MAX_CSV_ERRORS) break;
+          if (record === null || errors.length > 0) continue;
+          chunk.push(toProfileRow(record));
+          total += 1;
+          if (chunk.length === MAX_BATCH_RECORDS) {
+            staged.push(await this.profiles.stage(accountId, chunk));
+            chunk = [];
+          }
         }
+      } catch (error) {
+        // A file that stops parsing after bad rows: named with them.
+        if (!(error instanceof ValidationError) || errors.length === 0) throw error;
+        errors.push(...error.errors);
       }
+      if (errors.length > 0) throw new ValidationError(errors.slice(0, MAX_CSV_ERRORS));
       if (chunk.length > 0) staged.push(await this.profiles.stage(accountId, chunk));
       if (total === 0) throw ValidationError.of('file', 'holds no records (only a header, or nothing)');
       await this.profiles.release(staged);
@@ -122,6 +139,17 @@ export class ProfileCsvImporter {
     const repeated = cells.find((cell, i) => KNOWN_COLUMNS.has(cell) && cells.indexOf(cell) !== i);
     if (repeated) throw ValidationError.of('header', `names the column ${repeated} twice`);
     return cells;
+  }
+
+  /** The row's record, or null with its errors added to `errors`. */
+  private checkedRecord(columns: string[], cells: string[], line: number, errors: FieldError[]): ProfileRecordDto | null {
+    try {
+      return this.toRecord(columns, cells, line);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      errors.push(...error.errors);
+      return null;
+    }
   }
 
   private toRecord(columns: string[], cells: string[], line: number): ProfileRecordDto {
