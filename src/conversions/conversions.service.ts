@@ -6,6 +6,7 @@ import { Clock, DAY_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
+import { MetricsService } from '../metrics/metrics.service';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { ConversionRepository, isDuplicateKey } from './conversion.repository';
 import { ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
@@ -26,9 +27,17 @@ export class ConversionsService {
     private readonly conversions: ConversionRepository,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
     private readonly counters: StatsWriterService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async report(principal: Principal, messengerUserId: string): Promise<ConversionOutcome> {
+    const outcome = await this.store(principal, messengerUserId);
+    this.metrics.countConversion(outcome.attributed);
+    return outcome;
+  }
+
+  /** Stores the conversion, committed before it answers (then, and only then, it is counted in the metrics). */
+  private async store(principal: Principal, messengerUserId: string): Promise<ConversionOutcome> {
     const now = this.clock.now();
     const since = now - this.config.attributionDays * DAY_MS;
     try {

@@ -7,6 +7,7 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import type { Click } from '../events/entities/click.entity';
 import type { Queryable } from '../database/queryable';
+import { MetricsService } from '../metrics/metrics.service';
 import { BlockCounterChange, CampaignCounterChange, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';
 import { StatementBatch } from './stats-writes.repository';
 import { WriteLedger } from './write-ledger';
@@ -63,6 +64,7 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly counters: StatsRepository,
     @Inject(CLICK_STORE) private readonly clickRows: ClickStore,
+    private readonly metrics: MetricsService,
   ) {
     this.ledger = new WriteLedger(dataSource, this.logger, (deltas) => {
       for (const [key, delta] of deltas) this.mergeBack(key, delta);
@@ -81,16 +83,19 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
     const hour = hourStart(now);
+    let invalid = 0;
     for (const record of records) {
       const delta = this.deltaFor(record.campaignId, record.adBlockId, hour);
       if (record.invalid) {
         delta.invalidImpressions += 1;
+        invalid += 1;
         continue;
       }
       delta.impressions += 1;
       delta.spendMicros += record.costMicros;
       delta.earningsMicros += record.earningsMicros;
     }
+    this.metrics.countImpressions(records.length - invalid, invalid);
   }
 
   /** Resolves once the click is committed to the database. */
@@ -166,7 +171,10 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
         );
       await this.applyDeltas(batch, [...rows.values()]);
       await this.ledger.writeBatch(deltas, batch);
-      for (const pending of clicks) pending.resolve();
+      for (const pending of clicks) {
+        this.metrics.countClick(pending.click.status);
+        pending.resolve();
+      }
     } catch (error) {
       this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
       for (const pending of clicks) pending.reject(error);

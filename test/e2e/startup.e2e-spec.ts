@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,12 +19,21 @@ describe('Process start-up', () => {
     expect(result.stderr).toContain('APP_ENV must be production or test (got "staging")');
   });
 
-  it('should start as a real process and write its JSON log lines, request lines included, to standard output', async () => {
-    const database = join(tmpdir(), `adnet-startup-${process.pid}.sqlite`);
+  it('should start as a real process and write its JSON log lines (LOG_FORMAT=json), request lines included, to standard output', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'adnet-startup-'));
+    const database = join(folder, 'adnet.sqlite');
     const port = 3900 + (process.pid % 90);
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${database}`, REDIS_URL: '', APP_ENV: 'production' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${database}`,
+        REDIS_URL: '',
+        APP_ENV: 'production',
+        LOG_FORMAT: 'json',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -63,7 +72,7 @@ describe('Process start-up', () => {
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
-      for (const suffix of ['', '-wal', '-shm']) rmSync(database + suffix, { force: true });
+      rmSync(folder, { recursive: true, force: true });
     }
   }, 90_000);
 });

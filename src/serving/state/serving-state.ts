@@ -95,7 +95,15 @@ export type ClickOutcome =
   /** `budgetSpent`: the campaign's total or daily budget has nothing left after this click (CPC). */
   | { kind: 'counted'; status: BoundClickStatus; invalidReason: ClickInvalidReason | null; costMicros: number; budgetSpent: boolean };
 
+/** What a process holds of the shared budgets (Redis budget leases, see budget-leases.ts): none in process memory. */
+export interface HeldLeases {
+  leases: number;
+  remainingMicros: number;
+}
+
 export interface ServingState {
+  /** The budget leases this process bills from now (for /metrics). */
+  heldLeases(): HeldLeases;
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult>;
   registerClick(request: ClickRequest): Promise<ClickOutcome>;
   /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
