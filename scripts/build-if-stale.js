@@ -32,6 +32,8 @@ const OUTPUTS = ['dist/src/main.js', 'admin-ui/dist/index.html'];
 const STAMP = 'dist/.build-stamp';
 /** Folders never read as sources. */
 const SKIPPED = new Set(['node_modules', 'dist', '.git']);
+/** Tests beside the code are not part of the build: editing one does not make it stale. */
+const TEST_FILE = /\.(spec|test)\.tsx?$/;
 
 /** The newest modification time (ms) among the files under these paths, or 0 when there are none. */
 function newestSourceTime(root, sources = SOURCES) {
@@ -45,7 +47,7 @@ function newestSourceTime(root, sources = SOURCES) {
     }
     if (stat.isDirectory()) {
       for (const entry of readdirSync(file)) if (!SKIPPED.has(entry)) visit(path.join(file, entry));
-    } else if (stat.mtimeMs > newest) {
+    } else if (stat.mtimeMs > newest && !TEST_FILE.test(file)) {
       newest = stat.mtimeMs;
     }
   };

@@ -59,6 +59,12 @@ describe('build-if-stale', () => {
     expect(buildState(root, layout).fresh).toBe(false);
   });
 
+  it('should not count a test beside the code as a source', () => {
+    built();
+    file('src/feature/deep/thing.spec.ts', T0 + 40);
+    expect(buildState(root, layout).fresh).toBe(true);
+  });
+
   it('should build when an output is gone (the panel deleted) or the stamp is unreadable', () => {
     built();
     rmSync(join(root, 'admin-ui/dist/index.html'));
