@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
+import { PrincipalResolver } from './accounts/principal-resolver';
 import { AppConfig, ConfigError, loadConfig } from './config/app.config';
 import { AdminKey, resolveAdminKey } from './config/admin-key-file';
 import { createApp } from './bootstrap';
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
     log.level = level;
   }
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  const summary = startupSummary(config, port, adminKey.source);
+  // a key revoked since (through the API, or replaced by a later ADMIN_API_KEY) logs in nowhere: the summary says so
+  const adminKeyWorks = (await app.get(PrincipalResolver).resolve(adminKey.key)) !== null;
+  const summary = startupSummary(config, port, adminKey.source, adminKeyWorks);
   if (config.logFormat === 'json') log.info(summary.fields, summary.headline);
   else for (const line of summary.lines) log.info(line);
 }

@@ -14,15 +14,20 @@ export interface StartupSummary {
  * What the API process says once it listens: the profile, the URLs of the API, its docs, the admin panel and the
  * metrics, where the admin key comes from, and who runs the queue jobs. A few lines instead of Nest's hundred.
  */
-export function startupSummary(config: AppConfig, port: number, adminKey: AdminKeySource): StartupSummary {
+export function startupSummary(config: AppConfig, port: number, adminKey: AdminKeySource, adminKeyWorks = true): StartupSummary {
   const base = `http://${displayHost(config.host)}:${port}`;
   const database = config.database.type === 'sqlite' ? `SQLite ${config.database.location}` : `MySQL ${withoutPassword(config.database.location)}`;
   const profile = config.database.type === 'sqlite' && !config.redisUrl ? 'embedded profile' : config.redisUrl ? 'MySQL + Redis profile' : 'MySQL profile';
   const queues = config.redisUrl
     ? `BullMQ queues on Redis, ${config.queueWorkers ? 'jobs run in this process too' : 'jobs run by `npm run start:worker` (QUEUE_WORKERS=false)'}`
     : 'in-process queues and serving state';
-  const keySource =
-    adminKey.kind === 'environment' ? 'admin key from ADMIN_API_KEY' : `admin key in ${adminKey.file}${adminKey.created ? ' (created now)' : ''}`;
+  const keySource = !adminKeyWorks
+    ? adminKey.kind === 'environment'
+      ? 'the ADMIN_API_KEY given was revoked: start with another value'
+      : `the admin key in ${adminKey.file} was revoked (replaced by an ADMIN_API_KEY since): delete the file to have a new one made, or set ADMIN_API_KEY`
+    : adminKey.kind === 'environment'
+      ? 'admin key from ADMIN_API_KEY'
+      : `admin key in ${adminKey.file}${adminKey.created ? ' (created now)' : ''}`;
   const metricsAccess = config.metricsToken ? 'an admin key, or METRICS_TOKEN as a bearer token' : 'an admin key';
   const headline = `listening on ${base} (${profile}: ${database}, ${queues})`;
   return {
@@ -39,6 +44,7 @@ export function startupSummary(config: AppConfig, port: number, adminKey: AdminK
       metrics: `${base}/metrics`,
       adminKey: adminKey.kind === 'environment' ? 'ADMIN_API_KEY' : adminKey.file,
       adminKeyCreated: adminKey.kind === 'file' && adminKey.created,
+      adminKeyWorks,
     },
   };
 }

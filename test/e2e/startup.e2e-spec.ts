@@ -95,7 +95,7 @@ describe('Process start-up', () => {
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   /** Starts the built app on a free port with no ADMIN_API_KEY; resolves once it printed its admin panel line. */
-  async function startBuilt(): Promise<{ port: number; panelLine: string; stop: () => Promise<void> }> {
+  async function startBuilt(adminApiKey = ''): Promise<{ port: number; panelLine: string; stop: () => Promise<void> }> {
     const child = spawn(process.execPath, ['dist/src/main.js'], {
       cwd: root,
       env: {
@@ -104,7 +104,7 @@ describe('Process start-up', () => {
         HOST: '127.0.0.1',
         DATABASE_URL: `sqlite:${join(folder, 'adnet.sqlite')}`,
         REDIS_URL: '',
-        ADMIN_API_KEY: '',
+        ADMIN_API_KEY: adminApiKey,
         APP_ENV: 'production',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -158,7 +158,25 @@ describe('Process start-up', () => {
     } finally {
       await second.stop();
     }
-  }, 150_000);
+
+    // an ADMIN_API_KEY replaces (revokes) the file's key; a later start without it says so instead of a dead login
+    const chosen = 'chosen-admin-key-0123456789abcdef';
+    const third = await startBuilt(chosen);
+    try {
+      expect(third.panelLine).toBe(`Admin panel: http://localhost:${third.port}/admin/ — admin key from ADMIN_API_KEY`);
+      expect([await adminCall(third.port, chosen), await adminCall(third.port, key)]).toEqual([200, 401]);
+    } finally {
+      await third.stop();
+    }
+    const fourth = await startBuilt();
+    try {
+      expect(fourth.panelLine).toBe(
+        `Admin panel: http://localhost:${fourth.port}/admin/ — the admin key in ${keyFile} was revoked (replaced by an ADMIN_API_KEY since): delete the file to have a new one made, or set ADMIN_API_KEY`,
+      );
+    } finally {
+      await fourth.stop();
+    }
+  }, 200_000);
 
   it('should refuse to start the MySQL profile without ADMIN_API_KEY, saying why in one line', () => {
     const result = spawnSync(process.execPath, ['dist/src/main.js'], {
