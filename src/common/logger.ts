@@ -222,9 +222,17 @@ const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INF
 /** Fields every line has, or that the text line shows in its own place. */
 const SHOWN_APART = new Set(['level', 'time', 'service', 'pid', 'hostname', 'msg', 'context', 'err']);
 
-/** `HH:MM:SS` in UTC, as every log line's time (the JSON lines carry the full timestamp). */
+let clockSecond = -1;
+let clockText = '';
+
+/** `HH:MM:SS` in UTC, as every log line's time (the JSON lines carry the full timestamp); made once a second. */
 function clockTime(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 19);
+  const second = Math.floor(ms / 1000);
+  if (second !== clockSecond) {
+    clockSecond = second;
+    clockText = new Date(ms).toISOString().slice(11, 19);
+  }
+  return clockText;
 }
 
 /**
