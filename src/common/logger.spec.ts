@@ -55,7 +55,7 @@ describe('LOG_FORMAT=text', () => {
     logger.info({ context: 'StatsWriterService', batch: 3, apiKey: 'secret-key', note: 'two words' }, 'written');
     logger.error({ err: new Error('boom') }, 'write failed');
     accessLogWriter(logger)('req-1', 'GET', '/health', 200, 4);
-    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d INFO  \[StatsWriterService\] written  batch=3  apiKey=\[redacted\]  note="two words"\n$/);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d INFO {2}\[StatsWriterService\] written {2}batch=3 {2}apiKey=\[redacted\] {2}note="two words"\n$/);
     expect(lines[1]).toMatch(/^\d\d:\d\d:\d\d ERROR write failed\n {4}Error: boom\n {4,}at /);
     expect(lines[2]).toMatch(/^\d\d:\d\d:\d\d GET \/health 200 4 ms {2}req req-1\n$/);
   });
