@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const log = app.getHttpAdapter().getInstance().log;
   // Fastify says "Server listening at" once per network interface; the summary below says it once, with the rest.
   const level = log.level;
-  log.level = 'warn';
+  if (log.isLevelEnabled('info')) log.level = 'warn';
   try {
     await app.listen(config.port, config.host);
   } finally {
