@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const log = app.getHttpAdapter().getInstance().log;
   // Fastify says "Server listening at" once per network interface; the summary below says it once, with the rest.
   const level = log.level;
-  if (log.isLevelEnabled('info')) log.level = 'warn';
+  if (['trace', 'debug', 'info'].includes(level)) log.level = 'warn';
   try {
     await app.listen(config.port, config.host);
   } finally {

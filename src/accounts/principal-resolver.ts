@@ -3,11 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ChangeBus } from '../common/change-bus';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { hashApiKey } from './api-key-secret';
 import { Account } from './entities/account.entity';
 import { ApiKey } from './entities/api-key.entity';
 import { LruCache } from './lru-cache';
-import { MetricsService } from '../metrics/metrics.service';
 import type { Principal } from './principal';
 
 interface CachedPrincipal {

@@ -57,8 +57,9 @@ export class BullMqJobQueue<T = unknown> implements JobQueue<T> {
       { connection, prefix: this.queue.opts.prefix, concurrency },
     );
     this.worker.on('failed', (job, error) => {
-      if (job) this.onFailedTry(this.queue.name, job.attemptsMade >= (job.opts.attempts ?? 1));
-      if (job) this.logger.warn(`job ${job.id} failed (try ${job.attemptsMade} of ${job.opts.attempts ?? 1}): ${error.message}`);
+      if (!job) return;
+      this.onFailedTry(this.queue.name, job.attemptsMade >= (job.opts.attempts ?? 1));
+      this.logger.warn(`job ${job.id} failed (try ${job.attemptsMade} of ${job.opts.attempts ?? 1}): ${error.message}`);
     });
     this.worker.on('error', (error) => this.logger.error(`worker error: ${error.message}`));
   }

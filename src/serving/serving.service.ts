@@ -7,6 +7,7 @@ import { NotFoundError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';
 import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
@@ -19,7 +20,6 @@ import { languageFromAcceptLanguage, platformFromUserAgent } from './request-con
 import { reserveInRounds } from './reserve-in-rounds';
 import { SignedViewers } from './signed-viewer';
 import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
-import { MetricsService } from '../metrics/metrics.service';
 
 @Injectable()
 export class ServingService {
