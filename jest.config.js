@@ -9,7 +9,8 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: __dirname,
-      roots: ['<rootDir>/src'],
+      // scripts/: the start-up helpers (build-if-stale.js), plain JavaScript run before any build
+      roots: ['<rootDir>/src', '<rootDir>/scripts'],
       testRegex: '\\.spec\\.ts$',
       transform: { '^.+\\.ts$': tsJest },
       setupFiles: ['<rootDir>/test/setup-env.ts'],

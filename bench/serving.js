@@ -197,6 +197,8 @@ async function main() {
       // per-user cap would soon serve them nothing. Off unless asked for (BENCH_USER_IMPRESSIONS_PER_HOUR).
       USER_IMPRESSIONS_PER_HOUR: process.env.BENCH_USER_IMPRESSIONS_PER_HOUR || '0',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+      // the production format: request lines as JSON, as a log collector takes them
+      LOG_FORMAT: 'json',
     },
     `${SERVICE}/health`,
     '/tmp/adnet-bench-service.log',

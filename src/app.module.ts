@@ -15,6 +15,7 @@ import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
 import { ExchangeModule } from './exchange/exchange.module';
 import { HealthModule } from './health/health.module';
+import { MetricsEndpointModule, MetricsModule } from './metrics/metrics.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
@@ -39,6 +40,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        MetricsModule,
         ClockModule.forRoot(options.clock),
         DatabaseModule.forRoot(config, { dropSchema: options.dropSchema }),
         RedisModule,
@@ -56,6 +58,7 @@ export class AppModule {
         VerificationModule,
         StatsModule,
         HealthModule,
+        MetricsEndpointModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: RequestValidationPipe },

@@ -20,13 +20,15 @@ import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } fr
 import { projectRoot } from './common/project-root';
 import type { AppConfig } from './config/app.config';
 import { API_DESCRIPTION } from './docs/api-description';
+import { installHttpMetrics } from './metrics/http-metrics';
+import { MetricsService } from './metrics/metrics.service';
 import { mountQueueBoard, QUEUE_BOARD_PATH } from './queue/queue-board';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the HTTP application: Fastify, envelope errors, JSON parsing, CORS, docs and the admin panel. */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
-  const logger = createPinoLogger(config.logLevel, options.logDestination);
+  const logger = createPinoLogger(config.logLevel, options.logDestination, config.logFormat);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // One line per request is written in onResponse below; Fastify's own two lines are turned off.
@@ -73,10 +75,12 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     done(null, payload);
   });
   const accessLog = accessLogWriter(logger);
+  const observeUnmatched = installHttpMetrics(fastify, app.get(MetricsService).httpDuration);
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const url = request.url;
     const query = url.indexOf('?');
     accessLog(request.id, request.method, query === -1 ? url : url.slice(0, query), reply.statusCode, Math.round(reply.elapsedTime));
+    observeUnmatched(request, reply);
     done();
   });
 
@@ -87,6 +91,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   await mountQueueBoard(app, config);
   setUpSwagger(app);
   serveAdminPanel(app);
+  serveSiteRoot(fastify);
   app.enableShutdownHooks();
   await app.init();
   await fastify.ready();
@@ -190,4 +195,17 @@ function serveAdminPanel(app: NestFastifyApplication): void {
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
   });
   fastify.get('/admin', (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/admin/'));
+}
+
+/** The panel's icon (also inlined in admin-ui/index.html), for the pages that have none of their own (/docs, JSON). */
+const FAVICON_SVG =
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 64 64'><rect width='64' height='64' rx='14' fill='#1976d2'/>" +
+  "<path d='M18 46 30 16h4l12 30h-6l-3-8H27l-3 8zm11-13h8l-4-11z' fill='#fff'/></svg>";
+
+/** A person who opens the service's address lands in the admin panel; browsers find the icon they ask every site for. */
+function serveSiteRoot(fastify: FastifyInstance): void {
+  fastify.get('/', (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/admin/', 302));
+  fastify.get('/favicon.ico', (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG),
+  );
 }

@@ -4,6 +4,7 @@ import { ClockModule } from './common/clock';
 import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
@@ -17,6 +18,8 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
+        // the queues and the writers count into it; the worker serves no /metrics (docs/OPERATIONS.md)
+        MetricsModule,
         ClockModule.forRoot(),
         DatabaseModule.forRoot(config),
         RedisModule,

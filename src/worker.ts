@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     );
     process.exit(78);
   }
-  const logger = createPinoLogger(config.logLevel);
+  const logger = createPinoLogger(config.logLevel, undefined, config.logFormat);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ ...config, queueWorkers: true, runMigrations: false }), {
     logger: new PinoNestLogger(logger),
   });

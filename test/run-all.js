@@ -64,7 +64,8 @@ function runAdminPanelTests() {
     process.stdout.write(`\n(${message}: skipped, as CI is not set)\n`);
     return;
   }
-  runStep('build (API and admin panel) for the browser e2e', 'npm', ['run', 'build']);
+  // built already by the start-up e2e unless a source changed since (scripts/build-if-stale.js, as `npm start` does)
+  runStep('build (API and admin panel) for the browser e2e', process.execPath, [path.join(root, 'scripts', 'build-if-stale.js')]);
   runStep('admin panel browser e2e (Playwright + Chromium)', process.execPath, [
     path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'),
     'test',

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ChangeBus } from '../common/change-bus';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { hashApiKey } from './api-key-secret';
 import { Account } from './entities/account.entity';
 import { ApiKey } from './entities/api-key.entity';
@@ -46,11 +47,18 @@ export class PrincipalResolver {
     @InjectDataSource() dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly changes: ChangeBus,
+    metrics: MetricsService,
   ) {
     this.accounts = dataSource.getRepository(Account);
     this.keys = dataSource.getRepository(ApiKey);
     this.unknownKeyCache = new LruCache(config.unknownKeyCacheMax);
     changes.on(KEY_REVOKED, (keyHash) => this.principalCache.delete(keyHash));
+    metrics.gauge('adnet_key_cache_keys', 'Valid API keys cached in this process (key checks without the database).', () => this.principalCache.size);
+    metrics.gauge(
+      'adnet_key_cache_unknown_keys',
+      'Unknown or revoked keys remembered in this process (refused without the database).',
+      () => this.unknownKeyCache.size,
+    );
   }
 
   /** Why a presented key cannot be a key at all (the 401 message), or null when it is worth resolving. */

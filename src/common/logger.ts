@@ -1,12 +1,16 @@
 import { LoggerService } from '@nestjs/common';
 import type { FastifyBaseLogger } from 'fastify';
 import pino, { DestinationStream, Logger } from 'pino';
+import type { LogFormat } from '../config/app.config';
 
 /** The `service` field of every log line. */
 const SERVICE_NAME = 'adnet';
 
-/** Structured JSON logs; keys and secrets are censored wherever they appear in a logged object. */
-export function createPinoLogger(level: string, destination?: DestinationStream): Logger {
+/**
+ * Structured logs; keys and secrets are censored wherever they appear in a logged object. `json`: one JSON object per
+ * line, for log collectors; `text`: the same lines made short and readable for a person at a terminal (see TextLines).
+ */
+export function createPinoLogger(level: string, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service: SERVICE_NAME, pid: process.pid },
@@ -15,7 +19,8 @@ export function createPinoLogger(level: string, destination?: DestinationStream)
       censor: '[redacted]',
     },
   };
-  return pino(options, destination ?? bufferedStdout());
+  const out = destination ?? bufferedStdout();
+  return pino(options, format === 'text' ? new TextLines(out) : out);
 }
 
 /**
@@ -26,6 +31,11 @@ export function createPinoLogger(level: string, destination?: DestinationStream)
  */
 export function accessLogWriter(logger: Logger): (reqId: string, method: string, path: string, status: number, ms: number) => void {
   const stream = (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym];
+  if (stream instanceof TextLines) {
+    return (reqId, method, path, status, ms) => {
+      if (logger.isLevelEnabled('info')) stream.writeText(`${clockTime(Date.now())} ${method} ${path} ${status} ${ms} ms  req ${reqId}\n`);
+    };
+  }
   const bindings = `"service":${JSON.stringify(SERVICE_NAME)},"pid":${process.pid}`;
   return (reqId, method, path, status, ms) => {
     if (!logger.isLevelEnabled('info')) return;
@@ -165,12 +175,19 @@ class LineBuffer implements DestinationStream {
   }
 }
 
+/**
+ * Nest's own start-up chatter: a line per module, per controller and per route (about a hundred). Written at debug:
+ * at info the start-up says what a person needs in a few lines (see main.ts).
+ */
+const NEST_START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
 /** Routes Nest's own log calls into the same pino logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly pino: Logger) {}
 
   log(message: unknown, ...rest: unknown[]) {
-    this.write('info', message, rest);
+    const context = rest[rest.length - 1];
+    this.write(typeof context === 'string' && NEST_START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
   error(message: unknown, ...rest: unknown[]) {
     this.write('error', message, rest);
@@ -199,4 +216,71 @@ export class PinoNestLogger implements LoggerService {
       this.pino[level]({ context }, String(message));
     }
   }
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+/** Fields every line has, or that the text line shows in its own place. */
+const SHOWN_APART = new Set(['level', 'time', 'service', 'pid', 'hostname', 'msg', 'context', 'err']);
+
+let clockSecond = -1;
+let clockText = '';
+
+/** `HH:MM:SS` in UTC, as every log line's time (the JSON lines carry the full timestamp); made once a second. */
+function clockTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== clockSecond) {
+    clockSecond = second;
+    clockText = new Date(ms).toISOString().slice(11, 19);
+  }
+  return clockText;
+}
+
+/**
+ * LOG_FORMAT=text: pino's JSON lines rewritten for a person, `12:00:01 WARN  [Context] message key=value`, an error's
+ * stack below it. Only the rare lines are parsed here: the request lines, one per request, are written as text
+ * directly (accessLogWriter).
+ */
+export class TextLines implements DestinationStream {
+  constructor(private readonly out: DestinationStream) {}
+
+  write(line: string): void {
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      this.out.write(line);
+      return;
+    }
+    this.out.write(formatTextLine(entry));
+  }
+
+  writeText(text: string): void {
+    this.out.write(text);
+  }
+
+  flush(callback?: (error?: Error) => void): void {
+    const out = this.out as DestinationStream & { flush?: (callback?: (error?: Error) => void) => void };
+    if (out.flush) out.flush(callback);
+    else callback?.();
+  }
+}
+
+/** One log entry as a text line (see TextLines). */
+export function formatTextLine(entry: Record<string, unknown>): string {
+  const level = (LEVEL_NAMES[entry.level as number] ?? String(entry.level)).padEnd(5);
+  const context = typeof entry.context === 'string' ? `[${entry.context}] ` : '';
+  const fields = Object.entries(entry)
+    .filter(([key, value]) => !SHOWN_APART.has(key) && value !== undefined)
+    .map(([key, value]) => `${key}=${typeof value === 'string' && !/\s/.test(value) ? value : JSON.stringify(value)}`);
+  const err = entry.err as { message?: string; stack?: string } | undefined;
+  const message = [entry.msg, ...fields].filter((part) => part !== undefined && part !== '').join('  ');
+  const detail = err ? `\n${indent(err.stack ?? err.message ?? JSON.stringify(err))}` : '';
+  return `${clockTime(typeof entry.time === 'number' ? entry.time : Date.now())} ${level} ${context}${message}${detail}\n`;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
 }

@@ -49,6 +49,10 @@ export interface AppConfig {
   leaseHolderTtlMs: number;
   corsOrigins: string[] | '*';
   logLevel: string;
+  /** `text`: short lines for a person at a terminal (the default); `json`: one JSON object per line, for log collectors. */
+  logFormat: LogFormat;
+  /** A bearer token that may read /metrics besides an admin key: what a Prometheus scraper is given (docs/OPERATIONS.md). */
+  metricsToken: string | null;
   /** A conversion is credited to the user's latest click on the advertiser's campaigns within this many days. */
   attributionDays: number;
   /** Verification calls (docs/CONTRACT.md §7): delay after the click, timeout, tries, first retry delay, private targets. */
@@ -70,6 +74,8 @@ export interface AppConfig {
   /** Most impressions one (ad block, user) pair is served within any hour, across campaigns; 0: no cap. */
   userImpressionsPerHour: number;
 }
+
+export type LogFormat = 'text' | 'json';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -177,6 +183,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   }
 
+  const logFormatRaw = read('LOG_FORMAT') ?? 'text';
+  let logFormat: LogFormat = 'text';
+  if (logFormatRaw === 'text' || logFormatRaw === 'json') logFormat = logFormatRaw;
+  else problems.push(`LOG_FORMAT must be text or json (got "${logFormatRaw}")`);
+
   const config: AppConfig = {
     port: integer('PORT', 3000, 0, 65535),
     host: read('HOST') ?? '0.0.0.0',
@@ -208,6 +219,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     leaseHolderTtlMs: integer('LEASE_HOLDER_TTL_MS', 30_000, 3_000, 600_000),
     corsOrigins,
     logLevel,
+    logFormat,
+    metricsToken: secret('METRICS_TOKEN'),
     attributionDays: integer('ATTRIBUTION_DAYS', 7, 1, 90),
     verifyDelayMs: integer('VERIFY_DELAY_MS', 60_000, 0, 86_400_000),
     verifyTimeoutMs: integer('VERIFY_TIMEOUT_MS', 5000, 100, 60_000),

@@ -7,6 +7,7 @@ import { Clock, DAY_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
+import { MetricsService } from '../metrics/metrics.service';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { ConversionRepository } from './conversion.repository';
 import { AttributionSummaryDto, ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
@@ -29,9 +30,17 @@ export class ConversionsService {
     private readonly conversions: ConversionRepository,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
     private readonly counters: StatsWriterService,
+    private readonly metrics: MetricsService,
   ) {}
 
   async report(principal: Principal, messengerUserId: string, eventType: EventType = 'conversion'): Promise<ConversionOutcome> {
+    const outcome = await this.store(principal, messengerUserId, eventType);
+    this.metrics.countEvent(eventType, outcome.attributed);
+    return outcome;
+  }
+
+  /** Stores the event, committed before it answers (then, and only then, it is counted in the metrics). */
+  private async store(principal: Principal, messengerUserId: string, eventType: EventType): Promise<ConversionOutcome> {
     const now = this.clock.now();
     const since = now - this.config.attributionDays * DAY_MS;
     const event = { advertiserId: principal.accountId, messengerUserId, eventType };

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ConnectionOptions, Job, JobsOptions, Queue, Worker } from 'bullmq';
-import { JobInfo, JobOptions, JobProcessor, JobQueue, JobState, JobToAdd } from './queue.types';
+import { FailedTryListener, JobInfo, JobOptions, JobProcessor, JobQueue, JobState, JobToAdd } from './queue.types';
 
 /** BullMQ connection options from REDIS_URL; BullMQ workers need `maxRetriesPerRequest: null`. */
 export function bullConnection(redisUrl: string): ConnectionOptions {
@@ -32,7 +32,10 @@ export class BullMqJobQueue<T = unknown> implements JobQueue<T> {
   private readonly logger: Logger;
   private worker: Worker | null = null;
 
-  constructor(readonly queue: Queue) {
+  constructor(
+    readonly queue: Queue,
+    private readonly onFailedTry: FailedTryListener = () => undefined,
+  ) {
     this.logger = new Logger(`queue:${queue.name}`);
   }
 
@@ -54,7 +57,9 @@ export class BullMqJobQueue<T = unknown> implements JobQueue<T> {
       { connection, prefix: this.queue.opts.prefix, concurrency },
     );
     this.worker.on('failed', (job, error) => {
-      if (job) this.logger.warn(`job ${job.id} failed (try ${job.attemptsMade} of ${job.opts.attempts ?? 1}): ${error.message}`);
+      if (!job) return;
+      this.onFailedTry(this.queue.name, job.attemptsMade >= (job.opts.attempts ?? 1));
+      this.logger.warn(`job ${job.id} failed (try ${job.attemptsMade} of ${job.opts.attempts ?? 1}): ${error.message}`);
     });
     this.worker.on('error', (error) => this.logger.error(`worker error: ${error.message}`));
   }

@@ -83,6 +83,22 @@ describe(MemoryJobQueue.name, () => {
     expect((await queue.counts()).failed).toBe(1);
   });
 
+  it('should tell its listener of every failed try, and which one was final (for /metrics)', async () => {
+    const tries: [string, boolean][] = [];
+    queue = new MemoryJobQueue('listened', (name, final) => tries.push([name, final]));
+    queue.work({
+      process: async (job) => {
+        if (job.data.n === 1) throw new Error('always');
+        if (job.attemptsMade === 0) throw new Error('once');
+      },
+    });
+    await queue.add('job', { n: 1 }, { jobId: 'fails', attempts: 3, backoffMs: 5 });
+    await queue.add('job', { n: 2 }, { jobId: 'recovers', attempts: 2, backoffMs: 5 });
+    await waitFor(async () => (await queue.counts()).failed === 1 && (await queue.counts()).completed === 1);
+    expect(tries.filter(([, final]) => !final)).toHaveLength(3);
+    expect(tries.filter(([, final]) => final)).toEqual([['listened', true]]);
+  });
+
   it('should run at most `concurrency` jobs at once', async () => {
     queue = new MemoryJobQueue('test');
     let running = 0;

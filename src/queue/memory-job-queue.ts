@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { EMPTY_COUNTS, JobInfo, JobOptions, JobProcessor, JobQueue, JobState, JobToAdd } from './queue.types';
+import { EMPTY_COUNTS, FailedTryListener, JobInfo, JobOptions, JobProcessor, JobQueue, JobState, JobToAdd } from './queue.types';
 
 interface MemoryJob<T> {
   id: string;
@@ -34,7 +34,10 @@ export class MemoryJobQueue<T = unknown> implements JobQueue<T> {
   private stopped = false;
   private nextId = 1;
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    private readonly onFailedTry: FailedTryListener = () => undefined,
+  ) {
     this.logger = new Logger(`queue:${name}`);
   }
 
@@ -132,7 +135,9 @@ export class MemoryJobQueue<T = unknown> implements JobQueue<T> {
     } catch (error) {
       job.attemptsMade += 1;
       job.failedReason = error instanceof Error ? error.message : String(error);
-      if (job.attemptsMade < job.attempts && !this.closed) {
+      const final = job.attemptsMade >= job.attempts || this.closed;
+      this.onFailedTry(this.name, final);
+      if (!final) {
         const wait = job.backoffMs * 2 ** (job.attemptsMade - 1);
         this.logger.warn(`job ${job.id} failed (try ${job.attemptsMade} of ${job.attempts}), retry in ${wait} ms: ${job.failedReason}`);
         this.delay(job, wait);

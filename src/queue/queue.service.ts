@@ -3,6 +3,7 @@ import { DiscoveryService, ModuleRef, Reflector } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { bullConnection, BullMqJobQueue } from './bullmq-job-queue';
 import { MemoryJobQueue } from './memory-job-queue';
 import { ALL_QUEUES } from './queue-names';
@@ -26,7 +27,22 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly moduleRef: ModuleRef,
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
-  ) {}
+    private readonly metrics: MetricsService,
+  ) {
+    metrics.labelledGauge(
+      'adnet_queue_jobs',
+      'Jobs per queue and state (waiting, delayed, active; failed and completed as kept). With Redis, the shared queues: every process reports the same.',
+      ['queue', 'state'],
+      async () => {
+        const samples: { labels: { queue: string; state: string }; value: number }[] = [];
+        for (const name of ALL_QUEUES) {
+          const counts = await this.resolve(name).counts();
+          for (const [state, value] of Object.entries(counts)) samples.push({ labels: { queue: name, state }, value });
+        }
+        return samples;
+      },
+    );
+  }
 
   get usesRedis(): boolean {
     return Boolean(this.config.redisUrl);
@@ -77,14 +93,16 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
   }
 
+  private readonly countFailedTry = (queue: string, final: boolean) => this.metrics.countJobFailure(queue, final);
+
   private resolve(name: string): AnyQueue {
     let queue = this.queues.get(name);
     if (!queue) {
       if (this.usesRedis) {
         if (!(ALL_QUEUES as string[]).includes(name)) throw new Error(`queue ${name} is not listed in QUEUE_NAMES`);
-        queue = new BullMqJobQueue(this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }));
+        queue = new BullMqJobQueue(this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }), this.countFailedTry);
       } else {
-        queue = new MemoryJobQueue(name);
+        queue = new MemoryJobQueue(name, this.countFailedTry);
       }
       this.queues.set(name, queue);
     }

@@ -47,6 +47,9 @@ export interface JobQueue<T = unknown> {
   counts(): Promise<Record<JobState, number>>;
 }
 
+/** Told of every failed try of a job; `final` when no try is left (the job failed for good). */
+export type FailedTryListener = (queue: string, final: boolean) => void;
+
 /** Handles the jobs of one queue. Written once; both adapters call it. A job may run twice: make it idempotent. */
 export interface JobProcessor<T = unknown> {
   process(job: QueueJob<T>): Promise<unknown>;

@@ -7,6 +7,7 @@ import { NotFoundError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';
 import { shareOfMicros } from '../common/money';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
@@ -33,7 +34,20 @@ export class ServingService {
     @Inject(PROFILE_STORE) private readonly profiles: ProfileStore,
     private readonly viewers: SignedViewers,
     private readonly traffic: TrafficClassifier,
-  ) {}
+    metrics: MetricsService,
+  ) {
+    metrics.gauge('adnet_campaign_index_campaigns', "Servable campaigns in this process's campaign index.", () => index.ranked.length);
+    metrics.gauge(
+      'adnet_budget_leases_held',
+      'Budget leases this process bills from (MySQL + Redis profile; 0 on the embedded one).',
+      () => state.heldLeases().leases,
+    );
+    metrics.gauge(
+      'adnet_budget_leases_remaining_usdt',
+      'USDT still unbilled in the budget leases this process holds: what a killed process would leave for the others to reclaim.',
+      () => state.heldLeases().remainingMicros / 1_000_000,
+    );
+  }
 
   async fetchAds(principal: Principal, query: AdFetchQueryDto, facts: RequestFacts): Promise<ServedAdsDto> {
     await this.adBlocks.assertUsable(principal, query.adBlockId);

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/app.config';
 import type { Queryable } from '../database/queryable';
 import type { ClickStore } from '../events/click-store';
 import type { Click } from '../events/entities/click.entity';
+import { MetricsService } from '../metrics/metrics.service';
 import type { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsWriterService } from './stats-writer.service';
 import { StatsRepository } from './stats.repository';
@@ -18,7 +19,13 @@ const clickRows = {
 
 function writerOn(dataSource: DataSource): StatsWriterService {
   const config = { database: { type: dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite', location: '' }, statsFlushMs: 60_000 } as AppConfig;
-  return new StatsWriterService(dataSource, config, new StatsRepository(config, undefined as unknown as Repository<StatsHourly>), clickRows);
+  return new StatsWriterService(
+    dataSource,
+    config,
+    new StatsRepository(config, undefined as unknown as Repository<StatsHourly>),
+    clickRows,
+    new MetricsService(),
+  );
 }
 
 const clickOf = (fields: Partial<Click>) => fields as Click;

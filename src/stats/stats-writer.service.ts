@@ -8,6 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import type { Click } from '../events/entities/click.entity';
 import type { Queryable } from '../database/queryable';
+import { MetricsService } from '../metrics/metrics.service';
 import { BlockCounterChange, CampaignCounterChange, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';
 import { StatementBatch } from './stats-writes.repository';
 import { compareIds, GroupCommitWriter, inChunks } from './group-commit-writer';
@@ -51,22 +52,26 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly counters: StatsRepository,
     @Inject(CLICK_STORE) private readonly clickRows: ClickStore,
+    private readonly metrics: MetricsService,
   ) {
     super(dataSource, config.statsFlushMs, new Logger(StatsWriterService.name));
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
     const hour = hourStart(now);
+    let invalid = 0;
     for (const record of records) {
       const delta = this.deltaFor(record.campaignId, record.adBlockId, hour);
       if (record.invalid) {
         delta.invalidImpressions += 1;
+        invalid += 1;
         continue;
       }
       delta.impressions += 1;
       delta.spendMicros += record.costMicros;
       delta.earningsMicros += record.earningsMicros;
     }
+    this.metrics.countImpressions(records.length - invalid, invalid);
   }
 
   /** Resolves once the click is committed to the database. */
@@ -117,6 +122,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     if (clicks.length > 0) await this.clickRows.insertMany(batch, clicks);
     await this.applyDeltas(batch, [...rows.values()]);
     await this.ledger.writeBatch(deltas, batch);
+    for (const click of clicks) this.metrics.countClick(click.status);
   }
 
   private async applyDeltas(manager: Queryable, deltas: Delta[]): Promise<void> {

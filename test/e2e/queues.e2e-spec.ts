@@ -19,15 +19,22 @@ const waitFor = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
   }
 };
 
-type Adapter = { queue: JobQueue<{ n: number }>; work: (process: (job: QueueJob<{ n: number }>) => Promise<void>) => void; close: () => Promise<void> };
+type Adapter = {
+  queue: JobQueue<{ n: number }>;
+  work: (process: (job: QueueJob<{ n: number }>) => Promise<void>) => void;
+  close: () => Promise<void>;
+  /** What the adapter told its failed-try listener (the queue's /metrics counter): queue name, final. */
+  failedTries: [string, boolean][];
+};
 
 /** The adapters this profile runs: the in-process queue always, BullMQ on a real Redis on the MySQL + Redis profile. */
 const adapters: [string, () => Adapter][] = [
   [
     'in-process',
     () => {
-      const queue = new MemoryJobQueue<{ n: number }>('contract');
-      return { queue, work: (process) => queue.work({ process }), close: () => queue.close() };
+      const failedTries: [string, boolean][] = [];
+      const queue = new MemoryJobQueue<{ n: number }>('contract', (name, final) => failedTries.push([name, final]));
+      return { queue, work: (process) => queue.work({ process }), close: () => queue.close(), failedTries };
     },
   ],
 ];
@@ -36,9 +43,13 @@ if (TEST_PROFILE === 'mysql') {
     'BullMQ on Redis',
     () => {
       const prefix = `adnet-e2e-queue-${process.pid}-${Date.now().toString(36)}`;
-      const queue = new BullMqJobQueue<{ n: number }>(new Queue('contract', { connection: bullConnection(TEST_REDIS_URL), prefix }));
+      const failedTries: [string, boolean][] = [];
+      const queue = new BullMqJobQueue<{ n: number }>(new Queue('contract', { connection: bullConnection(TEST_REDIS_URL), prefix }), (name, final) =>
+        failedTries.push([name, final]),
+      );
       return {
         queue,
+        failedTries,
         work: (process) => queue.work({ process }, bullConnection(TEST_REDIS_URL)),
         close: async () => {
           await queue.queue.obliterate({ force: true });
@@ -65,6 +76,20 @@ describe.each(adapters)('Job queue contract: %s', (_name, make) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(seen).toEqual([1]);
     expect(await adapter.queue.counts()).toEqual({ waiting: 0, delayed: 0, active: 0, completed: 1, failed: 0 });
+  });
+
+  it('should tell its listener of each failed try, the last one as final', async () => {
+    adapter.work(async () => {
+      throw new Error('always');
+    });
+    await adapter.queue.add('job', { n: 1 }, { jobId: 'doomed', attempts: 3, backoffMs: 10 });
+    await waitFor(async () => (await adapter.queue.getJob('doomed'))?.state === 'failed');
+    await waitFor(async () => adapter.failedTries.length === 3);
+    expect(adapter.failedTries).toEqual([
+      ['contract', false],
+      ['contract', false],
+      ['contract', true],
+    ]);
   });
 
   it('should delay a job, retry failures with exponential backoff and keep the last error', async () => {

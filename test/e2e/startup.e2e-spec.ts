@@ -1,7 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MYSQL_NEEDS_ADMIN_KEY } from '../../src/config/admin-key-file';
+import { TEST_PROFILE } from '../support/profile';
 
 const root = join(__dirname, '..', '..');
 
@@ -19,12 +21,21 @@ describe('Process start-up', () => {
     expect(result.stderr).toContain('APP_ENV must be production or test (got "staging")');
   });
 
-  it('should start as a real process and write its JSON log lines, request lines included, to standard output', async () => {
-    const database = join(tmpdir(), `adnet-startup-${process.pid}.sqlite`);
+  it('should start as a real process and write its JSON log lines (LOG_FORMAT=json), request lines included, to standard output', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'adnet-startup-'));
+    const database = join(folder, 'adnet.sqlite');
     const port = 3900 + (process.pid % 90);
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${database}`, REDIS_URL: '', APP_ENV: 'production' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${database}`,
+        REDIS_URL: '',
+        APP_ENV: 'production',
+        LOG_FORMAT: 'json',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -63,7 +74,122 @@ describe('Process start-up', () => {
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
-      for (const suffix of ['', '-wal', '-shm']) rmSync(database + suffix, { force: true });
+      rmSync(folder, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+/**
+ * The first run as a new user makes it: the built application (`npm start` runs `node dist/src/main.js`) with nothing
+ * set. Built first when the sources changed since the last build (scripts/build-if-stale.js, as `npm start` does).
+ * Process-wide, not per storage profile: run with the embedded one.
+ */
+describe('Built application, first run (node dist/src/main.js)', () => {
+  // one process-level check, whatever the storage profile under test: made on the embedded run
+  if (TEST_PROFILE !== 'embedded') return;
+
+  let folder: string;
+
+  beforeAll(() => {
+    const build = spawnSync(process.execPath, ['scripts/build-if-stale.js'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+    if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+    folder = mkdtempSync(join(tmpdir(), 'adnet-first-run-'));
+  }, 320_000);
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  /** Starts the built app on a free port with no ADMIN_API_KEY; resolves once it printed its admin panel line. */
+  async function startBuilt(adminApiKey = ''): Promise<{ port: number; panelLine: string; stop: () => Promise<void> }> {
+    const child = spawn(process.execPath, ['dist/src/main.js'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${join(folder, 'adnet.sqlite')}`,
+        REDIS_URL: '',
+        ADMIN_API_KEY: adminApiKey,
+        APP_ENV: 'production',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
+    const stop = async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    };
+    const deadline = Date.now() + 60_000;
+    while (!/Admin panel: .*\n/.test(output)) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stop();
+        throw new Error(`no admin panel line; output:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const port = Number(/listening on http:\/\/localhost:(\d+) /.exec(output)![1]);
+    return { port, panelLine: /Admin panel: .*/.exec(output)![0], stop };
+  }
+
+  const adminCall = (port: number, key: string) =>
+    fetch(`http://127.0.0.1:${port}/api/v2/admin/accounts`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+
+  it('should create an admin key once, in a 0600 file beside the database, print the login line, and reuse the key on the next start', async () => {
+    const keyFile = join(folder, 'admin-key');
+    const first = await startBuilt();
+    let key: string;
+    try {
+      expect(first.panelLine).toBe(`Admin panel: http://localhost:${first.port}/admin/ — admin key in ${keyFile} (created now)`);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      key = readFileSync(keyFile, 'utf8').trim();
+      expect(key).toMatch(/^adn_admin_[A-Za-z0-9_-]{43}$/);
+      expect(await adminCall(first.port, key)).toBe(200);
+      expect(await adminCall(first.port, `${key}x`)).toBe(401);
+      const panel = await fetch(`http://127.0.0.1:${first.port}/`, { redirect: 'manual' });
+      expect([panel.status, panel.headers.get('location')]).toEqual([302, '/admin/']);
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startBuilt();
+    try {
+      expect(second.panelLine).toBe(`Admin panel: http://localhost:${second.port}/admin/ — admin key in ${keyFile}`);
+      expect(readFileSync(keyFile, 'utf8').trim()).toBe(key);
+      expect(await adminCall(second.port, key)).toBe(200);
+    } finally {
+      await second.stop();
+    }
+
+    // an ADMIN_API_KEY replaces (revokes) the file's key; a later start without it says so instead of a dead login
+    const chosen = 'chosen-admin-key-0123456789abcdef';
+    const third = await startBuilt(chosen);
+    try {
+      expect(third.panelLine).toBe(`Admin panel: http://localhost:${third.port}/admin/ — admin key from ADMIN_API_KEY`);
+      expect([await adminCall(third.port, chosen), await adminCall(third.port, key)]).toEqual([200, 401]);
+    } finally {
+      await third.stop();
+    }
+    const fourth = await startBuilt();
+    try {
+      expect(fourth.panelLine).toBe(
+        `Admin panel: http://localhost:${fourth.port}/admin/ — the admin key in ${keyFile} was revoked (replaced by an ADMIN_API_KEY since): delete the file to have a new one made, or set ADMIN_API_KEY`,
+      );
+    } finally {
+      await fourth.stop();
+    }
+  }, 200_000);
+
+  it('should refuse to start the MySQL profile without ADMIN_API_KEY, saying why in one line', () => {
+    const result = spawnSync(process.execPath, ['dist/src/main.js'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', DATABASE_URL: 'mysql://root@127.0.0.1:1/adnet', REDIS_URL: '', ADMIN_API_KEY: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toBe(`${MYSQL_NEEDS_ADMIN_KEY}\n`);
+    expect(result.stdout).toBe('');
+  });
 });

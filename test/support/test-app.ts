@@ -45,6 +45,8 @@ export async function startTestApp(
     APP_ENV: 'production',
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'info',
+    // Tests read the application's log lines as JSON (`logs`); they go to memory, never to the console.
+    LOG_FORMAT: 'json',
     // Tests click right after fetching; the abuse suite unsets it (the default, 300 ms) and moves the clock.
     MIN_CLICK_DELAY_MS: '0',
     ...profileEnv,

@@ -7,6 +7,7 @@ import {
   ClickRequest,
   countersLeaveBudget,
   FrequencyCap,
+  HeldLeases,
   ImpressionCandidate,
   IMPRESSION_WINDOW_MS,
   isExcluded,
@@ -32,6 +33,11 @@ export class MemoryServingState implements ServingState {
   /** key -> when impressions counted by a cap were served, oldest first, only those within its window */
   private readonly impressionLogs = new Map<string, ImpressionLog>();
   private lastSweep = 0;
+
+  /** One process bills straight from the counters: no leases. */
+  heldLeases(): HeldLeases {
+    return { leases: 0, remainingMicros: 0 };
+  }
 
   async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
     this.sweep(request.now);

@@ -12,7 +12,7 @@ import {
   RECLAIM_EVERY_MS,
 } from './budget-leases';
 import { defineScript } from './scripts/load-script';
-import { ClickRequest, ImpressionCandidate, stateKeys } from './serving-state';
+import { ClickRequest, HeldLeases, ImpressionCandidate, stateKeys } from './serving-state';
 
 /** How long the daily spend counters live in Redis. */
 export const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
@@ -106,6 +106,13 @@ export class RedisLeaseHolder {
   /** The current holder id: the one the scripts are sent for. */
   get id(): string {
     return this.holderId;
+  }
+
+  /** The budget leases this process bills from now, and the micro-USDT they still hold. */
+  get held(): HeldLeases {
+    let remainingMicros = 0;
+    for (const lease of this.leases.values()) remainingMicros += lease.remainingMicros;
+    return { leases: this.leases.size, remainingMicros };
   }
 
   /** Whether the scripts must find this holder's heartbeat alive (it was granted billed leases). */

@@ -3,7 +3,17 @@ import type Redis from 'ioredis';
 import { LeaseHolderOptions, RedisLeaseHolder } from './redis-lease-holder';
 import { RedisClickState } from './redis-click-state';
 import { RedisServeState } from './redis-serve-state';
-import { ClickOutcome, ClickRequest, ImpressionCandidate, PreviewRequest, ReserveRequest, ReserveResult, ServingPreview, ServingState } from './serving-state';
+import {
+  ClickOutcome,
+  ClickRequest,
+  ImpressionCandidate,
+  PreviewRequest,
+  ReserveRequest,
+  ReserveResult,
+  ServingPreview,
+  ServingState,
+  HeldLeases,
+} from './serving-state';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
 
@@ -22,6 +32,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     this.holder = new RedisLeaseHolder(redis, { ...options, clicksBeingWritten: () => this.clicks.fieldsBeingWritten() });
     this.serves = new RedisServeState(redis, this.holder);
     this.clicks = new RedisClickState(redis, this.holder);
+  }
+
+  heldLeases(): HeldLeases {
+    return this.holder.held;
   }
 
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {

@@ -181,7 +181,15 @@ function hasBudgetFor(candidate: ImpressionCandidate, state: CandidateState): bo
   return state.leaseCoversUnit || countersLeaveBudget(candidate, state.spentMicros, state.daySpentMicros);
 }
 
+/** What a process holds of the shared budgets (Redis budget leases, see budget-leases.ts): none in process memory. */
+export interface HeldLeases {
+  leases: number;
+  remainingMicros: number;
+}
+
 export interface ServingState {
+  /** The budget leases this process bills from now (for /metrics). */
+  heldLeases(): HeldLeases;
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult>;
   /** Reads what reserveImpressions would decide on (exclusions, frequency caps, budget counters); changes nothing. */
   preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview>;

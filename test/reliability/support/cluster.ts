@@ -256,6 +256,8 @@ export class Cluster {
       REDIS_URL: this.redisUrl,
       REDIS_PREFIX: this.redisPrefix,
       ADMIN_API_KEY: ADMIN_KEY,
+      // errorLines() reads the JSON lines' levels
+      LOG_FORMAT: 'json',
       RATE_LIMIT_PER_SECOND: '0',
       STATS_FLUSH_MS: '250',
       INDEX_REFRESH_MS: '2000',

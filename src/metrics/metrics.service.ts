@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The click outcomes the stats writer commits (docs/CONTRACT.md §6). */
+export type ClickMetricStatus = 'counted' | 'unbilled' | 'invalid';
+
+/** Seconds; from a fast lane's fraction of a millisecond to a slow admin export. */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** How long a scrape waits for a gauge read from Redis. */
+const READ_TIMEOUT_MS = 2000;
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The process metrics (CPU, memory, event loop lag, GC, handles): one set per process, however many applications it
+ * runs (the e2e suite starts several in one process; the collectors install observers that are never removed).
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The figures of /metrics (docs/OPERATIONS.md, "Metrics"). Business counters come from the one writer of each
+ * figure, never from a second count: the stats writer reports the impressions it takes and the clicks it commits,
+ * the conversions service the conversions it stores, the queues their failed tries. Hot paths only add to plain
+ * numbers here; they become Prometheus samples when scraped. Gauges (index, caches, leases, queue depths) are read
+ * from their owners at scrape time through the readers the owners register.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  /** Per route pattern, method and status class; observed at the Fastify edge (http-metrics.ts). */
+  readonly httpDuration = new Histogram({
+    name: 'adnet_http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status class: latency, and through _count the request rate. Fast lanes included.',
+    labelNames: ['route', 'method', 'status_class'],
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  private adsServed = 0;
+  private invalidImpressions = 0;
+  private readonly clicks: Record<ClickMetricStatus, number> = { counted: 0, unbilled: 0, invalid: 0 };
+  private readonly jobFailures = new Counter({
+    name: 'adnet_queue_job_failures_total',
+    help: 'Queue job tries that failed in this process, by queue; final="true" when the job failed for good (no try left).',
+    labelNames: ['queue', 'final'],
+    registers: [this.registry],
+  });
+  private readonly conversions = new Counter({
+    name: 'adnet_conversions_total',
+    help: 'Conversions stored, attributed to a click or not.',
+    labelNames: ['attributed'],
+    registers: [this.registry],
+  });
+  private readonly customEvents = new Counter({
+    name: 'adnet_custom_events_total',
+    help: 'Custom events stored (onboard, register, play, payment, withdraw), attributed to a click or not.',
+    labelNames: ['event', 'attributed'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    this.total('adnet_ads_served_total', 'Ads served: impressions of valid traffic, each billed by its campaign (CPM) or free (CPC).', () => ({
+      '': this.adsServed,
+    }));
+    this.total('adnet_impressions_invalid_total', 'Impressions served to invalid traffic (bots, data-centre networks): never billed.', () => ({
+      '': this.invalidImpressions,
+    }));
+    this.total(
+      'adnet_clicks_total',
+      'Clicks committed, by status: counted (billed when the campaign pays per click), unbilled, invalid.',
+      () => this.clicks,
+      'status',
+    );
+    this.conversions.inc({ attributed: 'true' }, 0);
+    this.conversions.inc({ attributed: 'false' }, 0);
+  }
+
+  /** A counter kept as plain numbers (by label value; '' without a label) and handed to Prometheus when scraped. */
+  private total(name: string, help: string, read: () => Record<string, number>, labelName?: string): void {
+    const counter: Counter = new Counter({
+      name,
+      help,
+      labelNames: labelName ? [labelName] : [],
+      registers: [this.registry],
+      collect: () => {
+        counter.reset();
+        for (const [value, count] of Object.entries(read())) {
+          if (labelName) counter.inc({ [labelName]: value }, count);
+          else counter.inc(count);
+        }
+      },
+    });
+  }
+
+  /** The stats writer took the impressions of an ad answer. */
+  countImpressions(valid: number, invalid: number): void {
+    this.adsServed += valid;
+    this.invalidImpressions += invalid;
+  }
+
+  /** The stats writer committed clicks. */
+  countClick(status: ClickMetricStatus): void {
+    this.clicks[status === 'unbilled' || status === 'invalid' ? status : 'counted'] += 1;
+  }
+
+  /** A conversion (endpoint 7) or a custom event, once it is stored. */
+  countEvent(eventType: string, attributed: boolean): void {
+    if (eventType === 'conversion') this.conversions.inc({ attributed: String(attributed) });
+    else this.customEvents.inc({ event: eventType, attributed: String(attributed) });
+  }
+
+  countJobFailure(queue: string, final: boolean): void {
+    this.jobFailures.inc({ queue, final: String(final) });
+  }
+
+  /** A gauge whose value is read from its owner at each scrape. */
+  gauge(name: string, help: string, read: () => number): void {
+    const gauge: Gauge = new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect: () => gauge.set(read()),
+    });
+  }
+
+  /** A gauge of several labelled values, read (possibly from Redis) at each scrape. */
+  labelledGauge<L extends string>(name: string, help: string, labelNames: L[], read: () => Promise<{ labels: Record<L, string>; value: number }[]>): void {
+    const gauge: Gauge<L> = new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect: async () => {
+        gauge.reset();
+        // Redis down (or slow) leaves these values out of the scrape instead of failing or holding it.
+        const samples = await withTimeout(read(), READ_TIMEOUT_MS).catch(() => []);
+        for (const sample of samples) gauge.set(sample.labels, sample.value);
+      },
+    });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The Prometheus text of this application's figures and of the process. */
+  async scrape(): Promise<string> {
+    const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
+    return `${own}\n${process}`;
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
