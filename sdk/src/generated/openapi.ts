@@ -769,6 +769,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics: requests per route, ads served, clicks, conversions, queues, caches, leases, process
+         * @description Needs an admin key (`x-api-key`) or, when METRICS_TOKEN is set, `Authorization: Bearer <METRICS_TOKEN>`.
+         */
+        get: operations["MetricsController_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5503,6 +5523,38 @@ export interface operations {
             };
             /** @description `{code: 503, message: "unhealthy: …", data: {status, database, redis}}` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    MetricsController_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Prometheus text format (version 0.0.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No admin key nor metrics token, or an unknown one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A key of an account without the admin role */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
