@@ -21,6 +21,7 @@ export interface SeriesPoint {
   unbilledClicks: number;
   invalidClicks: number;
   invalidImpressions: number;
+  views: number;
 }
 
 const MAX_BUCKETS = 5000;
@@ -41,6 +42,7 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
+      views: p.views,
       conversions: p.conversions,
       cost: fromMicros(p.spendMicros),
     }));
@@ -55,6 +57,7 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
+      views: p.views,
       conversions: p.conversions,
       earnings: fromMicros(p.earningsMicros),
     }));
@@ -81,6 +84,7 @@ export class StatsService {
       unbilledClicks: 0,
       invalidClicks: 0,
       invalidImpressions: 0,
+      views: 0,
     }));
     for (const row of rows) {
       const point = points[Math.floor((row.hour - first) / bucket)];
@@ -93,6 +97,7 @@ export class StatsService {
       point.unbilledClicks += row.unbilledClicks;
       point.invalidClicks += row.invalidClicks;
       point.invalidImpressions += row.invalidImpressions;
+      point.views += row.views;
     }
     return points;
   }

@@ -92,6 +92,12 @@ export class AdBlockResponseDto {
   })
   invalidImpressions: number;
 
+  @ApiProperty({
+    description: 'Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed',
+    example: 900,
+  })
+  views: number;
+
   @ApiProperty({ description: 'clicks / impressions, 0..1', example: 0.03 })
   ctr: number;
 

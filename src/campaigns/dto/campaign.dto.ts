@@ -356,6 +356,12 @@ class CampaignStatsDto {
   })
   invalidImpressions: number;
 
+  @ApiProperty({
+    description: 'Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed',
+    example: 900,
+  })
+  views: number;
+
   @ApiProperty({ description: 'Attributed conversions', example: 4 })
   conversions: number;
 

@@ -37,6 +37,7 @@ export class CampaignSeriesPointDto {
   @ApiProperty({ description: 'Clicks while the campaign was not billable: never billed, not in `clicks`', example: 2 }) unbilledClicks: number;
   @ApiProperty({ description: 'Clicks that are general invalid traffic: never billed, not in `clicks`', example: 1 }) invalidClicks: number;
   @ApiProperty({ description: 'Ads served to general invalid traffic: never billed, not in `impressions`', example: 40 }) invalidImpressions: number;
+  @ApiProperty({ description: 'Views the ton-ai-sdk reported (its `impression` event): at most one per impression, never billed', example: 900 }) views: number;
   @ApiProperty({ example: 4 }) conversions: number;
   @ApiProperty({ description: 'Spend in the bucket, USDT', example: 3 }) cost: number;
 }
@@ -49,6 +50,7 @@ export class AdBlockSeriesPointDto {
   @ApiProperty({ description: 'Clicks while their campaign was not billable: never billed, not in `clicks`', example: 2 }) unbilledClicks: number;
   @ApiProperty({ description: 'Clicks that are general invalid traffic: never billed, not in `clicks`', example: 1 }) invalidClicks: number;
   @ApiProperty({ description: 'Ads served to general invalid traffic: never billed, not in `impressions`', example: 40 }) invalidImpressions: number;
+  @ApiProperty({ description: 'Views the ton-ai-sdk reported (its `impression` event): at most one per impression, never billed', example: 900 }) views: number;
   @ApiProperty({ example: 4 }) conversions: number;
   @ApiProperty({ description: "The publisher's earnings in the bucket, USDT", example: 2.1 }) earnings: number;
 }

@@ -9,6 +9,7 @@ import { KeyScopes1763874000000 } from './1763874000000-KeyScopes';
 import { PublisherData1763877600000 } from './1763877600000-PublisherData';
 import { BillableTraffic1763881200000 } from './1763881200000-BillableTraffic';
 import { FrequencyCaps1763884800000 } from './1763884800000-FrequencyCaps';
+import { Views1763895600000 } from './1763895600000-Views';
 
 /** Every mysql migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MYSQL_MIGRATIONS = [
   PublisherData1763877600000,
   BillableTraffic1763881200000,
   FrequencyCaps1763884800000,
+  Views1763895600000,
 ];
