@@ -15,6 +15,6 @@ import { ExchangeService } from './exchange.service';
   imports: [TypeOrmModule.forFeature([ExchangeCampaign, ExchangeStatsHourly]), ServingModule],
   controllers: [ExchangeController],
   providers: [ExchangeIndexService, ExchangeStatsWriterService, ExchangeStatsRepository, ExchangeService, ExchangeCampaignsService],
-  exports: [ExchangeIndexService, ExchangeStatsWriterService],
+  exports: [ExchangeIndexService, ExchangeStatsWriterService, ExchangeService],
 })
 export class ExchangeModule {}

@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { LeaseHolderOptions, RedisLeaseHolder } from './redis-lease-holder';
 import { RedisClickState } from './redis-click-state';
 import { RedisServeState } from './redis-serve-state';
-import { ClickOutcome, ClickRequest, ImpressionCandidate, ReserveRequest, ReserveResult, ServingState } from './serving-state';
+import { ClickOutcome, ClickRequest, ImpressionCandidate, ReserveRequest, ReserveResult, ServingState, ViewOutcome, ViewRequest } from './serving-state';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
 
@@ -38,6 +38,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   undoClick(request: ClickRequest, costMicros: number): Promise<void> {
     return this.clicks.undoClick(request, costMicros);
+  }
+
+  registerView(request: ViewRequest): Promise<ViewOutcome> {
+    return this.clicks.registerView(request);
   }
 
   /**
