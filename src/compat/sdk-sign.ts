@@ -9,11 +9,12 @@ export const SDK_SALT = [...'Ton.AI'].map((char) => (char.charCodeAt(0) * 3).toS
  * The `sign` the ton-ai-sdk 2.2.2 puts on its event reports (`signRequest`): lower-case hex MD5 of the event data's
  * fields sorted by name as `name=value` joined by `&`, then `&appKey=<app id, else app key>&salt=<SDK_SALT>`. The SDK
  * signs every field it builds, also those left undefined (written `undefined`), which JSON then drops from the body:
- * `signedFields` names them, so a field missing from the body is signed as `undefined`. Values are written as
- * JavaScript writes them into a template string.
+ * `signedFields` names them, so a field missing from the body is signed as `undefined`; other fields count when the
+ * body has them. Values are written as JavaScript writes them into a template string.
  */
 export function sdkSign(eventData: Record<string, unknown>, signedFields: readonly string[], appKey: string): string {
-  const names = [...new Set([...signedFields, ...Object.keys(eventData)])].sort();
+  const sent = Object.keys(eventData).filter((name) => eventData[name] !== undefined);
+  const names = [...new Set([...signedFields, ...sent])].sort();
   const text = names.map((name) => `${name}=${String(eventData[name])}`).join('&') + `&appKey=${appKey}&salt=${SDK_SALT}`;
   return createHash('md5').update(text, 'utf8').digest('hex');
 }

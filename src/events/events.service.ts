@@ -146,7 +146,7 @@ export class EventsService {
   }
 }
 
-export type ViewResult = ViewOutcome | 'testAd';
+export type ViewResult = Exclude<ViewOutcome, 'noImpression'> | 'testAd';
 
 const CLICK_MESSAGES: Record<ClickStatus, string> = {
   counted: 'click counted',
