@@ -6,6 +6,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
+import { ProfilesService } from '../../src/profiles/profiles.service';
 import { TEST_PROFILE } from '../support/profile';
 import { blockDetail, createServable, openCampaign, setStatus } from '../support/serving-fixtures';
 import { campaignDetail, createAdBlock, flushStats, refreshIndex } from '../support/serving-helpers';
@@ -406,7 +407,8 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
 
   describe('UpdateUserProfile and SendCommonEvent', () => {
     it("UpdateUserProfile with a wallet: refused for a serve key; with the publisher's full key stored as a profile (ton as primary)", async () => {
-      await publisherApp(telegramUser());
+      const user = telegramUser();
+      await publisherApp(user);
       expect(await browser.call('UpdateUserProfile', [{ walletClassify: 'ton', walletAddress: WALLET }])).toEqual({
         success: false,
         message: 'Request failed with status code 403',
@@ -424,6 +426,8 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
         status = (await t.http().get('/api/v2/openapi/user/profile/batch/status').query({ batchId: stored.data.batchId }).set('x-api-key', publisher.apiKey)).body.data;
       }
       expect(status).toMatchObject({ status: 'done', total: 1, processed: 1 });
+      const profile = await t.app.get(ProfilesService).findProfile(publisher.accountId, user);
+      expect([profile?.walletAddress, profile?.walletClassify]).toEqual([WALLET, 'primary']);
     });
 
     it('SendCommonEvent is answered success and logged with the account', async () => {
