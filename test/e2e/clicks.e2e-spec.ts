@@ -526,6 +526,7 @@ describe('Clicks (endpoint 6) and stats', () => {
             'time',
             'unbilledClicks',
             'verifiedClicks',
+            'views',
           ]);
           expect(point.time % bucket).toBe(0);
           if (i > 0) expect(point.time - series[i - 1].time).toBe(bucket);
@@ -548,6 +549,7 @@ describe('Clicks (endpoint 6) and stats', () => {
           'invalidImpressions',
           'time',
           'unbilledClicks',
+          'views',
         ]);
         expect(sumSeries(series, 'earnings')).toEqual({
           impressions: want.impressions,
