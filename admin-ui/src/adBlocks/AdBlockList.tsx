@@ -22,6 +22,7 @@ export const AdBlockList = () => {
         />
         <BooleanField source="requireSignedViewer" label="Signed viewers" />
         <CountField source="impressions" />
+        <CountField source="views" label="Views (SDK)" />
         <CountField source="clicks" />
         <RateField source="ctr" label="CTR" />
         <MoneyField source="earnings" />

@@ -39,6 +39,7 @@ const BlockCharts = () => {
             granularity={granularity}
             metrics={[
               { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+              { key: 'views', label: 'Views (SDK)', color: '#00838f' },
               { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
             ]}
           />
@@ -103,6 +104,9 @@ export const AdBlockShow = () => (
         </Labeled>
         <Labeled label="Impressions">
           <CountField source="impressions" />
+        </Labeled>
+        <Labeled label="Views (SDK)">
+          <CountField source="views" />
         </Labeled>
         <Labeled label="Clicks">
           <CountField source="clicks" />

@@ -33,7 +33,10 @@ export const CampaignCharts = () => {
             kind="area"
             series={series}
             granularity={granularity}
-            metrics={[{ key: 'impressions', label: 'Impressions', color: '#1976d2' }]}
+            metrics={[
+              { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+              { key: 'views', label: 'Views (SDK)', color: '#00838f' },
+            ]}
           />
           <SeriesChart
             title="Clicks and conversions"

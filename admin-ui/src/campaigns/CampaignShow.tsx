@@ -78,6 +78,9 @@ export const CampaignShow = () => (
           <Labeled label="Impressions">
             <CountField source="impressions" />
           </Labeled>
+          <Labeled label="Views (SDK)">
+            <CountField source="views" />
+          </Labeled>
           <Labeled label="Clicks">
             <CountField source="clicks" />
           </Labeled>

@@ -42,7 +42,7 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const { data: state, error } = useLoaded(async () => {
     const { data, total: totalCampaigns } = await dataProvider.getList('campaigns', page);
-    const keys = ['impressions', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS];
+    const keys = ['impressions', 'views', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS];
     const series = await lastWeek(
       data.map((row) => String(row.id)),
       (id, range) => dataProvider.campaignSeries(id, range),
@@ -71,6 +71,7 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => {
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2 }}>
         <Figure label="Delivering now" value={formatCount(state.delivering)} testId="figure-delivering" />
         <Figure label="Impressions" value={formatCount(impressions)} testId="figure-impressions" />
+        <Figure label="Views (SDK)" value={formatCount(total(series, 'views'))} testId="figure-views" />
         <Figure label="Clicks" value={formatCount(clicks)} testId="figure-clicks" />
         <Figure label="CTR" value={formatRate(impressions ? clicks / impressions : 0)} testId="figure-ctr" />
         <Figure label="Conversions" value={formatCount(total(series, 'conversions'))} testId="figure-conversions" />
@@ -102,7 +103,7 @@ const PublisherSection = ({ admin }: { admin: boolean }) => {
     const series = await lastWeek(
       data.map((row) => String(row.id)),
       (id, range) => dataProvider.adBlockSeries(id, range),
-      ['impressions', 'clicks', 'earnings', ...NOT_BILLED_KEYS],
+      ['impressions', 'views', 'clicks', 'earnings', ...NOT_BILLED_KEYS],
     );
     return { series, blocks: blocks ?? data.length };
   }, [dataProvider]);
@@ -117,6 +118,7 @@ const PublisherSection = ({ admin }: { admin: boolean }) => {
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2 }}>
         <Figure label="Ad blocks" value={formatCount(state.blocks)} testId="figure-blocks" />
         <Figure label="Impressions" value={formatCount(total(series, 'impressions'))} testId="figure-block-impressions" />
+        <Figure label="Views (SDK)" value={formatCount(total(series, 'views'))} testId="figure-block-views" />
         <Figure label="Clicks" value={formatCount(total(series, 'clicks'))} testId="figure-block-clicks" />
         <Figure label="Earnings" value={formatUsdt(total(series, 'earnings'))} testId="figure-earnings" />
         <Figure label="Invalid impressions" value={formatCount(total(series, 'invalidImpressions'))} testId="figure-block-invalid-impressions" />

@@ -217,7 +217,8 @@ export class SdkUserProfileDto {
   type?: string;
 
   @ApiPropertyOptional({ description: "The user's wallet (with walletClassify); needs a full key", example: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG' })
-  @OptionalId(128)
+  @IsOptional()
+  @Id(128)
   walletAddress?: string;
 
   @ApiPropertyOptional({ description: '`ton` (stored as `primary`), `evm`, `primary` or `alt`', enum: SDK_WALLET_CLASSES })
