@@ -53,8 +53,7 @@ function signKeyOf(facts: RequestFacts): string {
 }
 
 const KEY_HEADERS =
-  'The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId ' +
-  "in `x-api-id` (the SDK's appId). ";
+  'The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId ' + "in `x-api-id` (the SDK's appId). ";
 
 /**
  * The routes the npm package `ton-ai-sdk` 2.2.2 calls (its base URL pointed at this service), answered in its
@@ -100,7 +99,11 @@ export class CompatController {
   @ApiOperation({ summary: 'SDK GetTonExchangeAd: one exchange entry (matching/exchange with limit 1)', description: KEY_HEADERS })
   @ApiEnvelope(SdkSingleExchangeEntryDto)
   @ApiErrors(400, 401, 403, 404, 409)
-  async fetchExchangeEntry(@CurrentPrincipal() principal: Principal, @Body() body: SdkExchangeFetchDto, @Facts() facts: RequestFacts): Promise<Envelope<object>> {
+  async fetchExchangeEntry(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: SdkExchangeFetchDto,
+    @Facts() facts: RequestFacts,
+  ): Promise<Envelope<object>> {
     const entries = await this.compat.fetchExchangeEntries(principal, body.exchangeCampaignId, body.viewer.telegramUserId, 1, facts);
     return ok(entries.length > 0 ? { success: true, message: '1 entries', ...entries[0] } : { success: false, message: 'no matching exchange entries' });
   }
@@ -149,7 +152,11 @@ export class CompatController {
   })
   @ApiEnvelope(SdkEventResultDto)
   @ApiErrors(400, 401, 403, 404)
-  async exchangeEvent(@CurrentPrincipal() principal: Principal, @Body() body: SdkExchangeEventDto, @Facts() facts: RequestFacts): Promise<Envelope<SdkEventResultDto>> {
+  async exchangeEvent(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: SdkExchangeEventDto,
+    @Facts() facts: RequestFacts,
+  ): Promise<Envelope<SdkEventResultDto>> {
     assertMayCall(principal, CANONICAL.exchangeClick, facts);
     return ok(await this.compat.reportExchangeEvent(principal, body, signKeyOf(facts), facts));
   }
@@ -161,11 +168,15 @@ export class CompatController {
     description:
       KEY_HEADERS +
       'Any key may report `events` (the SDK sends `onBoard` at init; not stored). A wallet is stored as a profile ' +
-      "batch of one record, which needs what user/profile/batch needs: a full publisher key (403 otherwise).",
+      'batch of one record, which needs what user/profile/batch needs: a full publisher key (403 otherwise).',
   })
   @ApiEnvelope(SdkProfileResultDto)
   @ApiErrors(400, 401, 403)
-  async userProfile(@CurrentPrincipal() principal: Principal, @Body() body: SdkUserProfileDto, @Facts() facts: RequestFacts): Promise<Envelope<SdkProfileResultDto>> {
+  async userProfile(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: SdkUserProfileDto,
+    @Facts() facts: RequestFacts,
+  ): Promise<Envelope<SdkProfileResultDto>> {
     if (body.walletAddress !== undefined) assertMayCall(principal, CANONICAL.profileBatch, facts);
     return ok(await this.compat.updateProfile(principal, body));
   }

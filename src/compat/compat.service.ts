@@ -62,11 +62,23 @@ export class CompatService {
     const { msg, ads } = await this.serving.fetchVerifiableAds(principal, query, facts);
     return {
       msg,
-      ads: ads.map(({ verifiable, ...ad }) => ({ ...ad, adFormat: 'image' as const, popupImage: ad.image, isSupportVerified: verifiable, destination: sdkDestination(ad.destination) })),
+      ads: ads.map(({ verifiable, ...ad }) => ({
+        ...ad,
+        adFormat: 'image' as const,
+        popupImage: ad.image,
+        isSupportVerified: verifiable,
+        destination: sdkDestination(ad.destination),
+      })),
     };
   }
 
-  async fetchExchangeEntries(principal: Principal, exchangeCampaignId: string, openId: string, limit: number, facts: RequestFacts): Promise<SdkExchangeEntryDto[]> {
+  async fetchExchangeEntries(
+    principal: Principal,
+    exchangeCampaignId: string,
+    openId: string,
+    limit: number,
+    facts: RequestFacts,
+  ): Promise<SdkExchangeEntryDto[]> {
     const query = Object.assign(new ExchangeFetchQueryDto(), { exchangeCampaignId, openId, type: 'messenger', limit });
     const { exchangeCampaigns } = await this.exchange.fetchEntries(principal, query, facts);
     return exchangeCampaigns.map((entry) => ({

@@ -47,7 +47,11 @@ export class ServingService {
    * fetchAds for the ton-ai-sdk (src/compat/): the same ads, each with whether its campaign has a verification
    * endpoint (the SDK's `isSupportVerified`).
    */
-  async fetchVerifiableAds(principal: Principal, query: AdFetchQueryDto, facts: RequestFacts): Promise<{ msg: string; ads: (ServedAdDto & { verifiable: boolean })[] }> {
+  async fetchVerifiableAds(
+    principal: Principal,
+    query: AdFetchQueryDto,
+    facts: RequestFacts,
+  ): Promise<{ msg: string; ads: (ServedAdDto & { verifiable: boolean })[] }> {
     await this.adBlocks.assertUsable(principal, query.adBlockId);
     if (isDebug(facts.header('debug'))) {
       const debug = await this.debugAds(query, facts);

@@ -88,7 +88,9 @@ describe(StatsRepository.name, () => {
     const change = (id: string) => ({ id, impressions: 1, clicks: 2, spend: 70, day: '1970-01-02', daySpend: 40, ...noTraffic, invalidClicks: 1, views: 5 });
     await repository.addCampaignCounters(dataSource, [change('newer'), change('older'), change('same')]);
 
-    const rows = await dataSource.query('SELECT id, impressions, clicks, invalidClicks, views, spentMicros, daySpentMicros, spentDay FROM campaigns ORDER BY id');
+    const rows = await dataSource.query(
+      'SELECT id, impressions, clicks, invalidClicks, views, spentMicros, daySpentMicros, spentDay FROM campaigns ORDER BY id',
+    );
     expect(rows).toEqual([
       { id: 'newer', impressions: 1, clicks: 2, invalidClicks: 1, views: 5, spentMicros: 570, daySpentMicros: 40, spentDay: '1970-01-02' },
       { id: 'older', impressions: 1, clicks: 2, invalidClicks: 1, views: 5, spentMicros: 570, daySpentMicros: 300, spentDay: '1970-01-03' },

@@ -82,7 +82,9 @@ export class StatsRepository {
   async addCampaignCounters(into: Queryable, rows: CampaignCounterChange[]): Promise<void> {
     const derived = rows
       .map((_, i) =>
-        i === 0 ? `SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend, ${TRAFFIC_ALIASES}` : `SELECT ?, ?, ?, ?, ?, ?, ${TRAFFIC_PLACES}`,
+        i === 0
+          ? `SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend, ${TRAFFIC_ALIASES}`
+          : `SELECT ?, ?, ?, ?, ?, ?, ${TRAFFIC_PLACES}`,
       )
       .join(' UNION ALL ');
     const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend, ...trafficValues(row)]);
@@ -108,9 +110,7 @@ export class StatsRepository {
 
   async addBlockCounters(into: Queryable, rows: BlockCounterChange[]): Promise<void> {
     const derived = rows
-      .map((_, i) =>
-        i === 0 ? `SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings, ${TRAFFIC_ALIASES}` : `SELECT ?, ?, ?, ?, ${TRAFFIC_PLACES}`,
-      )
+      .map((_, i) => (i === 0 ? `SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings, ${TRAFFIC_ALIASES}` : `SELECT ?, ?, ?, ?, ${TRAFFIC_PLACES}`))
       .join(' UNION ALL ');
     const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings, ...trafficValues(row)]);
     await into.query(

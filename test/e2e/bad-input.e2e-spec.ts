@@ -1301,7 +1301,13 @@ function sdkRoutes(
             edit('eventData.type', bad.oneOf(userTypes, false)),
             edit('eventData.timestamp', timestamp),
             edit('eventData.num', notNumber(false)),
-            edit('sign', fc.oneof(bad.id(64), fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 32, maxLength: 32 }).map((digits) => digits.join('')))),
+            edit(
+              'sign',
+              fc.oneof(
+                bad.id(64),
+                fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 32, maxLength: 32 }).map((digits) => digits.join('')),
+              ),
+            ),
           ],
           [edit('eventData.openId', hostileText)],
         ),
@@ -1325,7 +1331,13 @@ function sdkRoutes(
             edit('eventData.telegramUserId', bad.id(128)),
             edit('eventData.source', bad.oneOf(['user', 'system', 'normal', 'event', 'earn'], false)),
             edit('eventData.timestamp', timestamp),
-            edit('sign', fc.oneof(bad.id(64), fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 32, maxLength: 32 }).map((digits) => digits.join('')))),
+            edit(
+              'sign',
+              fc.oneof(
+                bad.id(64),
+                fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 32, maxLength: 32 }).map((digits) => digits.join('')),
+              ),
+            ),
           ],
           [edit('eventData.telegramUserId', hostileText)],
         ),
@@ -1348,7 +1360,10 @@ function sdkRoutes(
             edit('walletAddress', fc.oneof(bad.id(128, false), fc.constant('EQD4FPq'))),
             // a good wallet alone is a 400 too (walletClassify is required with it); never both good
             edit('walletClassify', bad.oneOf(['ton', 'evm', 'primary', 'alt'], false)),
-            edit('events', fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), smallObject, fc.constant(Array.from({ length: 21 }, () => 'e')), fc.constant([1]))),
+            edit(
+              'events',
+              fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), smallObject, fc.constant(Array.from({ length: 21 }, () => 'e')), fc.constant([1])),
+            ),
           ],
           [edit('openId', hostileText)],
         ),

@@ -3,11 +3,11 @@
  * unknown and wrong keys (an `x-api-id` must name a serve key), what a serve key may not do on the canonical routes,
  * bad fields; the CORS preflight allows the SDK's headers. Nothing refused is counted or stored.
  */
-import { createHash } from 'node:crypto';
 import { TEST_PROFILE } from '../support/profile';
 import { Body, createServable, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
 import { campaignDetail, createAdBlock, flushStats } from '../support/serving-helpers';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { sdkAdEventData, sdkSigned } from '../support/ton-ai-sdk-sign';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -16,24 +16,8 @@ const AD_FETCH = '/api/v2/matching/ad/campaign';
 const PROFILE = '/api/v2/sdk/user/profile';
 const ORIGIN = 'https://miniapp.example';
 
-/**
- * The SDK's signRequest, written from its source: the event data's fields sorted by name as `name=value` (undefined
- * ones too, as `undefined`), `&appKey=<app id or key>&salt=<hex of each char code of "Ton.AI" times 3>`, md5 hex.
- */
-function signed(eventType: string, eventData: Record<string, unknown>, appKey: string) {
-  const salt = [...'Ton.AI'].map((char) => (char.charCodeAt(0) * 3).toString(16)).join('');
-  const text =
-    Object.keys(eventData)
-      .sort()
-      .map((key) => `${key}=${eventData[key]}`)
-      .join('&') + `&appKey=${appKey}&salt=${salt}`;
-  return { eventType, eventData, sign: createHash('md5').update(text).digest('hex') };
-}
-
-/** The event data the SDK's postAdEvent builds (campaign, ad and block undefined for a conversion). */
-function adEventData(ad: Body | null, openId: string) {
-  return { campaignId: ad?.campaignId, adId: ad?.adId, adBlockId: ad?.adBlockId, type: 'telegram', openId, uuid: '2854123301', timestamp: Date.now() };
-}
+const signed = sdkSigned;
+const adEventData = sdkAdEventData;
 
 describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
   let t: TestApp;
@@ -69,7 +53,12 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
       createAccount(t, ['publisher'], 'other publisher'),
     ]);
     serveKey = (
-      await t.http().post('/api/v2/openapi/account/keys').set('x-api-key', publisher.apiKey).send({ scope: 'serve', allowedOrigins: [ORIGIN] }).expect(200)
+      await t
+        .http()
+        .post('/api/v2/openapi/account/keys')
+        .set('x-api-key', publisher.apiKey)
+        .send({ scope: 'serve', allowedOrigins: [ORIGIN] })
+        .expect(200)
     ).body.data;
     const keys = (await t.http().get(`/api/v2/admin/accounts/${publisher.accountId}/keys`).set('x-api-key', ADMIN_KEY).expect(200)).body.data;
     fullKeyId = (keys.keys ?? keys).find((key: Body) => key.scope === 'full').keyId;
@@ -101,7 +90,11 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
       expect((await post(AD_EVENT, { 'x-api-id': serveKey.keyId }, unsigned).expect(400)).body).toMatchObject({ code: 400, message: 'sign is required' });
       expect(await counters()).toEqual([1, 0, 0, 0]);
       // the same report, signed right, counts
-      expect((await post(AD_EVENT, { 'x-api-id': serveKey.keyId }, good).expect(200)).body).toEqual({ code: 0, message: 'success', data: { status: 'success', msg: 'click counted' } });
+      expect((await post(AD_EVENT, { 'x-api-id': serveKey.keyId }, good).expect(200)).body).toEqual({
+        code: 0,
+        message: 'success',
+        data: { status: 'success', msg: 'click counted' },
+      });
       expect(await counters()).toEqual([1, 0, 1, 0]);
     });
 
@@ -136,7 +129,11 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
         expect(response.body).toEqual({ code: 401, message, data: {} });
       }
       // the canonical routes read only x-api-key
-      const canonical = await t.http().get('/api/v2/openapi/matching/ad').query({ adBlockId, openId: 'u', type: 'messenger', limit: 1 }).set('x-api-id', serveKey.keyId);
+      const canonical = await t
+        .http()
+        .get('/api/v2/openapi/matching/ad')
+        .query({ adBlockId, openId: 'u', type: 'messenger', limit: 1 })
+        .set('x-api-id', serveKey.keyId);
       expect(canonical.status).toBe(401);
       expect(await counters()).toEqual([2, 1, 1, 0]);
     });
@@ -156,7 +153,8 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
       const user = newUser();
       const conversion = await post(AD_EVENT, { 'x-api-id': serveKey.keyId }, signed('conversion', adEventData(null, user), serveKey.keyId)).expect(403);
       expect(conversion.body.message).toContain('publishable (serve) key');
-      const advertiserServe = (await t.http().post('/api/v2/openapi/account/keys').set('x-api-key', advertiser.apiKey).send({ scope: 'serve' }).expect(200)).body.data;
+      const advertiserServe = (await t.http().post('/api/v2/openapi/account/keys').set('x-api-key', advertiser.apiKey).send({ scope: 'serve' }).expect(200))
+        .body.data;
       await post(AD_EVENT, { 'x-api-id': advertiserServe.keyId }, signed('conversion', adEventData(null, user), advertiserServe.keyId)).expect(403);
       const wallet = await post(PROFILE, { 'x-api-id': serveKey.keyId }, { openId: user, walletClassify: 'ton', walletAddress: 'UQBvW8Z5' }).expect(403);
       expect(wallet.body.message).toContain('publishable (serve) key');
@@ -184,20 +182,36 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
     it('should name the field of a bad event, signed right: type, missing ad fields, no impression to bind to', async () => {
       const key = { 'x-api-id': serveKey.keyId };
       const user = newUser();
-      await expectField(AD_EVENT, key, signed('share', adEventData(null, user), serveKey.keyId), 'eventType', 'eventType must be one of click, impression, complete, conversion');
+      await expectField(
+        AD_EVENT,
+        key,
+        signed('share', adEventData(null, user), serveKey.keyId),
+        'eventType',
+        'eventType must be one of click, impression, complete, conversion',
+      );
       await expectField(AD_EVENT, key, signed('click', adEventData(null, user), serveKey.keyId), 'eventData.adBlockId', 'eventData.adBlockId is required');
       const notServed = { campaignId, adId: `ad_${campaignId}`, adBlockId };
       await expectField(AD_EVENT, key, signed('impression', adEventData(notServed, user), serveKey.keyId), 'eventData', 'no matching impression');
       await expectField(AD_EVENT, key, signed('click', adEventData(notServed, user), serveKey.keyId), 'eventData', 'no matching impression');
       await expectField(PROFILE, { 'x-api-key': publisher.apiKey }, { openId: user, walletClassify: 'ton' }, 'walletAddress', 'walletAddress is required');
-      await expectField(PROFILE, { 'x-api-key': publisher.apiKey }, { openId: user, walletClassify: 'sol', walletAddress: 'x' }, 'walletClassify', 'walletClassify must be one of ton, evm, primary, alt');
+      await expectField(
+        PROFILE,
+        { 'x-api-key': publisher.apiKey },
+        { openId: user, walletClassify: 'sol', walletAddress: 'x' },
+        'walletClassify',
+        'walletClassify must be one of ton, evm, primary, alt',
+      );
       expect(await counters()).toEqual([2, 1, 1, 0]);
     });
 
     it('should count no view of invalid traffic (a bot agent), while answering success', async () => {
       const user = newUser();
       const ad = await served(user);
-      const response = await post(AD_EVENT, { 'x-api-id': serveKey.keyId, 'user-agent': 'curl/8.5.0' }, signed('impression', adEventData(ad, user), serveKey.keyId)).expect(200);
+      const response = await post(
+        AD_EVENT,
+        { 'x-api-id': serveKey.keyId, 'user-agent': 'curl/8.5.0' },
+        signed('impression', adEventData(ad, user), serveKey.keyId),
+      ).expect(200);
       expect(response.body.data).toEqual({ status: 'success', msg: 'view of invalid traffic: not counted' });
       expect(await counters()).toEqual([3, 1, 1, 0]);
     });
@@ -213,7 +227,9 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
       .set('access-control-request-headers', sent.join(','))
       .expect(204);
     expect(response.headers['access-control-allow-origin']).toBe(ORIGIN);
-    const allowed = String(response.headers['access-control-allow-headers']).split(',').map((name) => name.trim());
+    const allowed = String(response.headers['access-control-allow-headers'])
+      .split(',')
+      .map((name) => name.trim());
     expect(sent.filter((name) => !allowed.includes(name))).toEqual([]);
   });
 });
@@ -230,7 +246,13 @@ describe(`ton-ai-sdk routes: the rate limit of the canonical frontend routes [${
     const publisher = await createAccount(t, ['publisher']);
     const adBlockId = await createAdBlock(t, publisher.apiKey);
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => t.http().post(AD_FETCH).set('x-api-key', publisher.apiKey).send({ adBlockId, viewer: { openId: 'u' } })),
+      Array.from({ length: 12 }, () =>
+        t
+          .http()
+          .post(AD_FETCH)
+          .set('x-api-key', publisher.apiKey)
+          .send({ adBlockId, viewer: { openId: 'u' } }),
+      ),
     );
     const statuses = answers.map((answer) => answer.status);
     // 12 requests within at most a few one-second windows of 2: most are refused

@@ -80,12 +80,19 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
         .http()
         .post('/api/v2/openapi/exchange/campaign/create')
         .set('x-api-key', account.apiKey)
-        .send({ name, icon: 'https://cdn.example.com/x-icon.png', image: 'https://cdn.example.com/x.png', text: `Play ${name}`, destination: { actionType: 'open.miniapp', url } })
+        .send({
+          name,
+          icon: 'https://cdn.example.com/x-icon.png',
+          image: 'https://cdn.example.com/x.png',
+          text: `Play ${name}`,
+          destination: { actionType: 'open.miniapp', url },
+        })
         .expect(200)
     ).body.data.exchangeCampaignId as string;
   const exchangeDetail = async (account: Account, exchangeCampaignId: string) => {
     await t.app.get(ExchangeStatsWriterService).flush();
-    return (await t.http().get('/api/v2/openapi/exchange/campaign/detail').query({ exchangeCampaignId }).set('x-api-key', account.apiKey).expect(200)).body.data;
+    return (await t.http().get('/api/v2/openapi/exchange/campaign/detail').query({ exchangeCampaignId }).set('x-api-key', account.apiKey).expect(200)).body
+      .data;
   };
   const stats = async (campaignId: string) => {
     await flushStats(t);
@@ -320,7 +327,10 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       await browser.call('TonAdInit', [{ appKey: advertiser.apiKey, baseUrl }]);
       const made = await browser.step(2);
       const conversion = made.find((exchange) => exchange.path === '/api/v2/ad/report/event')!;
-      expect(conversion).toMatchObject({ body: { eventType: 'conversion', eventData: { openId: user } }, response: { data: { msg: 'conversion attributed' } } });
+      expect(conversion).toMatchObject({
+        body: { eventType: 'conversion', eventData: { openId: user } },
+        response: { data: { msg: 'conversion attributed' } },
+      });
       expect(conversion.headers['x-api-key']).toBe(advertiser.apiKey);
       expect(conversion.headers.apikey).toBe(advertiser.apiKey);
       await browser.call('SendTonAdConversion', [user]);
@@ -400,7 +410,11 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       await browser.call('OnExchangeAdVerified', [{ ad: { ...entry, isSupportVerified: true }, onVerifySuccess: callback('verify'), times: 2 }], 'verify');
       expect((await browser.state()).callbacks.verify).toMatchObject([{ success: false }]);
       const reads = await browser.step(1);
-      expect(reads[0].response).toEqual({ code: 0, message: 'success', data: { isVerified: false, message: 'exchange campaigns have no verification endpoint' } });
+      expect(reads[0].response).toEqual({
+        code: 0,
+        message: 'success',
+        data: { isVerified: false, message: 'exchange campaigns have no verification endpoint' },
+      });
       expect(await exchangeDetail(partnerB, exchangeB)).toMatchObject({ clicksReceived: 2 });
     }, 60_000);
   });
@@ -423,7 +437,8 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       await browser.step(1);
       let status: Json = {};
       while (status.status !== 'done') {
-        status = (await t.http().get('/api/v2/openapi/user/profile/batch/status').query({ batchId: stored.data.batchId }).set('x-api-key', publisher.apiKey)).body.data;
+        status = (await t.http().get('/api/v2/openapi/user/profile/batch/status').query({ batchId: stored.data.batchId }).set('x-api-key', publisher.apiKey))
+          .body.data;
       }
       expect(status).toMatchObject({ status: 'done', total: 1, processed: 1 });
       const profile = await t.app.get(ProfilesService).findProfile(publisher.accountId, user);
@@ -433,7 +448,10 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
     it('SendCommonEvent is answered success and logged with the account', async () => {
       expect(await browser.call('SendCommonEvent', ['level_up', '5512345678'])).toEqual({ success: true, message: 'Event sent successfully' });
       const [event] = await browser.step(1);
-      expect(event).toMatchObject({ path: '/api/v2/common/event/report', body: { eventName: 'level_up', openId: '5512345678', type: 'telegram', eventSource: 'sdk' } });
+      expect(event).toMatchObject({
+        path: '/api/v2/common/event/report',
+        body: { eventName: 'level_up', openId: '5512345678', type: 'telegram', eventSource: 'sdk' },
+      });
       expect(t.logs.some((line) => line.includes('ton-ai-sdk event') && line.includes('level_up') && line.includes(publisher.accountId))).toBe(true);
     });
   });

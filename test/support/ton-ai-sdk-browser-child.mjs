@@ -9,6 +9,7 @@
  * Driven over the IPC channel by test/support/ton-ai-sdk-browser.ts: each message `{id, op, ...}` is answered
  * `{id, result}` or `{id, error}`.
  */
+/* global Request, Headers, Response */
 import { createRequire } from 'node:module';
 import { Window } from 'happy-dom';
 

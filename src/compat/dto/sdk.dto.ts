@@ -216,7 +216,10 @@ export class SdkUserProfileDto {
   @IsOneOf(SDK_USER_TYPES)
   type?: string;
 
-  @ApiPropertyOptional({ description: "The user's wallet (with walletClassify); needs a full key", example: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG' })
+  @ApiPropertyOptional({
+    description: "The user's wallet (with walletClassify); needs a full key",
+    example: 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG',
+  })
   @IsOptional()
   @Id(128)
   walletAddress?: string;
