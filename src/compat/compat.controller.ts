@@ -76,8 +76,7 @@ export class CompatController {
   @ApiEnvelope(SdkSingleAdDto)
   @ApiErrors(400, 401, 403, 404)
   async fetchAd(@CurrentPrincipal() principal: Principal, @Body() body: SdkAdFetchDto, @Facts() facts: RequestFacts): Promise<Envelope<object>> {
-    const { msg, ads } = await this.compat.fetchAds(principal, body.adBlockId, body.viewer.openId, 1, facts);
-    return ok(ads.length > 0 ? { success: true, message: msg, ...ads[0] } : { success: false, message: msg });
+    return ok(await this.compat.fetchSingleAd(principal, body.adBlockId, body.viewer.openId, facts));
   }
 
   @Post('matching/ad/campaign/multi')
@@ -104,8 +103,7 @@ export class CompatController {
     @Body() body: SdkExchangeFetchDto,
     @Facts() facts: RequestFacts,
   ): Promise<Envelope<object>> {
-    const entries = await this.compat.fetchExchangeEntries(principal, body.exchangeCampaignId, body.viewer.telegramUserId, 1, facts);
-    return ok(entries.length > 0 ? { success: true, message: '1 entries', ...entries[0] } : { success: false, message: 'no matching exchange entries' });
+    return ok(await this.compat.fetchSingleExchangeEntry(principal, body.exchangeCampaignId, body.viewer.telegramUserId, facts));
   }
 
   @Post('matching/exchange/campaign/multi/new')

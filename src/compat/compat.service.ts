@@ -72,6 +72,18 @@ export class CompatService {
     };
   }
 
+  /** GetTonAd's answer: the best ad's fields beside `success`, or `success: false` when none matched. */
+  async fetchSingleAd(principal: Principal, adBlockId: string, openId: string, facts: RequestFacts): Promise<object> {
+    const { msg, ads } = await this.fetchAds(principal, adBlockId, openId, 1, facts);
+    return ads.length > 0 ? { success: true, message: msg, ...ads[0] } : { success: false, message: msg };
+  }
+
+  /** GetTonExchangeAd's answer: the best entry's fields beside `success`, or `success: false` when none matched. */
+  async fetchSingleExchangeEntry(principal: Principal, exchangeCampaignId: string, openId: string, facts: RequestFacts): Promise<object> {
+    const [entry] = await this.fetchExchangeEntries(principal, exchangeCampaignId, openId, 1, facts);
+    return entry ? { success: true, message: '1 entries', ...entry } : { success: false, message: 'no matching exchange entries' };
+  }
+
   async fetchExchangeEntries(
     principal: Principal,
     exchangeCampaignId: string,
