@@ -135,6 +135,20 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
     await endpoint.stop();
   });
 
+  it('covers every export of the package (a new one would fail here until a test drives it)', async () => {
+    await browser.open(telegramUser());
+    expect(await browser.exports()).toEqual(
+      [
+        ...['GetDeviceId', 'GetMultiTonAd', 'GetMultiTonExchangeAd', 'GetTelegramUserInfo', 'GetTonAd', 'GetTonExchangeAd'],
+        ...['OnAdClick', 'OnAdVerified', 'OnExchangeAdClick', 'OnExchangeAdVerified', 'OpenAdUrl', 'RenderWeidget'],
+        ...['SendCommonEvent', 'SendTonAdClickEvent', 'SendTonAdConversion', 'SendTonExchangeClickEvent', 'SendTonExchangeConversion'],
+        ...['SetDiscordUserOpenId', 'SetTelegramUserOpenId', 'SetUserOpenId', 'SetWebUserOpenId'],
+        ...['TonAdBanner', 'TonAdInit', 'TonAdPopup', 'TonAdPopupShow', 'TonExchangeAdPopup', 'TonExchangeAdPopupShow', 'TonExchangeBanner'],
+        'UpdateUserProfile',
+      ].sort(),
+    );
+  });
+
   describe('a publisher mini app, the SDK initialised with a serve key by its keyId (appId)', () => {
     const user = telegramUser();
     let fetched: Json;
@@ -399,6 +413,19 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       expect((await browser.step(2)).map((exchange) => exchange.body?.eventType)).toEqual(['impression', 'complete']);
       expect(await exchangeDetail(partnerB, exchangeB)).toMatchObject({ impressions: 5, clicksReceived: 1 });
     }, 60_000);
+
+    it('SendTonExchangeConversion: the exchange conversion is not taken yet, a 400 naming eventType (the SDK then reports its error)', async () => {
+      const user = telegramUser();
+      await partnerApp(user);
+      await browser.call('SendTonExchangeConversion', [user]);
+      const [conversion] = await browser.step(2);
+      expect(conversion).toMatchObject({
+        path: '/api/v2/exchange/report/event/new',
+        status: 400,
+        body: { eventType: 'conversion', eventData: { telegramUserId: user } },
+        response: { code: 400, data: { errors: [{ field: 'eventType' }] } },
+      });
+    });
 
     it('OnExchangeAdClick opens the entry and reports its click 8 s later; OnExchangeAdVerified reads the exchange verify route', async () => {
       await partnerApp(telegramUser());

@@ -203,6 +203,10 @@ const operations = {
     await browser.until(() => browser.exchanges.length >= count && browser.inFlight === 0);
     return browser.exchanges;
   },
+  /** The names the package exports. */
+  async exports() {
+    return Object.keys(sdk).sort();
+  },
   async state() {
     return { openedLinks: browser.openedLinks, callbacks: browser.callbacks, localStorage: { ...browser.window.localStorage } };
   },

@@ -71,6 +71,11 @@ export class MiniAppBrowser {
     return this.send('click', { selector });
   }
 
+  /** The names the SDK package exports. */
+  exports(): Promise<string[]> {
+    return this.send('exports');
+  }
+
   state(): Promise<{ openedLinks: string[]; callbacks: Record<string, Json[]>; localStorage: Record<string, string> }> {
     return this.send('state');
   }
