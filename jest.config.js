@@ -15,6 +15,17 @@ module.exports = {
       setupFiles: ['<rootDir>/test/setup-env.ts'],
     },
     {
+      // The SDK's own specs (sdk/test/), on its sources: the SDK imports its modules with the `.js` extension.
+      displayName: 'sdk',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      roots: ['<rootDir>/sdk/test'],
+      testRegex: '\\.spec\\.ts$',
+      transform: { '^.+\\.ts$': tsJest },
+      moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+      setupFiles: ['<rootDir>/test/setup-env.ts'],
+    },
+    {
       displayName: 'e2e',
       testEnvironment: 'node',
       rootDir: __dirname,
@@ -22,6 +33,8 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       transform: { '^.+\\.ts$': tsJest },
       setupFiles: ['<rootDir>/test/setup-env.ts'],
+      // The sdk-* specs drive the built SDK: built here when its sources changed.
+      globalSetup: '<rootDir>/test/support/sdk-build.js',
     },
   ],
 };

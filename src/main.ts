@@ -1,18 +1,9 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config/app.config';
+import { loadConfigOrExit } from './config/app.config';
 import { createApp } from './bootstrap';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   const where = `http://localhost:${config.port}`;

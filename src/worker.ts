@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { createPinoLogger, PinoNestLogger } from './common/logger';
-import { AppConfig, ConfigError, loadConfig } from './config/app.config';
+import { loadConfigOrExit } from './config/app.config';
 import { QueueService } from './queue/queue.service';
 import { WorkerModule } from './worker.module';
 
@@ -10,16 +10,7 @@ import { WorkerModule } from './worker.module';
  * started with QUEUE_WORKERS=false (or not). It never runs migrations: the API process does.
  */
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   if (!config.redisUrl) {
     process.stderr.write(
       'npm run start:worker needs REDIS_URL: without Redis the queues live inside the API process (npm start), which runs their jobs itself\n',

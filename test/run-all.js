@@ -6,12 +6,15 @@
  * e2e (Playwright driving Debian's Chromium against the built application); without CI the browser step is
  * skipped, saying so, when Chromium is missing, and with CI=true a missing Chromium fails the run. Last, with
  * CI=true (or TEST_RELIABILITY=true), the reliability suite: several processes and faults on a private MariaDB + Redis.
+ * The SDK's specs run with the unit specs; its e2e specs (test/e2e/sdk-*) with the e2e suite, on both profiles, the
+ * browser one (test/e2e/sdk-browser.e2e-spec.ts) under the same Chromium rule as the admin panel's browser e2e.
  */
 const { spawnSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extraArgs = process.argv.slice(2);
 
@@ -37,12 +40,21 @@ function runStep(label, command, args, options = {}) {
   }
 }
 
+/**
+ * The e2e arguments: without Chromium the SDK's browser spec is left out, saying so, unless CI=true, where it runs
+ * and fails (as the admin panel's browser e2e does).
+ */
+function e2eArgs() {
+  if (existsSync(chromium) || process.env.CI === 'true') return ['--selectProjects', 'e2e', '--runInBand'];
+  process.stdout.write(`\n(SDK browser e2e needs Chromium at ${chromium} (apt-get install -y chromium): skipped, as CI is not set)\n`);
+  return ['--selectProjects', 'e2e', '--runInBand', '--testPathIgnorePatterns', 'sdk-browser\\.e2e-spec\\.ts$'];
+}
+
 function runAdminPanelTests() {
   const adminUi = path.join(root, 'admin-ui');
   runStep('admin panel unit tests (Vitest)', process.execPath, [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
     cwd: adminUi,
   });
-  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (!existsSync(chromium)) {
     const message = `admin panel browser e2e needs Chromium at ${chromium} (apt-get install -y chromium)`;
     if (process.env.CI === 'true') {
@@ -87,8 +99,8 @@ async function reachable() {
 }
 
 (async () => {
-  runJest('unit tests', ['--selectProjects', 'unit']);
-  runJest('e2e tests, embedded profile (SQLite, in-process state)', ['--selectProjects', 'e2e', '--runInBand'], {
+  runJest('unit tests (service and SDK)', ['--selectProjects', 'unit', 'sdk']);
+  runJest('e2e tests, embedded profile (SQLite, in-process state)', e2eArgs(), {
     TEST_PROFILE: 'embedded',
   });
   runAdminPanelTests();
@@ -103,7 +115,7 @@ async function reachable() {
     process.stderr.write(`\nMySQL + Redis profile required but unreachable:\n  ${problems.join('\n  ')}\n`);
     process.exit(1);
   }
-  runJest('e2e tests, MySQL + Redis profile', ['--selectProjects', 'e2e', '--runInBand'], { TEST_PROFILE: 'mysql' });
+  runJest('e2e tests, MySQL + Redis profile', e2eArgs(), { TEST_PROFILE: 'mysql' });
   // Two API processes and a worker on their own MariaDB and Redis, under load and faults (test/reliability/).
   if (process.env.CI === 'true' || process.env.TEST_RELIABILITY === 'true') {
     runStep('reliability: 2 APIs + 1 worker under load, faults (private MariaDB + Redis)', process.execPath, [

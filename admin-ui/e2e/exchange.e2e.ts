@@ -3,7 +3,10 @@ import { apiData, createAccount, creatives, login, screenshot, waitFor } from '.
 
 const detail = (id: string, apiKey: string) => apiData(`/api/v2/openapi/exchange/campaign/detail?exchangeCampaignId=${id}`, apiKey);
 
-/** Serves entries for `outId` to `users` users and clicks the entry of `inId` for `clicks` of them (key of out's owner). */
+/**
+ * Serves entries for `outId` to `users` users and clicks the entry of `inId` for `clicks` of them (key of out's owner);
+ * answers the users who clicked.
+ */
 async function exchangeTraffic(outKey: string, outId: string, inId: string, users: number, clicks: number) {
   // A new exchange campaign reaches the matching index through a change notice a few ms later.
   await waitFor(
@@ -14,17 +17,17 @@ async function exchangeTraffic(outKey: string, outId: string, inId: string, user
     (found) => found,
     `${inId} offered to ${outId}`,
   );
-  let clicked = 0;
+  const clicked: string[] = [];
   for (let index = 0; index < users; index++) {
     const openId = `ex-user-${Date.now()}-${index}`;
     const data = await apiData(`/api/v2/openapi/matching/exchange?exchangeCampaignId=${outId}&openId=${openId}&type=messenger&limit=9`, outKey);
     const entry = data.exchangeCampaigns.find((candidate: any) => candidate.inExchangeCampaignId === inId);
-    if (entry && clicked < clicks) {
+    if (entry && clicked.length < clicks) {
       await apiData('/api/v2/openapi/exchange/event/report', outKey, {
         eventType: 'click',
         eventData: { messengerUserId: openId, inExchangeCampaignId: inId, outExchangeCampaignId: outId },
       });
-      clicked++;
+      clicked.push(openId);
     }
   }
   return clicked;
@@ -46,7 +49,7 @@ test.describe('exchange', () => {
     await page.locator('textarea[name="text"]').fill('Solve 500 puzzles with friends');
     await page.locator('input[name="destination.url"]').fill('ftp://bad.example');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(fieldHelp(page, 'destination.url')).toHaveText('destination.url must be an http(s) URL');
+    await expect(fieldHelp(page, 'destination.url')).toHaveText('Destination URL must be an http(s) URL');
     await page.locator('input[name="destination.url"]').fill('https://t.me/puzzle_bot/app');
     await expect(page.getByTestId('preview-icon')).toBeVisible();
     await page.getByRole('button', { name: 'Save' }).click();
@@ -79,20 +82,24 @@ test.describe('exchange', () => {
         destination: { actionType: 'open.miniapp', url: 'https://t.me/racing_bot/app' },
       })
     ).exchangeCampaignId;
-    expect(await exchangeTraffic(partner.apiKey, mine, theirs, 4, 3)).toBe(3);
-    expect(await exchangeTraffic(other.apiKey, theirs, mine, 2, 1)).toBe(1);
+    expect(await exchangeTraffic(partner.apiKey, mine, theirs, 4, 3)).toHaveLength(3);
+    const received = await exchangeTraffic(other.apiKey, theirs, mine, 2, 1);
+    expect(received).toHaveLength(1);
+    // The user my campaign received converts in my app: I report it, and it is credited to that click.
+    await apiData('/api/v2/openapi/exchange/event/report/conversion', partner.apiKey, { eventType: 'conversion', eventData: { messengerUserId: received[0] } });
     const ledger = await waitFor(
       () => detail(mine, partner.apiKey),
       (value: any) => value.clicksSent === 3 && value.clicksReceived === 1,
       'ledger',
     );
-    expect(ledger.balance).toBe(2);
+    expect({ balance: ledger.balance, conversions: ledger.conversions, cr: ledger.cr }).toEqual({ balance: 2, conversions: 1, cr: 1 });
 
     await page.reload();
     await expect(page.getByTestId(`balance-${mine}`)).toHaveText('+2');
     await page.getByRole('tab', { name: 'Ledger' }).click();
     await expect(page.getByTestId('chart-ledger-totals')).toHaveText('Sent: 3 · Received: 1');
     await expect(page.getByTestId('ledger-table').locator('tbody tr').last().locator('td').last()).toHaveText('2');
+    await expect(page.getByTestId('ledger-conversions').last()).toHaveText('1');
     await screenshot(page, '50-exchange-ledger');
 
     await page.getByRole('menuitem', { name: 'Exchange' }).click();

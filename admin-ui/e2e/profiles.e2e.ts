@@ -50,23 +50,29 @@ test.describe('profile import', () => {
     await page.getByLabel('Profiles of').click();
     await page.getByRole('option', { name: new RegExp(publisher.accountId) }).click();
     await page.getByRole('button', { name: 'Import' }).click();
-    await expect(page.getByTestId('import-summary')).toHaveText('Done: 1 profiles in 1 batches', { timeout: 30_000 });
+    await expect(page.getByTestId('import-summary')).toHaveText('Done: 1 profile in 1 batch', { timeout: 30_000 });
     const batchId = (await page.locator('[data-testid^="batch-"]').first().getAttribute('data-testid'))!.slice('batch-'.length);
     // the batch is the publisher's: its own key reads it
     expect(await apiData(`/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisher.apiKey)).toMatchObject({ status: 'done', total: 1 });
   });
 
-  test('should show the line and field of a bad row, and start no batch', async ({ page }) => {
+  test('should list every bad row of a file by line and column, and start no batch', async ({ page }) => {
     const publisher = await createAccount(['publisher']);
     await login(page, publisher.apiKey);
     await page.getByRole('menuitem', { name: 'Profile import' }).click();
 
-    const bad = Buffer.from('messengerUserId,walletAddress,walletClassify\nu1,,\nu2,EQwallet,\n');
+    const bad = Buffer.from('messengerUserId,walletAddress,walletClassify\nu1,,\nu2,EQwallet,\nu3,,\nu4,,evm\n');
     await page.getByTestId('csv-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: bad });
     await page.getByRole('button', { name: 'Import' }).click();
 
-    await expect(page.getByTestId('import-error')).toContainText('line.3.walletClassify');
+    await expect(page.getByTestId('import-error-summary')).toHaveText('Nothing was imported: 2 rows of the file need fixing (2 errors).');
+    await expect(page.getByTestId('import-error-list').locator('li')).toHaveText([
+      'Line 3, walletClassify is required',
+      'Line 5, walletClassify is only allowed with a walletAddress',
+    ]);
     await expect(page.locator('[data-testid^="batch-"]')).toHaveCount(0);
+    // the file can be fixed and sent again
+    await expect(page.getByRole('button', { name: 'Import' })).toBeEnabled();
     await screenshot(page, '61-profile-import-error');
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiData, campaignBody, createAccount, login, screenshot, traffic, waitFor } from './support/harness';
+import { apiData, baseUrl, campaignBody, createAccount, login, screenshot, traffic, waitFor } from './support/harness';
 
 test.describe('publisher', () => {
   test('should require signed viewers on a new block from its form and switch it off on its page', async ({ page }) => {
@@ -24,6 +24,29 @@ test.describe('publisher', () => {
     await expect(toggle).not.toBeChecked();
     await waitFor(detail, (value: any) => value.requireSignedViewer === false, 'signed viewers off');
     await page.reload();
+    await expect(page.getByLabel('Require signed viewer')).not.toBeChecked();
+  });
+
+  test('should rename an ad block on its edit page, refuse a blank name, and say it was saved', async ({ page }) => {
+    const publisher = await createAccount(['publisher']);
+    const { adBlockId } = await apiData('/api/v2/openapi/ad/block/create', publisher.apiKey, { name: 'Old name', requireSignedViewer: true });
+    const detail = () => apiData(`/api/v2/openapi/ad/block/detail?adBlockId=${adBlockId}`, publisher.apiKey);
+    await login(page, publisher.apiKey);
+    await page.goto(`${baseUrl()}/admin/#/adBlocks/${adBlockId}`);
+    const name = page.locator('input[name="name"]');
+    await expect(name).toHaveValue('Old name');
+
+    await name.fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.MuiFormControl-root', { has: name }).locator('.MuiFormHelperText-root')).toHaveText('Required');
+    expect((await detail()).name).toBe('Old name');
+
+    await name.fill('Level-end banner');
+    await page.getByLabel('Require signed viewer').uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page).toHaveURL(new RegExp(`#/adBlocks/${adBlockId}/show$`));
+    await expect(page.getByText('Ad block saved')).toBeVisible();
+    expect(await detail()).toMatchObject({ adBlockId, name: 'Level-end banner', requireSignedViewer: false });
     await expect(page.getByLabel('Require signed viewer')).not.toBeChecked();
   });
 

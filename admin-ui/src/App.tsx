@@ -6,9 +6,12 @@ import adBlocks from './adBlocks';
 import { authProvider, hasRole, isAdmin } from './authProvider';
 import campaigns from './campaigns';
 import { Dashboard } from './dashboard/Dashboard';
+import { DeliveryTestPage } from './diagnosis';
 import exchangeCampaigns from './exchange';
 import { dataProvider } from './dataProvider';
+import { i18nProvider } from './i18n';
 import { Layout } from './layout/Layout';
+import { PageError } from './layout/PageError';
 import { QueuesPage } from './layout/QueuesPage';
 import { LoginPage } from './login/LoginPage';
 import { ProfileImport } from './profiles/ProfileImport';
@@ -19,6 +22,8 @@ export const App = () => (
     title="Ad network"
     dataProvider={dataProvider}
     authProvider={authProvider}
+    i18nProvider={i18nProvider}
+    error={PageError}
     loginPage={LoginPage}
     dashboard={Dashboard}
     layout={Layout}
@@ -35,6 +40,7 @@ export const App = () => (
         {isAdmin(permissions) ? <Resource name="accounts" {...accounts} recordRepresentation="name" /> : null}
         <CustomRoutes>
           <Route path="/me" element={<MyAccount />} />
+          {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? <Route path="/test-delivery" element={<DeliveryTestPage />} /> : null}
           {hasRole(permissions, 'publisher') ? <Route path="/profiles/import" element={<ProfileImport />} /> : null}
           {isAdmin(permissions) ? <Route path="/queues" element={<QueuesPage />} /> : null}
         </CustomRoutes>

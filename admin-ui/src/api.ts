@@ -1,4 +1,5 @@
 import { HttpError } from 'react-admin';
+import { humanizeFieldErrors, humanizeMessage } from './common/fieldLabels';
 
 /** Where the panel keeps the API key and the account it belongs to (browser local storage). */
 export const API_KEY_STORAGE = 'adnet.apiKey';
@@ -77,8 +78,14 @@ export function createApiClient(fetchImpl: Fetch = (...args) => fetch(...args), 
     }
     const failed = !response.ok || !json || (typeof json.code === 'number' && json.code !== 0);
     if (failed) {
-      const message = typeof json?.message === 'string' ? json.message : `HTTP ${response.status} ${response.statusText}`.trim();
-      const fieldErrors: FieldError[] = Array.isArray(json?.data?.errors) ? json.data.errors : [];
+      // Field paths become the labels the user sees on the form (docs/ADMIN_PANEL.md).
+      const fieldErrors: FieldError[] = Array.isArray(json?.data?.errors) ? humanizeFieldErrors(json.data.errors) : [];
+      const message =
+        fieldErrors.length > 0
+          ? fieldErrors.map((fieldError) => fieldError.message).join('; ')
+          : typeof json?.message === 'string'
+            ? humanizeMessage(json.message)
+            : `HTTP ${response.status} ${response.statusText}`.trim();
       const status = response.ok ? (json?.code ?? 500) : response.status;
       throw new HttpError(message, status, { code: json?.code ?? status, message, fieldErrors, errors: toFormErrors(fieldErrors) });
     }

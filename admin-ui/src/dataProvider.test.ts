@@ -64,7 +64,7 @@ describe('api client', () => {
     expect(calls[0].headers['content-type']).toBeUndefined();
   });
 
-  it('should turn a 400 envelope into an HttpError whose body carries nested field errors', async () => {
+  it('should turn a 400 envelope into an HttpError whose body carries nested field errors, in the words of the form', async () => {
     const { api } = fakeApi({
       'POST /api/v2/openapi/ad/campaign/create': () => ({
         status: 400,
@@ -84,10 +84,10 @@ describe('api client', () => {
     const error: any = await api('/api/v2/openapi/ad/campaign/create', { body: {} }).catch((caught) => caught);
 
     expect(error.status).toBe(400);
-    expect(error.message).toBe('budget.amount (daily) must not exceed budget.total; ad.destination.url must be an http(s) URL');
+    expect(error.message).toBe('Daily budget must not exceed total budget; Destination URL must be an http(s) URL');
     expect(error.body.errors).toEqual({
-      budget: { amount: 'budget.amount (daily) must not exceed budget.total' },
-      ad: { destination: { url: 'ad.destination.url must be an http(s) URL' } },
+      budget: { amount: 'Daily budget must not exceed total budget' },
+      ad: { destination: { url: 'Destination URL must be an http(s) URL' } },
     });
     expect(error.body.fieldErrors).toHaveLength(2);
   });
@@ -263,6 +263,19 @@ describe('data provider', () => {
     expect(campaignBody({ verificationUrl: ' https://v.example/x ' })).toEqual({ verificationUrl: 'https://v.example/x' });
   });
 
+  it('should send the optimization event, and never the read-only event counts or estimate of the detail', () => {
+    const detail = {
+      name: 'Funnel',
+      optimizationEvent: 'payment',
+      conversions: 2,
+      cr: 0.1,
+      events: { conversion: 1, onboard: 0, register: 4, play: 0, payment: 2, withdraw: 0 },
+      estimatedEventRate: 0.04,
+    };
+    expect(campaignBody(detail)).toEqual({ name: 'Funnel', optimizationEvent: 'payment' });
+    expect(campaignBody({ name: 'Kept' })).toEqual({ name: 'Kept' });
+  });
+
   it('should send a filled frequency cap, leave out an empty one, and remove an emptied one on update', async () => {
     expect(campaignBody({ name: 'A', frequencyCap: { impressions: 3, hours: 24 } })).toEqual({ name: 'A', frequencyCap: { impressions: 3, hours: 24 } });
     expect(campaignBody({ name: 'A', frequencyCap: { impressions: null, hours: '' } })).toEqual({ name: 'A' });
@@ -369,6 +382,15 @@ describe('data provider', () => {
     expect(points).toEqual(series);
   });
 
+  it("should read what a campaign spent in today's UTC day from its day bucket", async () => {
+    const { provider, calls } = fakeApi({
+      'GET /api/v2/openapi/ad/campaign/stats': () => ok({ series: [{ time: Date.UTC(2026, 0, 2), cost: 1.234567, impressions: 9 }] }),
+    });
+    const now = Date.UTC(2026, 0, 2, 15, 30);
+    expect(await provider.campaignSpentToday('c1', now)).toBe(1.234567);
+    expect(query(calls[0])).toEqual({ campaignId: 'c1', from: String(Date.UTC(2026, 0, 2)), to: String(now), granularity: 'day' });
+  });
+
   it('should refuse what the API cannot do', async () => {
     const { provider } = fakeApi({});
     await expect(provider.delete('campaigns')).rejects.toThrow('delete is not available for campaigns');
@@ -471,6 +493,6 @@ describe('data provider', () => {
     });
     const error: any = await provider.importProfilesCsv(new Blob(['x'])).catch((caught) => caught);
     expect(error.status).toBe(400);
-    expect(error.body.fieldErrors).toEqual([{ field: 'line.3.walletClassify', message: 'line.3.walletClassify is required with walletAddress' }]);
+    expect(error.body.fieldErrors).toEqual([{ field: 'line.3.walletClassify', message: 'Line 3, walletClassify is required with walletAddress' }]);
   });
 });

@@ -8,6 +8,10 @@ const MAX_PAGE_SIZE = 100;
 /** When filtering on the panel's side, at most this many items are read (50 pages of 100). */
 const MAX_FILTERED_ITEMS = 5000;
 
+const DAY_MS = 86_400_000;
+/** Budgets and stats count days in UTC. */
+export const startOfUtcDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
 export type StatusAction = 'start' | 'paused' | 'end';
 export type Granularity = 'hour' | 'day';
 export interface SeriesRange {
@@ -25,7 +29,7 @@ type PageReader = (current: number, pageSize: number) => Promise<PagedList>;
 /** The fields of the campaign shape the create/update endpoints take; stats and ids are left out. */
 export function campaignBody(data: Record<string, any>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad'] as const) {
+  for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad', 'optimizationEvent'] as const) {
     if (data[key] !== undefined) body[key] = data[key];
   }
   const url = typeof data.verificationUrl === 'string' ? data.verificationUrl.trim() : data.verificationUrl;
@@ -308,6 +312,11 @@ export function createDataProvider(api: Api = defaultApi) {
     setCampaignStatus: (campaignId: string, status: StatusAction) => api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
     campaignSeries: (campaignId: string, range: SeriesRange = {}) =>
       api(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series as any[]),
+    /** What the campaign spent in the current UTC day (its daily budget's day): the cost of today's stats bucket. */
+    campaignSpentToday: (campaignId: string, now = Date.now()) =>
+      api(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, from: startOfUtcDay(now), to: now, granularity: 'day' } }).then((data) =>
+        (data.series as { cost: number }[]).reduce((sum, point) => Math.round((sum + point.cost) * 1e6) / 1e6, 0),
+      ),
     adBlockSeries: (adBlockId: string, range: SeriesRange = {}) =>
       api(`${OPENAPI}/ad/block/stats`, { query: { adBlockId, ...range } }).then((data) => data.series as any[]),
     verificationHealth: (campaignId: string, limit = 20) => api(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),

@@ -15,3 +15,12 @@ describe('time pickers', () => {
     expect(msToLocalInput(null)).toBe('');
   });
 });
+
+describe('msToLocalInput twice', () => {
+  it('should answer a value it already formatted as it is (the date-time input formats twice)', () => {
+    const once = msToLocalInput(new Date(2031, 5, 7, 8, 9).getTime());
+    expect(once).toBe('2031-06-07T08:09');
+    expect(msToLocalInput(once)).toBe('2031-06-07T08:09');
+    expect(msToLocalInput('')).toBe('');
+  });
+});

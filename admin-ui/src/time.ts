@@ -2,9 +2,15 @@
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
-/** ms -> `yyyy-MM-ddTHH:mm` in the browser's timezone, for `<input type="datetime-local">`. */
-export function msToLocalInput(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || Number.isNaN(Number(ms))) return '';
+const LOCAL_INPUT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
+
+/**
+ * ms -> `yyyy-MM-ddTHH:mm` in the browser's timezone, for `<input type="datetime-local">`. A value already in that
+ * form is answered as it is: react-admin's DateTimeInput formats the form's value, then formats that again.
+ */
+export function msToLocalInput(ms: number | string | null | undefined): string {
+  if (typeof ms === 'string' && LOCAL_INPUT.test(ms)) return ms;
+  if (ms === null || ms === undefined || ms === '' || Number.isNaN(Number(ms))) return '';
   const date = new Date(Number(ms));
   return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

@@ -100,6 +100,13 @@ export class AdBlocksService {
     if (block === null || !canUse(principal, block.accountId)) throw new NotFoundError('adBlockId', 'ad block');
   }
 
+  /** The block's owner and viewer rule, for its owner or an admin; the same 404 for an unknown block and another's. */
+  async usableServingBlock(principal: Principal, adBlockId: string): Promise<ServingBlock> {
+    const block = await this.servingBlock(adBlockId);
+    if (block === null || !canUse(principal, block.accountId)) throw new NotFoundError('adBlockId', 'ad block');
+    return block;
+  }
+
   /** The block's owner and viewer rule (remembered; null for an unknown block). */
   async servingBlock(adBlockId: string): Promise<ServingBlock | null> {
     const known = this.knownBlock(adBlockId);

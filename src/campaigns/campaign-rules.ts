@@ -46,14 +46,35 @@ type DeliveryFacts = Pick<
   Campaign,
   'status' | 'startTime' | 'endTime' | 'spentMicros' | 'totalBudgetMicros' | 'dailyBudgetMicros' | 'daySpentMicros' | 'spentDay'
 >;
+type BudgetFacts = Pick<Campaign, 'spentMicros' | 'totalBudgetMicros' | 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'>;
+
+/**
+ * The rules of whether a campaign may serve, each defined once: the delivery status, the serving index (which
+ * campaigns it holds) and the delivery diagnosis read them.
+ */
+export function isRunning(campaign: Pick<Campaign, 'status' | 'approved'>): boolean {
+  return campaign.status === 'onGoing' && campaign.approved;
+}
+
+export function hasTotalBudgetLeft(campaign: Pick<Campaign, 'spentMicros' | 'totalBudgetMicros'>): boolean {
+  return campaign.spentMicros < campaign.totalBudgetMicros;
+}
+
+export function hasDailyBudgetLeft(campaign: Pick<Campaign, 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'>, now: number): boolean {
+  return spentToday(campaign, now) < campaign.dailyBudgetMicros;
+}
+
+export function hasBudgetLeft(campaign: BudgetFacts, now: number): boolean {
+  return hasTotalBudgetLeft(campaign) && hasDailyBudgetLeft(campaign, now);
+}
 
 /** Why a campaign is (not) serving right now. */
 export function deliveryStatus(campaign: DeliveryFacts, now: number): DeliveryStatus {
   if (campaign.status !== 'onGoing') return campaign.status;
   if (now < campaign.startTime) return 'scheduled';
   if (now >= campaign.endTime) return 'finished';
-  if (campaign.spentMicros >= campaign.totalBudgetMicros) return 'budgetSpent';
-  if (spentToday(campaign, now) >= campaign.dailyBudgetMicros) return 'dailyBudgetSpent';
+  if (!hasTotalBudgetLeft(campaign)) return 'budgetSpent';
+  if (!hasDailyBudgetLeft(campaign, now)) return 'dailyBudgetSpent';
   return 'delivering';
 }
 
@@ -80,4 +101,23 @@ export function checkCampaignNumbers(numbers: CampaignNumbers): void {
     errors.push({ field: 'bidding.costPer', message: 'bidding.costPer must have at most 3 decimals for CPM' });
   }
   if (errors.length > 0) throw new ValidationError(errors);
+}
+
+export interface GeoLists {
+  includedRegions: string[];
+  excludedRegions: string[];
+  includedLanguages: string[];
+  excludedLanguages: string[];
+}
+
+/** Region and language lists as stored: every list present, regions upper-case, languages lower-case, no repeats. */
+export function normalizeGeoLists(given: Partial<GeoLists>): GeoLists {
+  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
+  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
+  return {
+    includedRegions: upper(given.includedRegions),
+    excludedRegions: upper(given.excludedRegions),
+    includedLanguages: lower(given.includedLanguages),
+    excludedLanguages: lower(given.excludedLanguages),
+  };
 }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, MoreThan, Repository } from 'typeorm';
+import { EVENT_COUNTER_COLUMNS, EVENT_TYPES, type EventType } from '../conversions/event-types';
 import type { CampaignCounters, CampaignStore } from './campaign-store';
 import { Campaign } from './entities/campaign.entity';
+import type { NetworkEventTotals } from './event-rate';
 
-/** The campaign reads of the serving index. */
+/** The campaign reads of the serving index, and the network's event totals of the event-rate estimate. */
 @Injectable()
 export class CampaignRepository implements CampaignStore {
   constructor(@InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>) {}
@@ -33,6 +35,28 @@ export class CampaignRepository implements CampaignStore {
 
   findById(id: string): Promise<Campaign | null> {
     return this.campaigns.findOneBy({ id });
+  }
+
+  /** Per optimization event, over every account's campaigns with clicks: advertisers, clicks and events of that type. */
+  async networkEventTotals(): Promise<Partial<Record<EventType, NetworkEventTotals>>> {
+    let query = this.campaigns
+      .createQueryBuilder('c')
+      .select('c.optimizationEvent', 'optimizationEvent')
+      .addSelect('COUNT(DISTINCT c.accountId)', 'advertisers')
+      .addSelect('SUM(c.clicks)', 'clicks');
+    for (const type of EVENT_TYPES) query = query.addSelect(`SUM(c.${EVENT_COUNTER_COLUMNS[type]})`, type);
+    const rows: (Record<EventType, string | number> & { optimizationEvent: EventType; advertisers: string | number; clicks: string | number })[] = await query
+      .where('c.clicks > 0')
+      .groupBy('c.optimizationEvent')
+      .getRawMany();
+    return Object.fromEntries(
+      rows
+        .filter((row) => (EVENT_TYPES as readonly string[]).includes(row.optimizationEvent))
+        .map((row) => [
+          row.optimizationEvent,
+          { advertisers: Number(row.advertisers), clicks: Number(row.clicks), events: Number(row[row.optimizationEvent]) },
+        ]),
+    );
   }
 }
 

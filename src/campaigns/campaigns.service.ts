@@ -7,13 +7,20 @@ import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
+import { changeWithVersion } from '../database/versioned-change';
 import { fromMicros, toMicros } from '../common/money';
-import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
+import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, StatusAction } from './campaign-rules';
+import { eventCountsOf } from '../conversions/event-types';
+import { CampaignRepository } from './campaign.repository';
 import { CampaignCreateDto, CampaignListItemDto, CampaignResponseDto, CampaignUpdateDto, FrequencyCapDto, TargetingDto } from './dto/campaign.dto';
 import { Campaign, CampaignTargeting } from './entities/campaign.entity';
+import { estimatedEventRate, type EventRatePriors, priorsFrom } from './event-rate';
 
 /** Change-bus topic: a campaign was created or changed; serving indexes reload it. */
 export const CAMPAIGN_CHANGED = 'campaign';
+
+/** How long the network's event-rate priors are kept before they are read again (one query over every campaign). */
+const PRIORS_MAX_AGE_MS = 60_000;
 
 @Injectable()
 export class CampaignsService {
@@ -22,7 +29,10 @@ export class CampaignsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly changes: ChangeBus,
     private readonly clock: Clock,
+    private readonly store: CampaignRepository,
   ) {}
+
+  private priors: { readAt: number; value: Promise<EventRatePriors> } | null = null;
 
   async create(principal: Principal, dto: CampaignCreateDto): Promise<string> {
     checkCampaignNumbers({ ...dto.budget, ...dto.bidding });
@@ -60,6 +70,12 @@ export class CampaignsService {
       invalidImpressions: 0,
       views: 0,
       conversions: 0,
+      onboardEvents: 0,
+      registerEvents: 0,
+      playEvents: 0,
+      paymentEvents: 0,
+      withdrawEvents: 0,
+      optimizationEvent: dto.optimizationEvent ?? 'conversion',
       spentMicros: 0,
       daySpentMicros: 0,
       spentDay: '',
@@ -82,25 +98,14 @@ export class CampaignsService {
 
   async update(principal: Principal, dto: CampaignUpdateDto): Promise<CampaignResponseDto> {
     const updated = await this.changeWithVersion(principal, dto.campaignId, (campaign) => mergeUpdate(campaign, dto, this.clock.now()));
-    return toResponse(updated, this.clock.now());
+    return toResponse(updated, this.clock.now(), await this.eventRatePriors());
   }
 
-  /**
-   * Read, decide, write only if nobody wrote in between (the version still matches), else read again: concurrent
-   * edits and status changes never overwrite each other, and `end` stays final.
-   */
   private async changeWithVersion(principal: Principal, campaignId: string, decide: (campaign: Campaign) => Partial<Campaign> | null): Promise<Campaign> {
-    for (let attempt = 1; ; attempt++) {
-      const campaign = await this.findVisible(principal, campaignId);
-      const changes = decide(campaign);
-      if (!changes) return campaign;
-      const result = await this.campaigns.update({ id: campaign.id, version: campaign.version }, { ...changes, version: campaign.version + 1 });
-      if (result.affected === 1) {
-        this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
-        return { ...campaign, ...changes, version: campaign.version + 1 } as Campaign;
-      }
-      if (attempt >= 10) throw new ConflictError('campaignId: the campaign is being changed concurrently, retry');
-    }
+    const load = () => this.findVisible(principal, campaignId);
+    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'campaignId', what: 'campaign' });
+    if (changed) this.changes.publish(CAMPAIGN_CHANGED, record.id);
+    return record;
   }
 
   async list(principal: Principal, skip: number, take: number): Promise<[CampaignListItemDto[], number]> {
@@ -115,12 +120,32 @@ export class CampaignsService {
   }
 
   async detail(principal: Principal, campaignId: string): Promise<CampaignResponseDto> {
-    return toResponse(await this.findVisible(principal, campaignId), this.clock.now());
+    const campaign = await this.findVisible(principal, campaignId);
+    return toResponse(campaign, this.clock.now(), await this.eventRatePriors());
+  }
+
+  /** The network's prior rate of each event, read at most once per PRIORS_MAX_AGE_MS (a failed read is not kept). */
+  private eventRatePriors(): Promise<EventRatePriors> {
+    const now = this.clock.now();
+    if (!this.priors || now - this.priors.readAt >= PRIORS_MAX_AGE_MS) {
+      const value = this.store.networkEventTotals().then(priorsFrom);
+      const entry = { readAt: now, value };
+      this.priors = entry;
+      value.catch(() => {
+        if (this.priors === entry) this.priors = null;
+      });
+    }
+    return this.priors.value;
   }
 
   /** Where the campaign's clicks are verified; for its owner or an admin only. */
   async verificationUrlOf(principal: Principal, campaignId: string): Promise<string | null> {
     return (await this.findVisible(principal, campaignId)).verificationUrl;
+  }
+
+  /** The campaign as stored, for its owner or an admin (the delivery diagnosis reads its status and budgets). */
+  visibleCampaign(principal: Principal, campaignId: string): Promise<Campaign> {
+    return this.findVisible(principal, campaignId);
   }
 
   /** An advertiser sees only its own campaigns; another's answers exactly like an unknown id. */
@@ -162,6 +187,7 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
     buttonText: ad.buttonText ?? campaign.buttonText,
     verificationUrl: dto.verificationUrl === undefined ? campaign.verificationUrl : dto.verificationUrl,
     ...mergeFrequencyCap(campaign, dto.frequencyCap),
+    optimizationEvent: dto.optimizationEvent ?? campaign.optimizationEvent,
     updatedAt: now,
   };
   return changes;
@@ -210,13 +236,8 @@ function biddingOf(campaign: Campaign) {
 /** Fills every targeting field (lists [], flags false, platform All) and normalises code case. */
 export function normalizeTargeting(previous: Partial<CampaignTargeting>, given: TargetingDto): CampaignTargeting {
   const merged = { ...previous, ...definedOnly(given) };
-  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
-  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
   return {
-    includedRegions: upper(merged.includedRegions),
-    excludedRegions: upper(merged.excludedRegions),
-    includedLanguages: lower(merged.includedLanguages),
-    excludedLanguages: lower(merged.excludedLanguages),
+    ...normalizeGeoLists(merged),
     platform: merged.platform ?? 'All',
     messengerPremium: merged.messengerPremium ?? false,
     isHighValueUser: merged.isHighValueUser ?? false,
@@ -226,7 +247,10 @@ export function normalizeTargeting(previous: Partial<CampaignTargeting>, given: 
   };
 }
 
+/** `conversions` and `cr` count the campaign's optimization event (docs/CONTRACT.md §13); `events` every type. */
 function statsOf(campaign: Campaign) {
+  const events = eventCountsOf(campaign);
+  const conversions = events[campaign.optimizationEvent];
   return {
     impressions: campaign.impressions,
     clicks: campaign.clicks,
@@ -234,10 +258,12 @@ function statsOf(campaign: Campaign) {
     invalidClicks: campaign.invalidClicks,
     invalidImpressions: campaign.invalidImpressions,
     views: campaign.views,
-    conversions: campaign.conversions,
+    optimizationEvent: campaign.optimizationEvent,
+    conversions,
+    events,
     cost: fromMicros(campaign.spentMicros),
     ctr: campaign.impressions > 0 ? campaign.clicks / campaign.impressions : 0,
-    cr: campaign.clicks > 0 ? campaign.conversions / campaign.clicks : 0,
+    cr: campaign.clicks > 0 ? conversions / campaign.clicks : 0,
     verifiedClicks: campaign.verifiedClicks,
   };
 }
@@ -256,7 +282,8 @@ function toListItem(campaign: Campaign, now: number): CampaignListItemDto {
   };
 }
 
-export function toResponse(campaign: Campaign, now: number): CampaignResponseDto {
+export function toResponse(campaign: Campaign, now: number, priors: EventRatePriors): CampaignResponseDto {
+  const stats = statsOf(campaign);
   return {
     campaignId: campaign.id,
     id: campaign.id,
@@ -278,7 +305,8 @@ export function toResponse(campaign: Campaign, now: number): CampaignResponseDto
     frequencyCap: frequencyCapOf(campaign),
     campaignStatus: campaign.status,
     deliveryStatus: deliveryStatus(campaign, now),
-    ...statsOf(campaign),
+    ...stats,
+    estimatedEventRate: estimatedEventRate(stats.conversions, campaign.clicks, priors[campaign.optimizationEvent]),
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };

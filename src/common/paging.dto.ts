@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -23,4 +23,22 @@ export class PagingQueryDto {
   get skip(): number {
     return (this.current - 1) * this.pageSize;
   }
+}
+
+/** The paging fields of a list answer, beside its items. */
+export class PageDto {
+  @ApiProperty({ description: 'Items in all pages', example: 42 })
+  total: number;
+
+  @ApiProperty({ example: 1 })
+  current: number;
+
+  @ApiProperty({ example: 20 })
+  pageSize: number;
+}
+
+/** A list answer of the Open API, which also carries `success: true`. */
+export class SuccessPageDto extends PageDto {
+  @ApiProperty({ example: true })
+  success: boolean;
 }

@@ -4,6 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { ValidationError as ClassValidatorError, validateSync } from 'class-validator';
 import { FieldError, UnsupportedMediaTypeError, ValidationError } from './errors';
 import { MalformedJsonBody } from './json-body';
+import { namedAsSent, withCanonicalNames } from './open-api-aliases';
 
 const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Object];
 
@@ -37,12 +38,41 @@ export class RequestValidationPipe implements PipeTransform {
     if (type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw ValidationError.of('body', 'must be a JSON object');
     }
-    if (hasFastAccept(metatype)) {
-      const accepted = metatype.acceptFast(value);
-      if (accepted !== null) return accepted;
-    }
-    return validateWithDecorators(metatype, value);
+    return checkInput(metatype, value);
   }
+}
+
+/**
+ * An input (body, query, a CSV row) as its DTO: the Open API aliases rewritten to the canonical names
+ * (docs/CONTRACT.md §14), then the quick check or the decorators; errors name the fields as the client sent them.
+ */
+export function checkInput<T>(metatype: new () => T, value: unknown): T {
+  const input = withCanonicalNames(metatype, value);
+  if (hasFastAccept(metatype)) {
+    const accepted = metatype.acceptFast(input.value);
+    if (accepted !== null) return accepted as T;
+  }
+  try {
+    return validateWithDecorators(metatype, input.value) as T;
+  } catch (error) {
+    if (error instanceof ValidationError) throw namedAsSent(error, input.renamed);
+    throw error;
+  }
+}
+
+/**
+ * For the fast lanes: the DTO when the input is plainly valid (aliases rewritten as the pipe does), else null and
+ * the request goes on to Nest, whose pipe words any error (an alias conflicting with its canonical field included).
+ */
+export function acceptFastWithAliases<T>(metatype: FastAccepting<T> & (new () => T), value: unknown): T | null {
+  let canonical: unknown;
+  try {
+    canonical = withCanonicalNames(metatype, value).value;
+  } catch (error) {
+    if (error instanceof ValidationError) return null;
+    throw error;
+  }
+  return metatype.acceptFast(canonical);
 }
 
 /** The authoritative check: class-transformer builds the DTO, class-validator checks every decorator. */

@@ -93,6 +93,16 @@ export function IsIntInRange(min: number, max: number) {
   return applyDecorators(IsInt({ message }), Min(min, { message }), Max(max, { message }));
 }
 
+/** A required id field (a non-empty string of at most 64 characters), documented with `description`. */
+export function IdField(description: string) {
+  return applyDecorators(
+    ApiProperty({ description, example: '01jd3k5m8q9r2s4t6v8w0x2y4z', maxLength: 64 }),
+    IsString(),
+    IsNotEmpty({ message: '$property is required' }),
+    MaxChars(64),
+  );
+}
+
 /**
  * For quick checks (FastAccepting): a non-empty string of at most `max` UTF-16 units. MaxLength counts code
  * points, which are never more than UTF-16 units, so this accepts a subset of what the decorators accept.

@@ -86,6 +86,17 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 type Env = Record<string, string | undefined>;
 
 /** Parses and validates the environment; throws ConfigError naming every bad variable. */
+/** loadConfig() for a process entry point: a bad setting ends the process with its message and exit code 78 (EX_CONFIG). */
+export function loadConfigOrExit(env: Env = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const problems: string[] = [];
   const read = (name: string): string | undefined => {

@@ -1,46 +1,46 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../common/ids';
 import { Conversion } from './entities/conversion.entity';
+import type { EventType } from './event-types';
 
-const DUPLICATE_KEY_CODES = new Set(['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT']);
+export interface AttributionCount {
+  eventType: EventType;
+  attributed: number;
+  total: number;
+}
 
-/** Every statement on the `conversions` table. */
+/** Every statement on the `conversions` table: conversions and custom events alike. */
 @Injectable()
 export class ConversionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Fails with a duplicate key (see isDuplicateKey) when the click was credited already. */
+  /** Fails with a duplicate key (see isDuplicateKey) when the click was credited with this event type already. */
   async insert(
     manager: EntityManager,
-    advertiserId: string,
-    messengerUserId: string,
+    event: { advertiserId: string; messengerUserId: string; eventType: EventType },
     click: { id: string; campaignId: string } | null,
     now: number,
   ): Promise<void> {
     await manager.insert(Conversion, {
       id: newId(now),
-      advertiserId,
-      messengerUserId,
+      advertiserId: event.advertiserId,
+      messengerUserId: event.messengerUserId,
+      eventType: event.eventType,
       clickId: click?.id ?? null,
       campaignId: click?.campaignId ?? null,
       createdAt: now,
     });
   }
 
-  async countBetween(advertiserId: string, from: number, to: number): Promise<{ attributed: number; total: number }> {
-    const rows: { attributed: number | string | null; total: number | string }[] = await this.dataSource.query(
-      `SELECT COUNT(clickId) AS attributed, COUNT(*) AS total FROM conversions
-       WHERE advertiserId = ? AND createdAt >= ? AND createdAt < ?`,
+  /** The advertiser's events in [from, to) per type, attributed and in all; types without any are left out. */
+  async countBetween(advertiserId: string, from: number, to: number): Promise<AttributionCount[]> {
+    const rows: { eventType: EventType; attributed: number | string | null; total: number | string }[] = await this.dataSource.query(
+      `SELECT eventType, COUNT(clickId) AS attributed, COUNT(*) AS total FROM conversions
+       WHERE advertiserId = ? AND createdAt >= ? AND createdAt < ? GROUP BY eventType`,
       [advertiserId, from, to],
     );
-    return { attributed: Number(rows[0]?.attributed ?? 0), total: Number(rows[0]?.total ?? 0) };
+    return rows.map((row) => ({ eventType: row.eventType, attributed: Number(row.attributed ?? 0), total: Number(row.total) }));
   }
-}
-
-export function isDuplicateKey(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const code = (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
-  return code !== undefined && DUPLICATE_KEY_CODES.has(code);
 }

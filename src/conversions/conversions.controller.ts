@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagg
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
-import { ConversionReportDto, ConversionResultDto, ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
+import { ConversionReportDto, ConversionResultDto, ConversionSummaryDto, ConversionSummaryQueryDto, CustomEventReportDto } from './dto/conversion.dto';
 import { ConversionsService } from './conversions.service';
 
 @ApiTags('events')
@@ -29,8 +29,26 @@ export class ConversionsController {
     return { status: 'success' };
   }
 
+  @Post('event/report/custom')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Report a custom event: onboard, register, play, payment or withdraw (advertiser key)',
+    description:
+      "Interface rule 7, attributed like a conversion: credited to that user's latest counted click on your campaigns " +
+      'within `ATTRIBUTION_DAYS` (7) days, at most once per click and event type (a repeat answers the same and is not ' +
+      "counted again); otherwise kept as unattributed (see `ad/conversion/summary`). It counts in the campaign's " +
+      '`events` and series, and in `conversions` and `cr` of campaigns whose `optimizationEvent` it is. Stored before ' +
+      'the answer. Answers `{status: "success"}` without the envelope, like a conversion; failures use the error envelope.',
+  })
+  @ApiOkResponse({ type: ConversionResultDto, description: 'Stored (attributed or not)' })
+  @ApiErrors(400, 401, 403)
+  async reportCustom(@CurrentPrincipal() principal: Principal, @Body() body: CustomEventReportDto): Promise<ConversionResultDto> {
+    await this.conversions.report(principal, body.eventData.messengerUserId, body.eventType);
+    return { status: 'success' };
+  }
+
   @Get('conversion/summary')
-  @ApiOperation({ summary: 'Your conversions in a time range: attributed to clicks, and unattributed (shown apart)' })
+  @ApiOperation({ summary: 'Your conversions and custom events in a time range: attributed to clicks, and unattributed (shown apart)' })
   @ApiEnvelope(ConversionSummaryDto)
   @ApiErrors(400, 401, 403)
   async summary(@CurrentPrincipal() principal: Principal, @Query() query: ConversionSummaryQueryDto): Promise<Envelope<ConversionSummaryDto>> {

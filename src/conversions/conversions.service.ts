@@ -2,20 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../accounts/principal';
+import { attributeOnce } from '../common/attribute-once';
 import { Clock, DAY_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
-import { ConversionRepository, isDuplicateKey } from './conversion.repository';
-import { ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
+import { ConversionRepository } from './conversion.repository';
+import { AttributionSummaryDto, ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
+import { EVENT_TYPES, type EventType } from './event-types';
 
 export type ConversionOutcome = { attributed: true; campaignId: string; clickId: string } | { attributed: false };
 
 /**
- * Conversions (endpoint 7, docs/CONTRACT.md §6): credited to the user's latest counted click on this advertiser's campaigns
- * within ATTRIBUTION_DAYS, at most once per click (a unique index decides between concurrent reports); otherwise
- * kept unattributed. Committed before the answer.
+ * Conversions (endpoint 7, docs/CONTRACT.md §6) and custom events (§13), one attribution path for both: an event is
+ * credited to the user's latest counted click on this advertiser's campaigns within ATTRIBUTION_DAYS, at most once
+ * per click and event type (a unique index decides between concurrent reports); otherwise kept unattributed.
+ * Committed before the answer.
  */
 @Injectable()
 export class ConversionsService {
@@ -28,33 +31,32 @@ export class ConversionsService {
     private readonly counters: StatsWriterService,
   ) {}
 
-  async report(principal: Principal, messengerUserId: string): Promise<ConversionOutcome> {
+  async report(principal: Principal, messengerUserId: string, eventType: EventType = 'conversion'): Promise<ConversionOutcome> {
     const now = this.clock.now();
     const since = now - this.config.attributionDays * DAY_MS;
-    try {
-      return await this.dataSource.transaction(async (manager) => {
-        const click = await this.clicks.latestCounted(manager, messengerUserId, principal.accountId, since);
-        if (!click) {
-          await this.conversions.insert(manager, principal.accountId, messengerUserId, null, now);
-          return { attributed: false as const };
-        }
-        await this.conversions.insert(manager, principal.accountId, messengerUserId, click, now);
-        await this.counters.countConversion(manager, click.campaignId, now);
-        return { attributed: true as const, campaignId: click.campaignId, clickId: click.id };
-      });
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      // The latest click was credited already (by an earlier or a concurrent report): keep this one apart.
-      await this.dataSource.transaction((manager) => this.conversions.insert(manager, principal.accountId, messengerUserId, null, now));
-      return { attributed: false };
-    }
+    const event = { advertiserId: principal.accountId, messengerUserId, eventType };
+    // A repeat, or a report whose latest click was credited with this event type already, is kept unattributed.
+    const click = await attributeOnce(this.dataSource, {
+      latestClick: (manager) => this.clicks.latestCounted(manager, messengerUserId, principal.accountId, since),
+      store: async (manager, credited) => {
+        await this.conversions.insert(manager, event, credited, now);
+        if (credited) await this.counters.countEvent(manager, credited.campaignId, eventType, now);
+      },
+    });
+    return click ? { attributed: true, campaignId: click.campaignId, clickId: click.id } : { attributed: false };
   }
 
   async summary(principal: Principal, query: ConversionSummaryQueryDto): Promise<ConversionSummaryDto> {
     const to = query.to ?? this.clock.now();
     const from = query.from ?? to - 30 * DAY_MS;
     if (from >= to) throw ValidationError.of('from', 'must be before to');
-    const { attributed, total } = await this.conversions.countBetween(principal.accountId, from, to);
-    return { from, to, attributed, unattributed: total - attributed };
+    const counts = await this.conversions.countBetween(principal.accountId, from, to);
+    const events = Object.fromEntries(
+      EVENT_TYPES.map((type): [EventType, AttributionSummaryDto] => {
+        const count = counts.find((row) => row.eventType === type);
+        return [type, { attributed: count?.attributed ?? 0, unattributed: (count?.total ?? 0) - (count?.attributed ?? 0) }];
+      }),
+    ) as Record<EventType, AttributionSummaryDto>;
+    return { from, to, ...events.conversion, events };
   }
 }

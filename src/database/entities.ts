@@ -12,6 +12,7 @@ import { ProfileBatch } from '../profiles/entities/profile-batch.entity';
 import { ExchangeCampaign } from '../exchange/entities/exchange-campaign.entity';
 import { ExchangeClick } from '../exchange/entities/exchange-click.entity';
 import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.entity';
+import { ExchangeConversion } from '../exchange/entities/exchange-conversion.entity';
 
 export const ENTITIES = [
   Account,
@@ -26,6 +27,7 @@ export const ENTITIES = [
   ExchangeCampaign,
   ExchangeClick,
   ExchangeStatsHourly,
+  ExchangeConversion,
   Profile,
   ProfileBatch,
 ];

@@ -70,6 +70,14 @@ USDT on the wire, integer micro-USDT (1e-6) in storage. CPM costs \`costPer/1000
 \`costPer\` per counted click. \`ctr = clicks/impressions\`, \`cr = conversions/clicks\`, fractions 0..1 (0 when the
 denominator is 0).
 
+### Custom events and the optimization event
+Besides conversions (\`ad/event/report/conversion\`), advertisers report the custom events \`onboard\`, \`register\`,
+\`play\`, \`payment\` and \`withdraw\` with \`ad/event/report/custom\`, attributed like conversions (the user's latest
+counted click on your campaigns within 7 days, once per click and event type). A campaign's \`optimizationEvent\`
+(\`conversion\` by default) is what its \`conversions\` and \`cr\` count; \`events\` in list, detail and series carries
+every type, and the detail's \`estimatedEventRate\` is a smoothed estimate of that event per click (never used for
+billing).
+
 ### What is billed
 A served impression takes at most one click in its 24 hours; a repeat answers success and is not counted again.
 A click is \`counted\` (and billed for CPC) only when its campaign is billable as it arrives (\`onGoing\`, inside

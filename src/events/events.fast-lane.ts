@@ -5,12 +5,13 @@ import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import { answerError, sendOk } from '../common/edge/envelope-writer';
 import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
+import { acceptFastWithAliases } from '../common/validation.pipe';
 import { ClickReportDto } from './dto/click.dto';
 import { EventsService } from './events.service';
 
 /**
  * Endpoint 6 without Nest's per-request machinery (see FastLaneHandler; on EventsController.click): a plainly valid
- * report whose key the LaneGate admits, on a block known to be the caller's; everything else (a malformed or non-JSON
+ * report (Open API aliases such as `telegramUserId` rewritten first, docs/CONTRACT.md §14) whose key the LaneGate admits, on a block known to be the caller's; everything else (a malformed or non-JSON
  * body included) goes to the controller. The route's handler deadline covers both ways (see deadline.ts).
  */
 @Injectable()
@@ -24,7 +25,7 @@ export class EventsFastLane extends FastLaneHandler {
   }
 
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean {
-    const report = ClickReportDto.acceptFast(request.body);
+    const report = acceptFastWithAliases(ClickReportDto, request.body);
     if (report === null) return false;
     const principal = this.gate.principalFor(request, this.access);
     const adBlockId = report.eventData.adBlockId;

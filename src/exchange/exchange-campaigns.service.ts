@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
-import { applyStatusAction, StatusAction } from '../campaigns/campaign-rules';
+import { applyStatusAction, normalizeGeoLists, StatusAction } from '../campaigns/campaign-rules';
 import { ChangeBus } from '../common/change-bus';
-import { Clock, DAY_MS, HOUR_MS } from '../common/clock';
-import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
+import { Clock } from '../common/clock';
+import { ConflictError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
+import { changeWithVersion } from '../database/versioned-change';
+import { seriesWindow, sumIntoBuckets } from '../stats/series';
 import {
   ExchangeCampaignCreateDto,
   ExchangeCampaignResponseDto,
@@ -19,8 +21,7 @@ import { ExchangeCampaign, ExchangeStatus, ExchangeTargeting } from './entities/
 import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
 import { EXCHANGE_CHANGED, ExchangeIndexService } from './exchange-index.service';
 
-const MAX_BUCKETS = 5000;
-const DEFAULT_SPAN_MS = 7 * DAY_MS;
+const EXCHANGE_SERIES_COLUMNS = ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived', 'conversions'] as const;
 
 /** Partners' exchange campaigns: create, list, detail, update, status, and their ledger series. */
 @Injectable()
@@ -50,6 +51,7 @@ export class ExchangeCampaignsService {
       impressionsSent: 0,
       clicksSent: 0,
       clicksReceived: 0,
+      conversions: 0,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -101,57 +103,22 @@ export class ExchangeCampaignsService {
   /** Zero-filled UTC hour or day buckets; their sums equal the totals of list and detail. */
   async series(principal: Principal, query: ExchangeSeriesQueryDto): Promise<ExchangeSeriesPointDto[]> {
     const campaign = await this.findVisible(principal, query.exchangeCampaignId);
-    const bucket = query.granularity === 'hour' ? HOUR_MS : DAY_MS;
-    const to = query.to ?? this.clock.now();
-    const from = query.from ?? to - DEFAULT_SPAN_MS;
-    if (from >= to) throw ValidationError.of('from', 'must be before to');
-    const first = from - (from % bucket);
-    const buckets = Math.ceil((to - first) / bucket);
-    if (buckets > MAX_BUCKETS) throw ValidationError.of('from', `and to span more than ${MAX_BUCKETS} buckets; use a coarser granularity`);
-
-    const rows = await this.hourly.find({ where: { exchangeCampaignId: campaign.id, hour: Between(first, to - 1) } });
-    const points = Array.from({ length: buckets }, (_, i) => ({
-      time: first + i * bucket,
-      impressions: 0,
-      impressionsSent: 0,
-      clicksSent: 0,
-      clicksReceived: 0,
-      balance: 0,
-    }));
-    for (const row of rows) {
-      const point = points[Math.floor((row.hour - first) / bucket)];
-      point.impressions += row.impressions;
-      point.impressionsSent += row.impressionsSent;
-      point.clicksSent += row.clicksSent;
-      point.clicksReceived += row.clicksReceived;
-      point.balance += row.clicksSent - row.clicksReceived;
-    }
-    return points;
+    const window = seriesWindow(query, this.clock.now());
+    const rows = await this.hourly.find({ where: { exchangeCampaignId: campaign.id, hour: Between(window.first, window.to - 1) } });
+    return sumIntoBuckets(window, rows, EXCHANGE_SERIES_COLUMNS).map((point) => ({ ...point, balance: point.clicksSent - point.clicksReceived }));
   }
 
-  /**
-   * Read, decide, write only if nobody wrote in between (the version still matches), else read again: concurrent
-   * edits and status changes never overwrite each other, and `end` stays final. The counters are never written here.
-   */
   private async changeWithVersion(
     principal: Principal,
     exchangeCampaignId: string,
     decide: (campaign: ExchangeCampaign) => Partial<ExchangeCampaign> | null,
   ): Promise<ExchangeCampaign> {
-    for (let attempt = 1; ; attempt++) {
-      const campaign = await this.findVisible(principal, exchangeCampaignId);
-      const changes = decide(campaign);
-      if (!changes) return campaign;
-      const result = await this.campaigns.update({ id: campaign.id, version: campaign.version }, { ...changes, version: campaign.version + 1 });
-      if (result.affected === 1) {
-        await this.announce(campaign.id);
-        return { ...campaign, ...changes, version: campaign.version + 1 } as ExchangeCampaign;
-      }
-      if (attempt >= 10) throw new ConflictError('exchangeCampaignId: the exchange campaign is being changed concurrently, retry');
-    }
+    const load = () => this.findVisible(principal, exchangeCampaignId);
+    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'exchangeCampaignId', what: 'exchange campaign' });
+    if (changed) await this.announce(record.id);
+    return record;
   }
 
-  /** Tells every process's index; this process's own index is reloaded before the answer. */
   private async announce(exchangeCampaignId: string): Promise<void> {
     this.changes.publish(EXCHANGE_CHANGED, exchangeCampaignId);
     await this.index.refresh();
@@ -173,14 +140,7 @@ export function normalizeTargeting(previous: Partial<ExchangeTargeting>, given: 
   for (const [key, value] of Object.entries(given ?? {})) {
     if (value !== undefined && value !== null) merged[key as keyof ExchangeTargeting] = value as string[];
   }
-  const upper = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toUpperCase()))];
-  const lower = (codes?: string[]) => [...new Set((codes ?? []).map((code) => code.toLowerCase()))];
-  return {
-    includedRegions: upper(merged.includedRegions),
-    excludedRegions: upper(merged.excludedRegions),
-    includedLanguages: lower(merged.includedLanguages),
-    excludedLanguages: lower(merged.excludedLanguages),
-  };
+  return normalizeGeoLists(merged);
 }
 
 export function toResponse(campaign: ExchangeCampaign): ExchangeCampaignResponseDto {
@@ -201,6 +161,8 @@ export function toResponse(campaign: ExchangeCampaign): ExchangeCampaignResponse
     clicksReceived: campaign.clicksReceived,
     balance: campaign.clicksSent - campaign.clicksReceived,
     ctr: campaign.impressions > 0 ? campaign.clicksReceived / campaign.impressions : 0,
+    conversions: campaign.conversions,
+    cr: campaign.clicksReceived > 0 ? campaign.conversions / campaign.clicksReceived : 0,
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };

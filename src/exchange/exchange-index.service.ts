@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Not, Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
 import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ExchangeCampaign, ExchangeStatus } from './entities/exchange-campaign.entity';
+import { ExchangeCampaignRepository } from './exchange-campaign.repository';
 import { entryIdOf, IndexedExchangeCampaign, RankedExchangeCampaign, rankExchangeCampaigns } from './exchange-matcher';
 
 /** Change-bus topic: an exchange campaign was created or changed; exchange indexes reload. */
@@ -62,7 +61,7 @@ export class ExchangeIndexService implements OnModuleInit, OnApplicationShutdown
   private gatherTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    @InjectRepository(ExchangeCampaign) private readonly campaigns: Repository<ExchangeCampaign>,
+    private readonly campaigns: ExchangeCampaignRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly changes: ChangeBus,
   ) {}
@@ -110,17 +109,10 @@ export class ExchangeIndexService implements OnModuleInit, OnApplicationShutdown
 
   private async load(): Promise<void> {
     const clicksBefore = this.clicksNoted;
-    const rows = await this.campaigns.find({ where: { status: Not('ended' as const) } });
-    const balances: { accountId: string; sent: number | string | null; received: number | string | null }[] = await this.campaigns
-      .createQueryBuilder('c')
-      .select('c.accountId', 'accountId')
-      .addSelect('SUM(c.clicksSent)', 'sent')
-      .addSelect('SUM(c.clicksReceived)', 'received')
-      .groupBy('c.accountId')
-      .getRawMany();
+    const [rows, balances] = await Promise.all([this.campaigns.notEnded(), this.campaigns.partnerBalances()]);
     this.refs = new Map(rows.map((row) => [row.id, { id: row.id, accountId: row.accountId, status: row.status }]));
     this.active = new Map(rows.filter((row) => row.status === 'onGoing').map((row) => [row.id, toIndexed(row)]));
-    this.partnerBalances = new Map(balances.map((row) => [row.accountId, Number(row.sent ?? 0) - Number(row.received ?? 0)]));
+    this.partnerBalances = balances;
     this.rankingStale = true;
     if (this.clicksNoted !== clicksBefore) this.noteChanged();
   }
@@ -146,11 +138,7 @@ export class ExchangeIndexService implements OnModuleInit, OnApplicationShutdown
   async lookup(exchangeCampaignId: string): Promise<ExchangeCampaignRef | null> {
     const known = this.refs.get(exchangeCampaignId);
     if (known) return known;
-    const row = await this.campaigns.findOne({
-      where: { id: exchangeCampaignId },
-      select: { id: true, accountId: true, status: true },
-    });
-    return row ? { id: row.id, accountId: row.accountId, status: row.status } : null;
+    return this.campaigns.refOf(exchangeCampaignId);
   }
 
   /** A counted click, already committed: the out campaign gave one click, the in campaign got one. */

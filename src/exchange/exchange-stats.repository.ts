@@ -8,6 +8,7 @@ export interface ExchangeCounts {
   impressionsSent: number;
   clicksSent: number;
   clicksReceived: number;
+  conversions: number;
 }
 
 export interface ExchangeHourlyIncrement extends ExchangeCounts {
@@ -15,7 +16,7 @@ export interface ExchangeHourlyIncrement extends ExchangeCounts {
   hour: number;
 }
 
-/** Every write of the exchange ledger: its click rows, `exchange_stats_hourly` and the exchange campaigns' counters. */
+/** Every write of the exchange ledger: its click rows, `exchange_stats_hourly` and the exchange campaigns' counters (conversions included). */
 @Injectable()
 export class ExchangeStatsRepository {
   private readonly mysql: boolean;
@@ -30,23 +31,24 @@ export class ExchangeStatsRepository {
 
   /** Adds to the hourly rows, creating the missing ones; one statement for all the rows given. */
   async addHourly(manager: EntityManager, rows: ExchangeHourlyIncrement[]): Promise<void> {
-    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-    const values = rows.flatMap((d) => [d.exchangeCampaignId, d.hour, d.impressions, d.impressionsSent, d.clicksSent, d.clicksReceived]);
-    const columns = '(exchangeCampaignId, hour, impressions, impressionsSent, clicksSent, clicksReceived)';
+    const placeholders = rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const values = rows.flatMap((d) => [d.exchangeCampaignId, d.hour, d.impressions, d.impressionsSent, d.clicksSent, d.clicksReceived, d.conversions]);
+    const columns = '(exchangeCampaignId, hour, impressions, impressionsSent, clicksSent, clicksReceived, conversions)';
     const conflict = this.mysql
       ? `ON DUPLICATE KEY UPDATE impressions = impressions + VALUES(impressions), impressionsSent = impressionsSent + VALUES(impressionsSent),
-         clicksSent = clicksSent + VALUES(clicksSent), clicksReceived = clicksReceived + VALUES(clicksReceived)`
+         clicksSent = clicksSent + VALUES(clicksSent), clicksReceived = clicksReceived + VALUES(clicksReceived),
+         conversions = conversions + VALUES(conversions)`
       : `ON CONFLICT (exchangeCampaignId, hour) DO UPDATE SET impressions = impressions + excluded.impressions,
          impressionsSent = impressionsSent + excluded.impressionsSent, clicksSent = clicksSent + excluded.clicksSent,
-         clicksReceived = clicksReceived + excluded.clicksReceived`;
+         clicksReceived = clicksReceived + excluded.clicksReceived, conversions = conversions + excluded.conversions`;
     await manager.query(`INSERT INTO exchange_stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
   }
 
   async addCampaignCounters(manager: EntityManager, exchangeCampaignId: string, total: ExchangeCounts): Promise<void> {
     await manager.query(
       `UPDATE exchange_campaigns SET impressions = impressions + ?, impressionsSent = impressionsSent + ?,
-         clicksSent = clicksSent + ?, clicksReceived = clicksReceived + ? WHERE id = ?`,
-      [total.impressions, total.impressionsSent, total.clicksSent, total.clicksReceived, exchangeCampaignId],
+         clicksSent = clicksSent + ?, clicksReceived = clicksReceived + ?, conversions = conversions + ? WHERE id = ?`,
+      [total.impressions, total.impressionsSent, total.clicksSent, total.clicksReceived, total.conversions, exchangeCampaignId],
     );
   }
 }

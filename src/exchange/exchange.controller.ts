@@ -16,6 +16,8 @@ import {
   ExchangeCampaignUpdateDto,
   ExchangeClickReportDto,
   ExchangeClickResultDto,
+  ExchangeConversionReportDto,
+  ExchangeConversionResultDto,
   ExchangeEntriesDto,
   ExchangeFetchQueryDto,
   ExchangeSeriesDto,
@@ -23,6 +25,7 @@ import {
   ExchangeStatusResultDto,
 } from './dto/exchange.dto';
 import { ExchangeCampaignsService } from './exchange-campaigns.service';
+import { ExchangeConversionsService } from './exchange-conversions.service';
 import { ExchangeService } from './exchange.service';
 
 const RANKING =
@@ -39,6 +42,7 @@ export class ExchangeController {
   constructor(
     private readonly exchange: ExchangeService,
     private readonly campaigns: ExchangeCampaignsService,
+    private readonly conversions: ExchangeConversionsService,
   ) {}
 
   @Get('matching/exchange')
@@ -81,6 +85,24 @@ export class ExchangeController {
   @ApiErrors(400, 401, 403, 404)
   async click(@CurrentPrincipal() principal: Principal, @Body() body: ExchangeClickReportDto, @Facts() facts: RequestFacts): Promise<ExchangeClickResultDto> {
     await this.exchange.reportClick(principal, body.eventData, facts);
+    return { status: 'success' };
+  }
+
+  @Post('exchange/event/report/conversion')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Report a conversion of a user your exchange campaigns received (key of the partner owning the in campaign)',
+    description:
+      "TON AI Open API's exchange conversion (docs/CONTRACT.md §14). Credited to that user's latest counted exchange click " +
+      'into your exchange campaigns within `ATTRIBUTION_DAYS` (7) days, at most once per click: it counts in that ' +
+      "campaign's `conversions` and `cr` and in its series. Otherwise (no such click, or that click was credited " +
+      'already) it is kept unattributed and counts nowhere, and answers success all the same, as ad conversions do. ' +
+      'Stored before the answer. Answers `{status: "success"}` without the envelope; failures use the error envelope.',
+  })
+  @ApiOkResponse({ type: ExchangeConversionResultDto, description: 'Stored (attributed or not)' })
+  @ApiErrors(400, 401, 403)
+  async conversion(@CurrentPrincipal() principal: Principal, @Body() body: ExchangeConversionReportDto): Promise<ExchangeConversionResultDto> {
+    await this.conversions.report(principal, body.eventData.messengerUserId);
     return { status: 'success' };
   }
 

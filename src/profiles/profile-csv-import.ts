@@ -2,7 +2,8 @@ import { Readable, Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CsvError, parse } from 'csv-parse';
 import { DomainError, FieldError, PayloadTooLargeError, ValidationError } from '../common/errors';
-import { validateWithDecorators } from '../common/validation.pipe';
+import { FIELD_ALIASES } from '../common/open-api-aliases';
+import { checkInput } from '../common/validation.pipe';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MAX_BATCH_RECORDS, ProfileCsvImportedDto, ProfileRecordDto } from './dto/profile.dto';
 import { ProfileRow, toProfileRow } from './profile-upsert';
@@ -10,8 +11,16 @@ import { ProfilesService } from './profiles.service';
 
 export const CSV_REQUIRED_COLUMNS = ['messengerUserId', 'walletAddress', 'walletClassify'] as const;
 export const CSV_OPTIONAL_COLUMNS = ['ipAddress', 'isPremium', 'isHighValue', 'walletHasBalance', 'language'] as const;
-const KNOWN_COLUMNS = new Set<string>([...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS]);
+/** A column may be named by its Open API alias (docs/CONTRACT.md §14): `telegramUserId` for `messengerUserId`. */
+const COLUMN_ALIASES: Partial<Record<string, string>> = { messengerUserId: FIELD_ALIASES.messengerUserId };
+const KNOWN_COLUMNS = new Set<string>([
+  ...CSV_REQUIRED_COLUMNS,
+  ...CSV_OPTIONAL_COLUMNS,
+  ...Object.values(COLUMN_ALIASES).filter((alias) => alias !== undefined),
+]);
 const BOOLEAN_COLUMNS = new Set(['isPremium', 'isHighValue', 'walletHasBalance']);
+/** A refused file names at most this many field errors (the first, in file order); reading stops there. */
+export const MAX_CSV_ERRORS = 100;
 const MAX_CELL_BYTES = 64 * 1024;
 
 /** A CSV cell as a record value: empty is absent (the stored value stays); booleans as true/false, 1/0, yes/no. */
@@ -42,21 +51,36 @@ export class ProfileCsvImporter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Imports the file into the profiles of the publisher `accountId` (see ProfilesService.ownerOf). */
+  /**
+   * Imports the file into the profiles of the publisher `accountId` (see ProfilesService.ownerOf). A bad row does not
+   * stop the reading: the rows after it are still checked (and no longer staged), so the 400 names every bad row, up
+   * to MAX_CSV_ERRORS field errors, and the file can be fixed in one go.
+   */
   async import(accountId: string, input: Readable): Promise<ProfileCsvImportedDto> {
     const staged: string[] = [];
     try {
       let total = 0;
       let chunk: ProfileRow[] = [];
+      const errors: FieldError[] = [];
       const file = { columns: [] as string[] };
-      for await (const { record: cells, line } of this.rows(input, file)) {
-        chunk.push(toProfileRow(this.toRecord(file.columns, cells, line)));
-        total += 1;
-        if (chunk.length === MAX_BATCH_RECORDS) {
-          staged.push(await this.profiles.stage(accountId, chunk));
-          chunk = [];
+      try {
+        for await (const { record: cells, line } of this.rows(input, file)) {
+          const record = this.checkedRecord(file.columns, cells, line, errors);
+          if (errors.length >= MAX_CSV_ERRORS) break;
+          if (record === null || errors.length > 0) continue;
+          chunk.push(toProfileRow(record));
+          total += 1;
+          if (chunk.length === MAX_BATCH_RECORDS) {
+            staged.push(await this.profiles.stage(accountId, chunk));
+            chunk = [];
+          }
         }
+      } catch (error) {
+        // A file that stops parsing after bad rows: named with them.
+        if (!(error instanceof ValidationError) || errors.length === 0) throw error;
+        errors.push(...error.errors);
       }
+      if (errors.length > 0) throw new ValidationError(errors.slice(0, MAX_CSV_ERRORS));
       if (chunk.length > 0) staged.push(await this.profiles.stage(accountId, chunk));
       if (total === 0) throw ValidationError.of('file', 'holds no records (only a header, or nothing)');
       await this.profiles.release(staged);
@@ -108,7 +132,7 @@ export class ProfileCsvImporter {
   }
 
   private checkHeader(cells: string[]): string[] {
-    const missing = CSV_REQUIRED_COLUMNS.filter((column) => !cells.includes(column));
+    const missing = CSV_REQUIRED_COLUMNS.filter((column) => !cells.includes(column) && !cells.includes(COLUMN_ALIASES[column] ?? column));
     if (missing.length > 0) {
       throw ValidationError.of('header', `must name the columns ${CSV_REQUIRED_COLUMNS.join(',')} (missing: ${missing.join(', ')})`);
     }
@@ -117,16 +141,25 @@ export class ProfileCsvImporter {
     return cells;
   }
 
+  /** The row's record, or null with its errors added to `errors`. */
+  private checkedRecord(columns: string[], cells: string[], line: number, errors: FieldError[]): ProfileRecordDto | null {
+    try {
+      return this.toRecord(columns, cells, line);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      errors.push(...error.errors);
+      return null;
+    }
+  }
+
   private toRecord(columns: string[], cells: string[], line: number): ProfileRecordDto {
     const value: Record<string, unknown> = {};
     columns.forEach((column, i) => {
       const cell = cells[i];
       if (KNOWN_COLUMNS.has(column) && cell !== undefined && cell !== '') value[column] = cellValue(column, cell);
     });
-    const fast = ProfileRecordDto.acceptFast(value);
-    if (fast) return fast;
     try {
-      return validateWithDecorators(ProfileRecordDto, value) as ProfileRecordDto;
+      return checkInput(ProfileRecordDto, value);
     } catch (error) {
       if (error instanceof ValidationError) throw new ValidationError(rowErrors(error.errors, line));
       throw error;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { spentToday } from '../campaigns/campaign-rules';
+import { hasBudgetLeft, isRunning } from '../campaigns/campaign-rules';
 import { CAMPAIGN_STORE, type CampaignCounters, type CampaignStore } from '../campaigns/campaign-store';
 import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
@@ -268,13 +268,14 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     const indexed = this.byId.get(campaignId);
     const campaign = indexed && this.versions.get(campaignId) === row.version ? indexed : toIndexed(row);
     const budgetLeft = row.billingType === 'CPC' || (hasBudgetLeft(row, now) && !this.exhausted.has(campaignId));
-    const billable = row.status === 'onGoing' && row.approved && row.startTime <= now && now < row.endTime && budgetLeft;
+    const billable = isRunning(row) && row.startTime <= now && now < row.endTime && budgetLeft;
     return { campaign, billable };
   }
 }
 
-function isServable(row: Campaign, now: number): boolean {
-  return row.status === 'onGoing' && row.approved && row.endTime > now && hasBudgetLeft(row, now);
+/** What the index holds: running, not past its end, budget left (a campaign before its start waits in it). */
+export function isServable(row: Campaign, now: number): boolean {
+  return isRunning(row) && row.endTime > now && hasBudgetLeft(row, now);
 }
 
 /** The entry with the spend and CTR estimate the database holds now (same object when nothing moved). */
@@ -291,11 +292,4 @@ function withLatestCounters(campaign: IndexedCampaign, row: CampaignCounters): I
     return campaign;
   }
   return { ...campaign, spentMicros, daySpentMicros, spentDay: row.spentDay, ecpmMicros };
-}
-
-function hasBudgetLeft(
-  campaign: Pick<Campaign, 'spentMicros' | 'totalBudgetMicros' | 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'>,
-  now: number,
-): boolean {
-  return campaign.spentMicros < campaign.totalBudgetMicros && spentToday(campaign, now) < campaign.dailyBudgetMicros;
 }

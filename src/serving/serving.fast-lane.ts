@@ -5,6 +5,7 @@ import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import { answerError, sendOk, sendOkJson } from '../common/edge/envelope-writer';
 import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
+import { acceptFastWithAliases } from '../common/validation.pipe';
 import { isDebug } from './debug-ads';
 import { AdFetchQueryDto } from './dto/serving.dto';
 import { servedAdsJson } from './served-ads-json';
@@ -12,7 +13,7 @@ import { servedMessage, ServingService } from './serving.service';
 
 /**
  * Endpoint 5 without Nest's per-request machinery (see FastLaneHandler; on ServingController.fetch): a plainly valid
- * query whose key the LaneGate admits, on a block known to be the caller's; everything else goes to the controller.
+ * query (Open API aliases such as `type=telegram` rewritten first, docs/CONTRACT.md §14) whose key the LaneGate admits, on a block known to be the caller's; everything else goes to the controller.
  */
 @Injectable()
 export class ServingFastLane extends FastLaneHandler {
@@ -25,7 +26,7 @@ export class ServingFastLane extends FastLaneHandler {
   }
 
   tryHandle(request: FastifyRequest, reply: FastifyReply): boolean {
-    const query = AdFetchQueryDto.acceptFast(request.query);
+    const query = acceptFastWithAliases(AdFetchQueryDto, request.query);
     if (query === null) return false;
     const principal = this.gate.principalFor(request, this.access);
     if (principal === null || this.adBlocks.usableIfKnown(principal, query.adBlockId) !== true || !this.gate.admitRate(request, principal, this.access)) {

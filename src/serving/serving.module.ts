@@ -10,6 +10,8 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { REDIS } from '../redis/redis.module';
 import { StatsModule } from '../stats/stats.module';
 import { CampaignIndexService } from './campaign-index.service';
+import { DeliveryDiagnosisController } from './delivery-diagnosis.controller';
+import { DeliveryDiagnosisService } from './delivery-diagnosis.service';
 import { GeoService } from './geo.service';
 import { ServingController } from './serving.controller';
 import { ServingFastLane } from './serving.fast-lane';
@@ -22,11 +24,12 @@ import { SERVING_STATE } from './state/serving-state';
 
 @Module({
   imports: [CampaignsModule, ClickStoreModule, AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule],
-  controllers: [ServingController],
+  controllers: [ServingController, DeliveryDiagnosisController],
   providers: [
     GeoService,
     CampaignIndexService,
     ServingService,
+    DeliveryDiagnosisService,
     ServingFastLane,
     SignedViewers,
     {

@@ -135,7 +135,7 @@ export class ServingService {
   }
 
   /** The publisher's uploaded profile's facts (one store read, no SQL); a store failure serves the user as unknown. */
-  private profileOf(accountId: string, userId: string): Promise<ProfileFacts | null> {
+  profileOf(accountId: string, userId: string): Promise<ProfileFacts | null> {
     return this.profiles.get(accountId, userId).catch(() => null);
   }
 
@@ -143,7 +143,7 @@ export class ServingService {
    * What the request tells about the user: region from the request IP (the profile's IP only when that yields no
    * country), language from the profile else Accept-Language, platform from the User-Agent, flags from the profile.
    */
-  private contextOf(facts: RequestFacts, now: number, profile: ProfileFacts | null): MatchContext {
+  contextOf(facts: RequestFacts, now: number, profile: ProfileFacts | null): MatchContext {
     return {
       now,
       country: this.geo.countryOf(facts.ip) ?? this.geo.countryOf(profile?.ipAddress ?? undefined),
@@ -172,7 +172,7 @@ export function impressionPrice(campaign: Pick<IndexedCampaign, 'billingType' | 
 /** Candidates are the same for a campaign version all day: built once, not for every request. */
 const candidateCache = new WeakMap<IndexedCampaign, ImpressionCandidate & { day: string }>();
 
-function toCandidate(campaign: IndexedCampaign, day: string): ImpressionCandidate {
+export function toCandidate(campaign: IndexedCampaign, day: string): ImpressionCandidate {
   let candidate = candidateCache.get(campaign);
   if (candidate === undefined || candidate.day !== day) {
     candidate = {

@@ -58,11 +58,16 @@ export class SignedViewers {
 
   /** Throws the 401 when the block requires a signed viewer and the request's token is not good for this openId. */
   async assertSigned(block: ServingBlock, openId: string, facts: RequestFacts): Promise<void> {
-    if (!block.requireSignedViewer) return;
-    const secret = await this.accounts.webhookSecretOf(block.accountId);
-    const problem = secret === null ? 'cannot be checked' : viewerTokenProblem(facts.header(VIEWER_HEADER), openId, secret, this.clock.now());
+    const problem = await this.problemOf(block, openId, facts);
     if (problem !== null) {
       throw new UnauthorizedError(`${VIEWER_HEADER} header ${problem}`, { errors: [{ field: VIEWER_HEADER, message: `${VIEWER_HEADER} header ${problem}` }] });
     }
+  }
+
+  /** What is wrong with the request's viewer token for this openId on the block (null: good, or not required). */
+  async problemOf(block: ServingBlock, openId: string, facts: RequestFacts): Promise<string | null> {
+    if (!block.requireSignedViewer) return null;
+    const secret = await this.accounts.webhookSecretOf(block.accountId);
+    return secret === null ? 'cannot be checked' : viewerTokenProblem(facts.header(VIEWER_HEADER), openId, secret, this.clock.now());
   }
 }

@@ -1,15 +1,16 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { utcDay } from '../campaigns/campaign-rules';
 import { hourStart } from '../common/clock';
+import { EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../events/click-store';
 import type { Click } from '../events/entities/click.entity';
 import type { Queryable } from '../database/queryable';
 import { BlockCounterChange, CampaignCounterChange, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';
 import { StatementBatch } from './stats-writes.repository';
-import { WriteLedger } from './write-ledger';
+import { compareIds, GroupCommitWriter, inChunks } from './group-commit-writer';
 
 export interface ImpressionRecord {
   campaignId: string;
@@ -30,13 +31,6 @@ interface Delta extends TrafficCounts {
   earningsMicros: number;
 }
 
-interface PendingClick {
-  click: Click;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-const MAX_CLICKS_PER_FLUSH = 500;
 /** Rows per multi-row UPDATE. */
 const UPDATE_CHUNK = 200;
 
@@ -45,38 +39,20 @@ const UPDATE_CHUNK = 200;
  * lose that much of the impression *statistics*; budgets are enforced by the serving state and stay exact).
  * Clicks are written before their request is answered, grouped: every click waiting when a write starts goes
  * into the same transaction (click rows, hourly stats, campaign and block totals), so load raises the batch
- * size instead of the number of transactions. Conversions and verified clicks are counted here too, inside the
- * transaction of the feature that stores them, so every counter statement comes from StatsRepository.
+ * size instead of the number of transactions. Conversions, custom events and verified clicks are counted here too,
+ * inside the transaction of the feature that stores them, so every counter statement comes from StatsRepository.
  */
 @Injectable()
-export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(StatsWriterService.name);
+export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Delta>> {
   private deltas = new Map<string, Delta>();
-  private pendingClicks: PendingClick[] = [];
-  private writing: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly ledger: WriteLedger<Map<string, Delta>>;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly counters: StatsRepository,
     @Inject(CLICK_STORE) private readonly clickRows: ClickStore,
   ) {
-    this.ledger = new WriteLedger(dataSource, this.logger, (deltas) => {
-      for (const [key, delta] of deltas) this.mergeBack(key, delta);
-    });
-  }
-
-  onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush(), this.config.statsFlushMs);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+    super(dataSource, config.statsFlushMs, new Logger(StatsWriterService.name));
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
@@ -104,19 +80,16 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
 
   /** Resolves once the click is committed to the database. */
   recordClick(click: Click): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.pendingClicks.push({ click, resolve, reject });
-      void this.flush();
-    });
+    return this.enqueue(click);
   }
 
   /**
-   * An attributed conversion, in the caller's transaction (the one that stores the conversion): the campaign's total
-   * and its hourly row of no ad block (a conversion happens off the publisher's app).
+   * An attributed conversion or custom event, in the caller's transaction (the one that stores it): the campaign's
+   * total of that type and its hourly row of no ad block (the event happens off the publisher's app).
    */
-  async countConversion(manager: EntityManager, campaignId: string, now: number): Promise<void> {
-    await this.counters.addCampaignConversion(manager, campaignId);
-    await this.counters.addHourly(manager, [{ campaignId, adBlockId: '', hour: hourStart(now), conversions: 1 }]);
+  async countEvent(manager: EntityManager, campaignId: string, eventType: EventType, now: number): Promise<void> {
+    await this.counters.addCampaignEvent(manager, campaignId, eventType);
+    await this.counters.addHourly(manager, [{ campaignId, adBlockId: '', hour: hourStart(now), [EVENT_COUNTER_COLUMNS[eventType]]: 1 }]);
   }
 
   /** A verified click, in the caller's transaction: it counts in the hour and block of the click itself, beside its click count. */
@@ -125,37 +98,21 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     await this.counters.addHourly(manager, [{ campaignId: click.campaignId, adBlockId: click.adBlockId, hour: hourStart(click.createdAt), verifiedClicks: 1 }]);
   }
 
-  /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
-  async flush(): Promise<void> {
-    if (this.writing) {
-      this.again = true;
-      return this.writing;
-    }
-    this.writing = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.writeBatch();
-        } while (this.again || this.pendingClicks.length > 0);
-      } finally {
-        // cleared in the same step as the last check: a flush() arriving later starts a new write instead of
-        // joining one that will not look at `again` any more
-        this.writing = null;
-      }
-    })();
-    return this.writing;
-  }
-
-  private async writeBatch(): Promise<void> {
-    await this.ledger.settle();
-    const clicks = this.pendingClicks.splice(0, MAX_CLICKS_PER_FLUSH);
+  protected takeBuffered(): Map<string, Delta> | undefined {
+    if (this.deltas.size === 0) return undefined;
     const deltas = this.deltas;
     this.deltas = new Map();
-    if (clicks.length === 0 && deltas.size === 0) return;
+    return deltas;
+  }
 
+  protected putBack(deltas: Map<string, Delta>): void {
+    for (const [key, delta] of deltas) this.mergeBack(key, delta);
+  }
+
+  protected async commit(clicks: Click[], deltas = new Map<string, Delta>()): Promise<void> {
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
     const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
-    for (const { click } of clicks) {
+    for (const click of clicks) {
       const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt));
       const delta = rows.get(key) ?? emptyDelta(click.campaignId, click.adBlockId, hourStart(click.createdAt));
       if (click.status === 'unbilled') delta.unbilledClicks += 1;
@@ -165,27 +122,16 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
       delta.earningsMicros += click.earningsMicros;
       rows.set(key, delta);
     }
-
-    try {
-      const batch = new StatementBatch();
-      if (clicks.length > 0)
-        await this.clickRows.insertMany(
-          batch,
-          clicks.map(({ click }) => click),
-        );
-      await this.applyDeltas(batch, [...rows.values()]);
-      await this.ledger.writeBatch(deltas, batch);
-      for (const pending of clicks) pending.resolve();
-    } catch (error) {
-      this.logger.error({ err: error }, 'stats write failed; impressions kept for the next try, clicks refused');
-      for (const pending of clicks) pending.reject(error);
-    }
+    const batch = new StatementBatch();
+    if (clicks.length > 0) await this.clickRows.insertMany(batch, clicks);
+    await this.applyDeltas(batch, [...rows.values()]);
+    await this.ledger.writeBatch(deltas, batch);
   }
 
   private async applyDeltas(manager: Queryable, deltas: Delta[]): Promise<void> {
     // A fixed order keeps concurrent writers (several processes) from deadlocking on each other's rows.
-    deltas.sort((a, b) => compare(a.campaignId, b.campaignId) || compare(a.adBlockId, b.adBlockId) || a.hour - b.hour);
-    for (let i = 0; i < deltas.length; i += 200) await this.counters.addHourly(manager, deltas.slice(i, i + 200));
+    deltas.sort((a, b) => compareIds(a.campaignId, b.campaignId) || compareIds(a.adBlockId, b.adBlockId) || a.hour - b.hour);
+    await inChunks(deltas, UPDATE_CHUNK, (chunk) => this.counters.addHourly(manager, chunk));
 
     const campaigns = new Map<string, CampaignCounterChange>();
     const blocks = new Map<string, BlockCounterChange>();
@@ -217,10 +163,10 @@ export class StatsWriterService implements OnModuleInit, OnApplicationShutdown {
     }
     // One statement per table and chunk (not one per row): a group commit of clicks across many campaigns used
     // to spend most of its time in round trips. Rows are in id order, so concurrent writers lock them in one order.
-    const campaignRows = [...campaigns.values()].sort((a, b) => compare(a.id, b.id));
-    for (let i = 0; i < campaignRows.length; i += UPDATE_CHUNK) await this.counters.addCampaignCounters(manager, campaignRows.slice(i, i + UPDATE_CHUNK));
-    const blockRows = [...blocks.values()].sort((a, b) => compare(a.id, b.id));
-    for (let i = 0; i < blockRows.length; i += UPDATE_CHUNK) await this.counters.addBlockCounters(manager, blockRows.slice(i, i + UPDATE_CHUNK));
+    const campaignRows = [...campaigns.values()].sort((a, b) => compareIds(a.id, b.id));
+    await inChunks(campaignRows, UPDATE_CHUNK, (chunk) => this.counters.addCampaignCounters(manager, chunk));
+    const blockRows = [...blocks.values()].sort((a, b) => compareIds(a.id, b.id));
+    await inChunks(blockRows, UPDATE_CHUNK, (chunk) => this.counters.addBlockCounters(manager, chunk));
   }
 
   private deltaFor(campaignId: string, adBlockId: string, hour: number): Delta {
@@ -261,8 +207,4 @@ function addTraffic(into: TrafficCounts, delta: TrafficCounts): void {
 
 function deltaKey(campaignId: string, adBlockId: string, hour: number): string {
   return `${campaignId}|${adBlockId}|${hour}`;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

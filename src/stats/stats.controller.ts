@@ -22,12 +22,14 @@ export class StatsController {
 
   @Get('campaign/stats')
   @Roles('advertiser')
-  @ApiOperation({ summary: "A campaign's series for charts: impressions, clicks, conversions, cost per UTC hour or day" })
+  @ApiOperation({
+    summary: "A campaign's series for charts: impressions, clicks, conversions, events of every type, cost per UTC hour or day",
+  })
   @ApiEnvelope(CampaignSeriesDto)
   @ApiErrors(400, 401, 403, 404)
   async campaignSeries(@CurrentPrincipal() principal: Principal, @Query() query: CampaignSeriesQueryDto): Promise<Envelope<CampaignSeriesDto>> {
-    await this.campaigns.detail(principal, query.campaignId);
-    return ok({ series: await this.stats.campaignSeries(query.campaignId, query, this.clock.now()) });
+    const campaign = await this.campaigns.detail(principal, query.campaignId);
+    return ok({ series: await this.stats.campaignSeries(query.campaignId, campaign.optimizationEvent, query, this.clock.now()) });
   }
 
   @Get('block/stats')

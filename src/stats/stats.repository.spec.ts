@@ -1,5 +1,6 @@
 import { DataSource, Repository } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
+import { EVENT_COUNTER_COLUMN_LIST } from '../conversions/event-types';
 import type { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsRepository } from './stats.repository';
 
@@ -13,12 +14,12 @@ async function counterTables(): Promise<DataSource> {
   const traffic = ['unbilledClicks', 'invalidClicks', 'invalidImpressions', 'views'];
   await dataSource.query(
     `CREATE TABLE stats_hourly (campaignId varchar(26) NOT NULL, adBlockId varchar(26) NOT NULL, hour bigint NOT NULL,
-       ${counters(['impressions', 'clicks', 'conversions', 'verifiedClicks', 'spendMicros', 'earningsMicros', ...traffic])},
+       ${counters(['impressions', 'clicks', ...EVENT_COUNTER_COLUMN_LIST, 'verifiedClicks', 'spendMicros', 'earningsMicros', ...traffic])},
        PRIMARY KEY (campaignId, adBlockId, hour))`,
   );
   await dataSource.query(
     `CREATE TABLE campaigns (id varchar(26) PRIMARY KEY NOT NULL,
-       ${counters(['impressions', 'clicks', 'conversions', 'verifiedClicks', 'spentMicros', 'daySpentMicros', ...traffic])},
+       ${counters(['impressions', 'clicks', ...EVENT_COUNTER_COLUMN_LIST, 'verifiedClicks', 'spentMicros', 'daySpentMicros', ...traffic])},
        spentDay varchar(10) NOT NULL DEFAULT '')`,
   );
   await dataSource.query(`CREATE TABLE ad_blocks (id varchar(26) PRIMARY KEY NOT NULL, ${counters(['impressions', 'clicks', 'earningsMicros', ...traffic])})`);
@@ -26,6 +27,7 @@ async function counterTables(): Promise<DataSource> {
 }
 
 const noTraffic = { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0 };
+const noCustomEvents = { onboardEvents: 0, registerEvents: 0, playEvents: 0, paymentEvents: 0, withdrawEvents: 0 };
 
 describe(StatsRepository.name, () => {
   let dataSource: DataSource;
@@ -48,6 +50,8 @@ describe(StatsRepository.name, () => {
       { campaignId: 'c1', adBlockId: 'b1', hour: HOUR, impressions: 1, spendMicros: 100, earningsMicros: 70, verifiedClicks: 1, unbilledClicks: 2, views: 3 },
     ]);
     await repository.addHourly(dataSource, [{ campaignId: 'c1', adBlockId: '', hour: HOUR, conversions: 1 }]);
+    await repository.addHourly(dataSource, [{ campaignId: 'c1', adBlockId: '', hour: HOUR, paymentEvents: 1 }]);
+    await repository.addHourly(dataSource, [{ campaignId: 'c1', adBlockId: '', hour: HOUR, paymentEvents: 1, playEvents: 1 }]);
 
     const rows = await dataSource.query('SELECT * FROM stats_hourly ORDER BY adBlockId');
     expect(rows).toEqual([
@@ -58,6 +62,9 @@ describe(StatsRepository.name, () => {
         impressions: 0,
         clicks: 0,
         conversions: 2,
+        ...noCustomEvents,
+        playEvents: 1,
+        paymentEvents: 2,
         verifiedClicks: 0,
         spendMicros: 0,
         earningsMicros: 0,
@@ -70,6 +77,7 @@ describe(StatsRepository.name, () => {
         impressions: 3,
         clicks: 1,
         conversions: 0,
+        ...noCustomEvents,
         verifiedClicks: 1,
         spendMicros: 1000,
         earningsMicros: 700,
@@ -98,13 +106,16 @@ describe(StatsRepository.name, () => {
     ]);
   });
 
-  it('should add block totals, and conversions and verified clicks to the campaign', async () => {
+  it('should add block totals, and events of each type and verified clicks to the campaign', async () => {
     await dataSource.query("INSERT INTO ad_blocks (id) VALUES ('b1'), ('b2')");
     await dataSource.query("INSERT INTO campaigns (id) VALUES ('c1')");
     await repository.addBlockCounters(dataSource, [
       { id: 'b1', impressions: 3, clicks: 1, earnings: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2, views: 4 },
     ]);
-    await repository.addCampaignConversion(dataSource, 'c1');
+    await repository.addCampaignEvent(dataSource, 'c1', 'conversion');
+    await repository.addCampaignEvent(dataSource, 'c1', 'withdraw');
+    await repository.addCampaignEvent(dataSource, 'c1', 'withdraw');
+    await repository.addCampaignEvent(dataSource, 'c1', 'onboard');
     await repository.addCampaignVerifiedClick(dataSource, 'c1');
     await repository.addCampaignVerifiedClick(dataSource, 'c1');
 
@@ -112,6 +123,8 @@ describe(StatsRepository.name, () => {
       { id: 'b1', impressions: 3, clicks: 1, earningsMicros: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2, views: 4 },
       { id: 'b2', impressions: 0, clicks: 0, earningsMicros: 0, ...noTraffic },
     ]);
-    expect(await dataSource.query('SELECT conversions, verifiedClicks FROM campaigns')).toEqual([{ conversions: 1, verifiedClicks: 2 }]);
+    expect(await dataSource.query(`SELECT ${EVENT_COUNTER_COLUMN_LIST.join(', ')}, verifiedClicks FROM campaigns`)).toEqual([
+      { conversions: 1, ...noCustomEvents, onboardEvents: 1, withdrawEvents: 2, verifiedClicks: 2 },
+    ]);
   });
 });

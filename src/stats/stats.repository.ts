@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Between, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import type { Queryable } from '../database/queryable';
+import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { StatsHourly } from './entities/stats-hourly.entity';
 
 /**
@@ -23,7 +24,7 @@ const TRAFFIC_ALIASES = TRAFFIC_COLUMNS.map((column) => `? AS ${column}`).join('
 const TRAFFIC_PLACES = TRAFFIC_COLUMNS.map(() => '?').join(', ');
 
 /** The counters of one `stats_hourly` row that a write adds to (a missing counter adds 0). */
-const HOURLY_COUNTERS = ['impressions', 'clicks', 'spendMicros', 'earningsMicros', ...TRAFFIC_COLUMNS, 'conversions', 'verifiedClicks'] as const;
+const HOURLY_COUNTERS = ['impressions', 'clicks', 'spendMicros', 'earningsMicros', ...TRAFFIC_COLUMNS, ...EVENT_COUNTER_COLUMN_LIST, 'verifiedClicks'] as const;
 
 export type HourlyCounter = (typeof HOURLY_COUNTERS)[number];
 
@@ -66,12 +67,16 @@ export class StatsRepository {
     return this.hourly.find({ where: { ...of, hour: Between(firstHour, lastHour) } });
   }
 
-  /** Adds to the hourly rows, creating the missing ones; one statement for all the rows given. */
+  /**
+   * Adds to the hourly rows, creating the missing ones; one statement for all the rows given. Only the counters some
+   * row names are in the statement (a group commit of clicks names no event counter).
+   */
   async addHourly(into: Queryable, rows: HourlyIncrement[]): Promise<void> {
-    const placeholders = rows.map(() => `(?, ?, ?, ${HOURLY_COUNTERS.map(() => '?').join(', ')})`).join(', ');
-    const values = rows.flatMap((row) => [row.campaignId, row.adBlockId, row.hour, ...HOURLY_COUNTERS.map((column) => row[column] ?? 0)]);
-    const columns = `(campaignId, adBlockId, hour, ${HOURLY_COUNTERS.join(', ')})`;
-    const add = (incoming: (column: string) => string) => HOURLY_COUNTERS.map((column) => `${column} = ${column} + ${incoming(column)}`).join(', ');
+    const counters = HOURLY_COUNTERS.filter((column) => rows.some((row) => row[column] !== undefined));
+    const placeholders = rows.map(() => `(?, ?, ?, ${counters.map(() => '?').join(', ')})`).join(', ');
+    const values = rows.flatMap((row) => [row.campaignId, row.adBlockId, row.hour, ...counters.map((column) => row[column] ?? 0)]);
+    const columns = `(campaignId, adBlockId, hour, ${counters.join(', ')})`;
+    const add = (incoming: (column: string) => string) => counters.map((column) => `${column} = ${column} + ${incoming(column)}`).join(', ');
     const conflict = this.mysql
       ? `ON DUPLICATE KEY UPDATE ${add((column) => `VALUES(${column})`)}`
       : `ON CONFLICT (campaignId, adBlockId, hour) DO UPDATE SET ${add((column) => `excluded.${column}`)}`;
@@ -124,8 +129,9 @@ export class StatsRepository {
     );
   }
 
-  async addCampaignConversion(into: Queryable, campaignId: string): Promise<void> {
-    await into.query('UPDATE campaigns SET conversions = conversions + 1 WHERE id = ?', [campaignId]);
+  async addCampaignEvent(into: Queryable, campaignId: string, eventType: EventType): Promise<void> {
+    const column = EVENT_COUNTER_COLUMNS[eventType];
+    await into.query(`UPDATE campaigns SET ${column} = ${column} + 1 WHERE id = ?`, [campaignId]);
   }
 
   async addCampaignVerifiedClick(into: Queryable, campaignId: string): Promise<void> {

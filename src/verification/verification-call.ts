@@ -51,6 +51,8 @@ export async function callVerification(options: VerificationCallOptions): Promis
   }
   const url = new URL(target.url);
   url.searchParams.set('messenger_id', options.messengerId);
+  // TON AI's name of the same parameter (docs/CONTRACT.md §14): endpoints written for its Open API read this one.
+  url.searchParams.set('telegram_id', options.messengerId);
   const client = url.protocol === 'https:' ? https : http;
 
   return new Promise<VerificationAttempt>((resolve) => {

@@ -17,6 +17,10 @@ import { createAdBlock, createCampaign } from '../support/serving-helpers';
 import { UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 
+/** Conversions and the custom events of docs/CONTRACT.md §13. */
+const CUSTOM_EVENT_TYPES = ['onboard', 'register', 'play', 'payment', 'withdraw'];
+const EVENT_TYPES = ['conversion', ...CUSTOM_EVENT_TYPES];
+
 const SEED = Number(process.env.FUZZ_SEED ?? 868_012_121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
@@ -253,6 +257,12 @@ const badQuery = {
       fc.constant([allowed[0], allowed[0]]),
     ),
 };
+
+/**
+ * The Open API alias of a user id (telegramUserId) beside the base's messengerUserId 'fuzz-user': a bad value, or a
+ * good one that differs, is refused either way.
+ */
+const conflictingAlias = fc.oneof(notString(true), fc.constant(''), longerThan(128), fc.constant('another-fuzz-user'));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Building broken requests: a valid base, optional harmless noise, then at least one breaking edit.
@@ -538,7 +548,15 @@ function buildRoutes(f: Fixtures): Route[] {
     fc.constantFrom('includedLanguages', 'excludedLanguages').chain((field) => edit(`targeting.${field}`, languageList)),
     edit('targeting.platform', bad.oneOf(['All', 'iOS', 'Android', 'Desktop'], false)),
     fc
-      .constantFrom('messengerPremium', 'isHighValueUser', 'userLinkedChainWallet', 'userLinkedWallet', 'userWalletHasBalanceOnChain')
+      .constantFrom(
+        'messengerPremium',
+        'isHighValueUser',
+        'userLinkedChainWallet',
+        'userLinkedWallet',
+        'userWalletHasBalanceOnChain',
+        'telegramPremium',
+        'userLinkedTonWallet',
+      )
       .chain((flag) => edit(`targeting.${flag}`, bad.flag())),
     edit('budget', bad.object()),
     fc.constantFrom('amount', 'total').chain((field) => edit(`budget.${field}`, bad.usdt())),
@@ -569,6 +587,7 @@ function buildRoutes(f: Fixtures): Route[] {
     edit('ad.brandName', bad.text(100)),
     edit('ad.buttonText', bad.text(50)),
     edit('verificationUrl', bad.url(false)),
+    edit('optimizationEvent', bad.oneOf(EVENT_TYPES, false)),
   ];
   const campaignNoise = [edit('name', hostileText), edit('ad.text', hostileText), edit('ad.brandName', hostileText), edit('ad.buttonText', hostileText)];
 
@@ -594,10 +613,12 @@ function buildRoutes(f: Fixtures): Route[] {
     edit('ad.destination.url', bad.url(false)),
     edit('ad.text', bad.text(1000, false)),
     edit('verificationUrl', bad.url(false)),
+    edit('optimizationEvent', bad.oneOf(EVENT_TYPES, false)),
   ];
   // valid changes that must not land when another field breaks the request
   const campaignUpdateNoise = [
     edit('name', hostileText),
+    edit('optimizationEvent', fc.constantFrom(...CUSTOM_EVENT_TYPES)),
     edit('ad.text', hostileText),
     fc.constant<Edit[]>([['targeting', { platform: 'iOS', includedRegions: ['FR'] }]]),
     fc.constant<Edit[]>([['budget', { amount: 60 }]]),
@@ -649,12 +670,13 @@ function buildRoutes(f: Fixtures): Route[] {
     fc
       .tuple(fc.nat({ max: 2 }), fc.oneof(notString(false), fc.constant(''), longerThan(128)))
       .map(([i, value]): Edit[] => [[`list.${i}.walletAddress`, value]]),
+    fc.tuple(fc.nat({ max: 2 }), conflictingAlias).map(([i, value]): Edit[] => [[`list.${i}.telegramUserId`, value]]),
     // the two wallet rules depend on each other, so each of these sets both fields
     fc
       .tuple(
         fc.nat({ max: 2 }),
         fc.oneof(
-          fc.string({ maxLength: 10 }).filter((text) => !['primary', 'evm', 'alt'].includes(text)),
+          fc.string({ maxLength: 10 }).filter((text) => !['primary', 'evm', 'alt', 'ton'].includes(text)),
           notString(true),
           fc.constant(ABSENT),
         ),
@@ -753,6 +775,30 @@ function buildRoutes(f: Fixtures): Route[] {
       broken: queryOf(brokenQuery(() => ({ campaignId: f.campaignId }), [...idBreakers('campaignId'), edit('limit', badQuery.integer(1, 200))])),
     },
     {
+      name: `GET ${OPENAPI}/ad/delivery/diagnose`,
+      method: 'GET',
+      path: `${OPENAPI}/ad/delivery/diagnose`,
+      key: adv,
+      wrongRoleKeys: [partner],
+      valid: () => ({ query: [['campaignId', f.campaignId]] }),
+      broken: queryOf(
+        brokenQuery(
+          () => ({ campaignId: f.campaignId }),
+          [
+            ...idBreakers('campaignId'),
+            // the publisher's block is not the advertiser's: 404 like an unknown one
+            edit('adBlockId', fc.oneof(badQuery.id(64), unknownId(knownIds), fc.constant(f.adBlockId))),
+            edit('openId', badQuery.id(128)),
+            edit('country', fc.oneof(fc.constantFrom('', 'XX', 'USA', 'u', '12', 'U S'), fc.constant(['US', 'DE']))),
+            edit('language', fc.oneof(fc.constantFrom('', 'xx', 'eng', 'english', 'e1'), fc.constant(['en', 'de']))),
+            edit('platform', badQuery.oneOf(['iOS', 'Android', 'Desktop'])),
+            edit('ip', fc.oneof(fc.constantFrom('', '300.1.1.1', 'not-an-ip', '10.0.1', '::g', 'localhost'), fc.constant(['8.8.8.8', '1.1.1.1']))),
+            edit('limit', badQuery.integer(1, 9)),
+          ],
+        ),
+      ),
+    },
+    {
       name: `POST ${OPENAPI}/ad/block/create`,
       method: 'POST',
       path: `${OPENAPI}/ad/block/create`,
@@ -818,7 +864,7 @@ function buildRoutes(f: Fixtures): Route[] {
             [
               ...idBreakers('adBlockId'),
               edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
-              edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
+              edit('type', fc.oneof(badQuery.oneOf(['messenger', 'telegram']), fc.constant(ABSENT))),
               edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
             ],
           ),
@@ -850,6 +896,7 @@ function buildRoutes(f: Fixtures): Route[] {
             edit('eventData', bad.object()),
             edit('eventData.adBlockId', fc.oneof(bad.id(64), unknownId(knownIds))),
             edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
             edit('eventData.adId', bad.id(64)),
             edit('eventData.campaignId', bad.id(64)),
           ],
@@ -868,8 +915,33 @@ function buildRoutes(f: Fixtures): Route[] {
       broken: jsonBody(
         brokenObject(
           () => ({ eventType: 'conversion', eventData: { messengerUserId: 'fuzz-user' } }),
-          [edit('eventType', bad.oneOf(['conversion'])), edit('eventData', bad.object()), edit('eventData.messengerUserId', bad.id(128))],
+          [
+            edit('eventType', bad.oneOf(['conversion'])),
+            edit('eventData', bad.object()),
+            edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
+          ],
           [edit('eventData.messengerUserId', hostileText)],
+        ),
+      ),
+    },
+    {
+      name: `POST ${OPENAPI}/ad/event/report/custom`,
+      method: 'POST',
+      path: `${OPENAPI}/ad/event/report/custom`,
+      key: adv,
+      wrongRoleKeys: notAdvertiser,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ eventType: 'payment', eventData: { messengerUserId: 'fuzz-user' } }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ eventType: 'register', eventData: { messengerUserId: 'fuzz-user' } }),
+          [
+            edit('eventType', fc.oneof(bad.oneOf(CUSTOM_EVENT_TYPES), fc.constantFrom('conversion', 'click'))),
+            edit('eventData', bad.object()),
+            edit('eventData.messengerUserId', bad.id(128)),
+          ],
+          [edit('eventData.messengerUserId', hostileText), edit('eventType', fc.constantFrom(...CUSTOM_EVENT_TYPES))],
         ),
       ),
     },
@@ -925,7 +997,7 @@ function buildRoutes(f: Fixtures): Route[] {
             [
               ...idBreakers('exchangeCampaignId'),
               edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
-              edit('type', fc.oneof(badQuery.oneOf(['messenger']), fc.constant(ABSENT))),
+              edit('type', fc.oneof(badQuery.oneOf(['messenger', 'telegram']), fc.constant(ABSENT))),
               edit('limit', fc.oneof(badQuery.integer(1, 9), fc.constant(ABSENT))),
             ],
           ),
@@ -956,9 +1028,31 @@ function buildRoutes(f: Fixtures): Route[] {
             edit('eventType', bad.oneOf(['click'])),
             edit('eventData', bad.object()),
             edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
             edit('eventData.inExchangeCampaignId', bad.id(64)),
             edit('eventData.outExchangeCampaignId', fc.oneof(bad.id(64), unknownId(knownIds))),
           ],
+        ),
+      ),
+    },
+    {
+      name: `POST ${OPENAPI}/exchange/event/report/conversion`,
+      method: 'POST',
+      path: `${OPENAPI}/exchange/event/report/conversion`,
+      key: partner,
+      wrongRoleKeys: notPartner,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ eventType: 'conversion', eventData: { messengerUserId: 'fuzz-user' } }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ eventType: 'conversion', eventData: { messengerUserId: 'fuzz-user' } }),
+          [
+            edit('eventType', bad.oneOf(['conversion'])),
+            edit('eventData', bad.object()),
+            edit('eventData.messengerUserId', bad.id(128)),
+            edit('eventData.telegramUserId', conflictingAlias),
+          ],
+          [edit('eventData.messengerUserId', hostileText)],
         ),
       ),
     },
@@ -1760,8 +1854,10 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       [`${OPENAPI}/ad/block/update`, pub, 'adBlockId'],
       [`${OPENAPI}/ad/event/report`, pub, 'eventData'],
       [`${OPENAPI}/ad/event/report/conversion`, adv, 'eventData'],
+      [`${OPENAPI}/ad/event/report/custom`, adv, 'eventData'],
       [`${OPENAPI}/user/profile/batch`, pub, 'list'],
       [`${OPENAPI}/exchange/event/report`, partner, 'eventData'],
+      [`${OPENAPI}/exchange/event/report/conversion`, partner, 'eventData'],
       [`${OPENAPI}/exchange/campaign/create`, partner, 'name'],
       [`${OPENAPI}/exchange/campaign/update`, partner, 'exchangeCampaignId'],
       [`${OPENAPI}/exchange/campaign/status`, partner, 'exchangeCampaignId'],
@@ -1776,6 +1872,7 @@ describe(`Bad input on every route answers a 4xx envelope and stores nothing [${
       post(`${OPENAPI}/exchange/campaign/create`, partner, { ...exchangeBody(), text: 't'.repeat(100_000) }),
       post(`${ADMIN}/accounts`, ADMIN_KEY, { name: 'n'.repeat(100_000), roles: ['advertiser'] }),
       post(`${OPENAPI}/ad/event/report/conversion`, adv, { eventType: 'conversion', eventData: { messengerUserId: 'u'.repeat(100_000) } }),
+      post(`${OPENAPI}/ad/event/report/custom`, adv, { eventType: 'play', eventData: { messengerUserId: 'u'.repeat(100_000) } }),
       post(`${OPENAPI}/ad/event/report`, pub, click({ messengerUserId: 'u'.repeat(100_000) })),
       post(`${OPENAPI}/user/profile/batch`, pub, { list: [{ messengerUserId: 'u'.repeat(100_000) }] }),
       // huge arrays
@@ -1919,6 +2016,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/ad/block/update`, 'publisher'],
     [`${OPENAPI}/ad/event/report`, 'publisher'],
     [`${OPENAPI}/ad/event/report/conversion`, 'advertiser'],
+    [`${OPENAPI}/ad/event/report/custom`, 'advertiser'],
     [`${OPENAPI}/user/profile/batch`, 'publisher'],
     [`${OPENAPI}/exchange/event/report`, 'partner'],
     [`${OPENAPI}/exchange/campaign/create`, 'partner'],

@@ -520,6 +520,7 @@ describe('Clicks (endpoint 6) and stats', () => {
             'clicks',
             'conversions',
             'cost',
+            'events',
             'impressions',
             'invalidClicks',
             'invalidImpressions',

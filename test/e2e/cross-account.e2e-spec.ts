@@ -48,7 +48,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   let endedExchangeX: string;
   let exchangeY: string;
   let secondKeyA: { keyId: string; apiKey: string };
-  /** saw campaignA on blockP and clicked it; advertiser A reported the conversion */
+  /** saw campaignA on blockP and clicked it; advertiser A reported the conversion and a custom event */
   const clickedUser = newUser('clicked');
   /** saw exchangeY inside exchangeX and clicked it */
   const exchangeUser = newUser('exchange');
@@ -85,6 +85,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     await post(`${OPENAPI}/ad/event/report/conversion`, advertiserA.apiKey, { eventType: 'conversion', eventData: { messengerUserId: clickedUser } }).expect(
       200,
     );
+    await post(`${OPENAPI}/ad/event/report/custom`, advertiserA.apiKey, { eventType: 'register', eventData: { messengerUserId: clickedUser } }).expect(200);
     batchP = (await uploadAndApply(t, publisherP.apiKey, [{ messengerUserId: clickedUser, isPremium: true }])).batchId;
 
     const exchangeBody = (name: string) => ({
@@ -177,6 +178,7 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
   it('should show the owners their objects with counted activity (the ids below are real and busy)', async () => {
     before = await ownersView();
     expect(before.campaign).toEqual(expect.objectContaining({ campaignStatus: 'onGoing', clicks: 1, conversions: 1, cost: 0.5 }));
+    expect(before.campaign.events).toEqual({ conversion: 1, onboard: 0, register: 1, play: 0, payment: 0, withdraw: 0 });
     expect(before.endedCampaign.campaignStatus).toBe('ended');
     expect(before.conversions).toEqual(expect.objectContaining({ attributed: 1, unattributed: 0 }));
     expect(before.block).toEqual(expect.objectContaining({ clicks: 1, earnings: 0.35 }));
@@ -207,11 +209,22 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
         await same(`campaign status ${status}`, 404, (campaignId) => post(`${CAMPAIGN}/status`, key, { campaignId, status }));
       }
       await same('campaign update', 404, (campaignId) =>
-        post(`${CAMPAIGN}/update`, key, { campaignId, name: 'Hijacked', budget: { amount: 1 }, verificationUrl: 'https://evil.example/verify' }),
+        post(`${CAMPAIGN}/update`, key, {
+          campaignId,
+          name: 'Hijacked',
+          budget: { amount: 1 },
+          verificationUrl: 'https://evil.example/verify',
+          optimizationEvent: 'payment',
+        }),
       );
       await same('campaign stats', 404, (campaignId) => get(`${CAMPAIGN}/stats`, key, { campaignId, ...range }));
       await same('campaign stats with an inverted range', 404, (campaignId) => get(`${CAMPAIGN}/stats`, key, { campaignId, from: rangeTo, to: rangeFrom }));
       await same('verification health', 404, (campaignId) => get(`${CAMPAIGN}/verification`, key, { campaignId, limit: 50 }));
+      await same('delivery diagnosis', 404, (campaignId) => get(`${OPENAPI}/ad/delivery/diagnose`, key, { campaignId, openId: clickedUser }));
+      // a publisher naming the campaign (with its own block) learns no more than an advertiser would
+      await same('delivery diagnosis by a publisher', 404, (campaignId) =>
+        get(`${OPENAPI}/ad/delivery/diagnose`, publisherQ.apiKey, { campaignId, adBlockId: blockQ }),
+      );
       // input is checked before ownership, so a bad field answers the same 400 whoever owns the id
       await same('campaign status with a bad action', 400, (campaignId) => post(`${CAMPAIGN}/status`, key, { campaignId, status: 'delete' }));
       await same('campaign update with a bad field', 400, (campaignId) => post(`${CAMPAIGN}/update`, key, { campaignId, budget: { amount: -1 } }));
@@ -250,6 +263,14 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     // the impression was P's: replayed on Q's own block it is no impression at all, as for a campaign nobody has
     await same("click replaying the other block's impression", 400, (campaignId) => click(blockQ, campaignId), campaignA);
     await same('batch status', 404, (batchId) => get(`${OPENAPI}/user/profile/batch/status`, key, { batchId }), batchP);
+    await same('delivery diagnosis of the block', 404, (adBlockId) => get(`${OPENAPI}/ad/delivery/diagnose`, key, { adBlockId, openId: clickedUser }), blockP);
+    // an advertiser naming its own campaign with a publisher's block: the block's users' profiles are the publisher's
+    await same(
+      'delivery diagnosis of the block by an advertiser',
+      404,
+      (adBlockId) => get(`${OPENAPI}/ad/delivery/diagnose`, advertiserA.apiKey, { campaignId: campaignA, adBlockId, openId: clickedUser }),
+      blockP,
+    );
   });
 
   it("should answer another partner's exchange campaign ids like unknown ones (detail, update, status, stats, fetch, click)", async () => {
@@ -428,6 +449,35 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
     expect((await get(`${OPENAPI}/ad/conversion/summary`, advertiserB.apiKey, { from: rangeFrom, to: rangeTo }).expect(200)).body.data).toEqual(
       expect.objectContaining({ attributed: 0, unattributed: 2 }),
     );
+    expect(await ownersView()).toEqual(before);
+  });
+
+  it("should not credit an exchange conversion to another partner's received click, and answer it like any unmatched one", async () => {
+    const conversion = (messengerUserId: string) => () =>
+      post(`${OPENAPI}/exchange/event/report/conversion`, partnerX.apiKey, { eventType: 'conversion', eventData: { messengerUserId } });
+    // exchangeUser was received by Y's campaign (clicked inside X's); for X that user's conversion is unmatched
+    await expectSameAsUnknown(
+      "exchange conversion of a user another partner's campaign received",
+      200,
+      conversion(exchangeUser),
+      conversion(newUser('never-seen')),
+    );
+    await flushAll();
+    const received = (await get(`${EXCHANGE}/detail`, ADMIN_KEY, { exchangeCampaignId: exchangeY }).expect(200)).body.data;
+    expect({ clicksReceived: received.clicksReceived, conversions: received.conversions, cr: received.cr }).toEqual({
+      clicksReceived: 1,
+      conversions: 0,
+      cr: 0,
+    });
+    expect(await ownersView()).toEqual(before);
+  });
+
+  it("should not credit a custom event to another advertiser's click, and answer it like any unmatched event", async () => {
+    const event = (messengerUserId: string) => () =>
+      post(`${OPENAPI}/ad/event/report/custom`, advertiserB.apiKey, { eventType: 'register', eventData: { messengerUserId } });
+    await expectSameAsUnknown("custom event of a user who clicked another advertiser's ad", 200, event(clickedUser), event(newUser('never-seen')));
+    const summaryB = (await get(`${OPENAPI}/ad/conversion/summary`, advertiserB.apiKey, { from: rangeFrom, to: rangeTo }).expect(200)).body.data;
+    expect(summaryB.events.register).toEqual({ attributed: 0, unattributed: 2 });
     expect(await ownersView()).toEqual(before);
   });
 });

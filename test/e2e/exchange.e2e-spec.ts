@@ -174,6 +174,8 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
           clicksReceived: 0,
           balance: 0,
           ctr: 0,
+          conversions: 0,
+          cr: 0,
           createdAt: expect.any(Number),
           updatedAt: expect.any(Number),
         },
@@ -504,7 +506,7 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
         ['openId empty', 'openId', (q) => (q.openId = '')],
         ['openId too long', 'openId', (q) => (q.openId = 'u'.repeat(129))],
         ['type missing', 'type', (q) => delete q.type],
-        ['type telegram', 'type', (q) => (q.type = 'telegram')],
+        ['type whatsapp (telegram is an alias of messenger, §14)', 'type', (q) => (q.type = 'whatsapp')],
         ['limit missing', 'limit', (q) => delete q.limit],
         ['limit 0', 'limit', (q) => (q.limit = '0')],
         ['limit 10', 'limit', (q) => (q.limit = '10')],
@@ -721,7 +723,7 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
           const bucket = granularity === 'hour' ? HOUR : DAY;
           expect(series.length).toBe(Math.ceil((clock.now() + HOUR - (from - (from % bucket))) / bucket));
           for (const point of series) {
-            expect(Object.keys(point).sort()).toEqual(['balance', 'clicksReceived', 'clicksSent', 'impressions', 'impressionsSent', 'time']);
+            expect(Object.keys(point).sort()).toEqual(['balance', 'clicksReceived', 'clicksSent', 'conversions', 'impressions', 'impressionsSent', 'time']);
             expect(point.time % bucket).toBe(0);
           }
           const sum = (field: string) => series.reduce((total, point) => total + point[field], 0);

@@ -107,6 +107,51 @@ describe(`Profile CSV import [${TEST_PROFILE}]`, () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('should name every bad row of a file, in file order, checking the rows after the first bad one, and store nothing', async () => {
+    const before = await counts();
+    const tag = newUser('badrows');
+    const csv = [
+      `${HEADER},ipAddress`,
+      `${tag}-1,EQ1,evm,`,
+      `${tag}-2,EQ2,,`, // line 3: a wallet without class
+      `${tag}-3,,,1.2.3.4.5`, // line 4: a bad IP
+      `${tag}-4,,evm,`, // line 5: a class without wallet
+      `,EQ5,evm,`, // line 6: no messengerUserId
+      `${tag}-6,EQ6,primary,`,
+    ].join('\n');
+    const response = await uploadCsv(t, publisher.apiKey, csv);
+    expect([response.status, response.body.code]).toEqual([400, 400]);
+    const errors: { field: string; message: string }[] = response.body.data.errors;
+    expect(errors.map((error) => error.field)).toEqual(['line.3.walletClassify', 'line.4.ipAddress', 'line.5.walletClassify', 'line.6.messengerUserId']);
+    for (const error of errors) expect(error.message.startsWith(error.field)).toBe(true);
+    expect(response.body.message).toBe(errors.map((error) => error.message).join('; '));
+    expect(await counts()).toEqual(before);
+    expect(await usersLike(tag)).toBe(0);
+  });
+
+  it('should name at most 100 field errors, the first ones of the file, and store nothing', async () => {
+    const before = await counts();
+    const tag = newUser('manybad');
+    const lines = [HEADER];
+    for (let i = 0; i < 6_000; i++) lines.push(i % 50 === 0 ? `${tag}-${i},EQ${i},` : `${tag}-${i},EQ${i},evm`);
+    const response = await uploadCsv(t, publisher.apiKey, lines.join('\n'));
+    expect([response.status, response.body.code]).toEqual([400, 400]);
+    // rows 0, 50, 100, ... are bad: lines 2, 52, 102, ... of the file; 120 of them, 100 named
+    expect(response.body.data.errors.map((error: { field: string }) => error.field)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `line.${2 + i * 50}.walletClassify`),
+    );
+    expect(await counts()).toEqual(before);
+    expect(await usersLike(tag)).toBe(0);
+  });
+
+  it('should name the bad rows before a line that breaks the CSV, and that line', async () => {
+    const before = await counts();
+    const response = await uploadCsv(t, publisher.apiKey, `${HEADER}\nu1,EQ1,\nu2,,evm\n"u3,EQ3,evm\n`);
+    expect([response.status, response.body.code]).toEqual([400, 400]);
+    expect(response.body.data.errors.map((error: { field: string }) => error.field)).toEqual(['line.2.walletClassify', 'line.3.walletClassify', 'line.4']);
+    expect(await counts()).toEqual(before);
+  });
+
   it.each([
     ['a bad IP', `${HEADER},ipAddress\nu1,,,1.2.3.4.5\n`, 'line.2.ipAddress'],
     ['a wallet without class', `${HEADER}\nu1,EQ1,\n`, 'line.2.walletClassify'],

@@ -160,7 +160,7 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
       ['openId missing', 'openId', (q: Body) => delete q.openId],
       ['openId empty', 'openId', (q: Body) => (q.openId = '')],
       ['type missing', 'type', (q: Body) => delete q.type],
-      ['type telegram', 'type', (q: Body) => (q.type = 'telegram')],
+      ['type whatsapp (telegram is an alias of messenger, §14)', 'type', (q: Body) => (q.type = 'whatsapp')],
       ['limit missing', 'limit', (q: Body) => delete q.limit],
       ['limit 0', 'limit', (q: Body) => (q.limit = '0')],
       ['limit 10', 'limit', (q: Body) => (q.limit = '10')],

@@ -28,7 +28,7 @@ const HEALTH = `${CAMPAIGN_BASE}/verification`;
  * every request is recorded.
  */
 class AdvertiserEndpoint {
-  readonly requests: { path: string; messengerId: string | null; timestamp: string; signature: string }[] = [];
+  readonly requests: { path: string; messengerId: string | null; telegramId: string | null; timestamp: string; signature: string }[] = [];
   private flakyCalls = 0;
   private server: Server;
   base = '';
@@ -53,6 +53,7 @@ class AdvertiserEndpoint {
     this.requests.push({
       path: url.pathname,
       messengerId: url.searchParams.get('messenger_id'),
+      telegramId: url.searchParams.get('telegram_id'),
       timestamp: String(request.headers['x-adnet-timestamp']),
       signature: String(request.headers['x-adnet-signature']),
     });
@@ -145,7 +146,7 @@ describe('Verification calls (endpoint 11, docs/CONTRACT.md §7)', () => {
 
   const storedClick = async (campaignId: string) => t.app.get(DataSource).getRepository(Click).findOneByOrFail({ campaignId });
 
-  it('calls the endpoint with messenger_id and a signature that verifies, and counts a `true` as verified', async () => {
+  it('calls the endpoint with messenger_id (and telegram_id, its TON AI name) and a signature that verifies, and counts a `true` as verified', async () => {
     const secret = await secretOf();
     const { campaignId, user } = await clickedCampaign('/true');
     const data = await settled(campaignId);
@@ -155,6 +156,7 @@ describe('Verification calls (endpoint 11, docs/CONTRACT.md §7)', () => {
 
     const [call] = endpoint.callsTo('/true').filter((request) => request.messengerId === user);
     expect(call).toBeDefined();
+    expect(call.telegramId).toBe(user);
     expect(call.timestamp).toMatch(/^\d{13}$/);
     expect(call.signature).toBe(createHmac('sha256', secret).update(`${call.timestamp}.${user}`).digest('hex'));
 

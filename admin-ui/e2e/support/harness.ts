@@ -126,3 +126,30 @@ export async function untilServed(publisherKey: string, adBlockId: string, campa
     `campaign ${campaignId} to be served`,
   );
 }
+
+/**
+ * Collects what must never happen while the panel is used: a console error, an uncaught error, a request answered
+ * 4xx/5xx or failing on the network (a navigation's cancelled requests aside). Register before the first `goto`.
+ */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText;
+    if (reason !== 'net::ERR_ABORTED') problems.push(`failed ${request.method()} ${request.url()}: ${reason}`);
+  });
+  return problems;
+}
+
+/** No error boundary on screen, and nothing collected by watchProblems. */
+export async function expectNoProblems(page: Page, problems: string[]) {
+  await expect(page.getByTestId('page-error')).toHaveCount(0);
+  await expect(page.getByText('Something went wrong')).toHaveCount(0);
+  expect(problems).toEqual([]);
+}

@@ -1,5 +1,6 @@
 import { Chip, Stack } from '@mui/material';
-import { CreateButton, Datagrid, DateField, FunctionField, List, SearchInput, SelectInput, TextField, TopToolbar, FilterButton } from 'react-admin';
+import { Datagrid, FunctionField, List, SearchInput, SelectInput, TextField } from 'react-admin';
+import { DateTimeField } from '../common/fields';
 import { ROLES } from './choices';
 
 const filters = [
@@ -21,22 +22,14 @@ export const RolesField = () => (
   />
 );
 
+/** The default actions: filters, Create and Export (CSV). */
 export const AccountList = () => (
-  <List
-    filters={filters}
-    sort={{ field: 'createdAt', order: 'DESC' }}
-    actions={
-      <TopToolbar>
-        <FilterButton />
-        <CreateButton />
-      </TopToolbar>
-    }
-  >
+  <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }}>
     <Datagrid rowClick="show" bulkActionButtons={false}>
       <TextField source="name" />
       <RolesField />
       <TextField source="accountId" label="Account id" />
-      <DateField source="createdAt" showTime label="Created" />
+      <DateTimeField source="createdAt" label="Created" />
     </Datagrid>
   </List>
 );

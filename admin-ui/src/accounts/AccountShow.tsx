@@ -1,8 +1,9 @@
-import { Box } from '@mui/material';
-import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext } from 'react-admin';
+import { SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { ApiKeys } from '../common/ApiKeys';
+import { DateTimeField } from '../common/fields';
+import { FigureGrid } from '../common/FigureGrid';
+import { RecordShow } from '../common/RecordPages';
 import { RolesField } from './AccountList';
-import { FRESH_RECORD } from '../common/freshRecord';
 
 /** The account's keys (no secrets), through the admin API. */
 const Keys = () => {
@@ -12,30 +13,18 @@ const Keys = () => {
 };
 
 export const AccountShow = () => (
-  <Show
-    queryOptions={FRESH_RECORD}
-    actions={
-      <TopToolbar>
-        <ListButton />
-      </TopToolbar>
-    }
-  >
+  <RecordShow>
     <SimpleShowLayout>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 2, width: '100%' }}>
-        <Labeled label="Name">
-          <TextField source="name" />
-        </Labeled>
-        <Labeled label="Account id">
-          <TextField source="accountId" />
-        </Labeled>
-        <Labeled label="Roles">
-          <RolesField />
-        </Labeled>
-        <Labeled label="Created">
-          <DateField source="createdAt" showTime />
-        </Labeled>
-      </Box>
+      <FigureGrid
+        minWidth={220}
+        figures={[
+          ['Name', <TextField source="name" />],
+          ['Account id', <TextField source="accountId" />],
+          ['Roles', <RolesField />],
+          ['Created', <DateTimeField source="createdAt" />],
+        ]}
+      />
       <Keys />
     </SimpleShowLayout>
-  </Show>
+  </RecordShow>
 );

@@ -1,33 +1,31 @@
-import { Stack } from '@mui/material';
-import { BooleanField, Datagrid, DateField, FunctionField, List, TextField, usePermissions } from 'react-admin';
+import { BooleanField, Datagrid, List, TextField, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
-import { CopyButton } from '../common/CopyButton';
-import { CountField, MoneyField, RateField } from '../common/fields';
+import { EmptyList } from '../common/EmptyList';
+import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
+import { BlockId } from './BlockId';
 
+const Empty = () => (
+  <EmptyList title="No ad blocks yet" createLabel="Create your first ad block">
+    An ad block is a place in your app where ads appear. Create one, then fetch ads for its id from your app: each impression and click earns you money.
+  </EmptyList>
+);
+
+/** The default actions: Create and Export (CSV). */
 export const AdBlockList = () => {
   const { permissions } = usePermissions();
   return (
-    <List sort={{ field: 'createdAt', order: 'DESC' }} title="Ad blocks">
+    <List sort={{ field: 'createdAt', order: 'DESC' }} empty={<Empty />} title="Ad blocks">
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
-        <FunctionField
-          label="Ad block id"
-          source="adBlockId"
-          render={(record: any) => (
-            <Stack direction="row" alignItems="center" spacing={0.5}>
-              <code data-testid="ad-block-id">{record.adBlockId}</code>
-              <CopyButton value={record.adBlockId} label="Copy ad block id" />
-            </Stack>
-          )}
-        />
+        <BlockId label="Ad block id" />
         <BooleanField source="requireSignedViewer" label="Signed viewers" />
         <CountField source="impressions" />
         <CountField source="views" label="Views (SDK)" />
         <CountField source="clicks" />
         <RateField source="ctr" label="CTR" />
         <MoneyField source="earnings" />
-        {isAdmin(permissions) ? <TextField source="userId" label="Owner" /> : null}
-        <DateField source="createdAt" showTime label="Created" />
+        {isAdmin(permissions) ? <OwnerField label="Owner" /> : null}
+        <DateTimeField source="createdAt" label="Created" />
       </Datagrid>
     </List>
   );

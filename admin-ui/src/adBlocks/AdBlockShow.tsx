@@ -1,54 +1,28 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
-import { DateField, Labeled, ListButton, Show, SimpleShowLayout, TextField, TopToolbar, useDataProvider, useRecordContext } from 'react-admin';
+import { SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { CopyButton } from '../common/CopyButton';
-import { CountField, MoneyField, RateField } from '../common/fields';
-import { NotBilledChart, NotBilledFigures } from '../common/NotBilledFigures';
-import { RangePicker } from '../common/RangePicker';
-import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
-import { useLoaded } from '../common/useLoaded';
-import type { AdnetDataProvider } from '../dataProvider';
+import { FigureGrid } from '../common/FigureGrid';
+import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
+import { NotBilledFigures } from '../common/NotBilledFigures';
+import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
+import { RecordShow } from '../common/RecordPages';
+import { ShowActions } from '../common/ShowActions';
+import { BlockId } from './BlockId';
 import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
-import { FRESH_RECORD } from '../common/freshRecord';
+import { TestDeliveryButton } from '../diagnosis';
 
-const BlockCharts = () => {
-  const record = useRecordContext();
-  const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [range, setRange] = useState<RangeName>('7d');
-  const id = record?.id;
-  const { data: series } = useLoaded<any[]>(() => (id ? dataProvider.adBlockSeries(String(id), rangeBounds(range)) : null), [dataProvider, id, range]);
-  const granularity = RANGES[range].granularity;
-  return (
-    <Box sx={{ width: '100%' }}>
-      <RangePicker value={range} onChange={setRange} />
-      {series ? (
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-          <SeriesChart
-            title="Earnings (USDT)"
-            decimals
-            testId="chart-earnings"
-            kind="bar"
-            series={series}
-            granularity={granularity}
-            metrics={[{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }]}
-          />
-          <SeriesChart
-            title="Traffic"
-            testId="chart-traffic"
-            series={series}
-            granularity={granularity}
-            metrics={[
-              { key: 'impressions', label: 'Impressions', color: '#1976d2' },
-              { key: 'views', label: 'Views (SDK)', color: '#00838f' },
-              { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
-            ]}
-          />
-          <NotBilledChart series={series} granularity={granularity} />
-        </Box>
-      ) : null}
-    </Box>
-  );
-};
+const CHARTS: ChartSpec[] = [
+  { title: 'Earnings (USDT)', testId: 'chart-earnings', kind: 'bar', decimals: true, metrics: [{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }] },
+  {
+    title: 'Traffic',
+    testId: 'chart-traffic',
+    metrics: [
+      { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+      { key: 'views', label: 'Views (SDK)', color: '#00838f' },
+      { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
+    ],
+  },
+];
 
 const Integration = () => {
   const record = useRecordContext();
@@ -74,54 +48,30 @@ const Integration = () => {
   );
 };
 
-const BlockId = () => {
-  const record = useRecordContext();
-  if (!record) return null;
-  return (
-    <Stack direction="row" alignItems="center" spacing={0.5}>
-      <code data-testid="ad-block-id">{record.adBlockId}</code>
-      <CopyButton value={record.adBlockId} label="Copy ad block id" />
-    </Stack>
-  );
-};
-
 export const AdBlockShow = () => (
-  <Show
-    queryOptions={FRESH_RECORD}
+  <RecordShow
     actions={
-      <TopToolbar>
-        <ListButton />
-      </TopToolbar>
+      <ShowActions>
+        <TestDeliveryButton />
+      </ShowActions>
     }
   >
     <SimpleShowLayout>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
-        <Labeled label="Name">
-          <TextField source="name" />
-        </Labeled>
-        <Labeled label="Ad block id">
-          <BlockId />
-        </Labeled>
-        <Labeled label="Impressions">
-          <CountField source="impressions" />
-        </Labeled>
-        <Labeled label="Views (SDK)">
-          <CountField source="views" />
-        </Labeled>
-        <Labeled label="Clicks">
-          <CountField source="clicks" />
-        </Labeled>
-        <Labeled label="CTR">
-          <RateField source="ctr" />
-        </Labeled>
-        <Labeled label="Earnings">
-          <MoneyField source="earnings" />
-        </Labeled>
-        <Labeled label="Created">
-          <DateField source="createdAt" showTime />
-        </Labeled>
+      <FigureGrid
+        figures={[
+          ['Name', <TextField source="name" />],
+          ['Ad block id', <BlockId />],
+          ['Impressions', <CountField source="impressions" />],
+          ['Views (SDK)', <CountField source="views" />],
+          ['Clicks', <CountField source="clicks" />],
+          ['CTR', <RateField source="ctr" />],
+          ['Earnings', <MoneyField source="earnings" />],
+          ['Owner', <OwnerField />],
+          ['Created', <DateTimeField source="createdAt" />],
+        ]}
+      >
         <NotBilledFigures />
-      </Box>
+      </FigureGrid>
       <Box>
         <SignedViewerSwitch />
         <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 720 }}>
@@ -129,7 +79,7 @@ export const AdBlockShow = () => (
         </Typography>
       </Box>
       <Integration />
-      <BlockCharts />
+      <RecordCharts series="adBlockSeries" charts={CHARTS} notBilled />
     </SimpleShowLayout>
-  </Show>
+  </RecordShow>
 );

@@ -1,6 +1,6 @@
 import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
-import { AdBlockCreate } from './AdBlockCreate';
+import { AdBlockCreate, AdBlockEdit } from './AdBlockCreate';
 import { AdBlockList } from './AdBlockList';
 import { AdBlockShow } from './AdBlockShow';
 
-export default { list: AdBlockList, create: AdBlockCreate, show: AdBlockShow, icon: ViewQuiltIcon };
+export default { list: AdBlockList, create: AdBlockCreate, edit: AdBlockEdit, show: AdBlockShow, icon: ViewQuiltIcon };

@@ -19,6 +19,7 @@ const defaults = () => {
     },
     budget: { strategy: 'daily', startTime: start, endTime: start + 30 * DAY_MS },
     bidding: { billingType: 'CPM' },
+    optimizationEvent: 'conversion',
     ad: { adFormat: 'image', destination: { actionType: 'visit.website' } },
   };
 };

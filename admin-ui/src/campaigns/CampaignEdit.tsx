@@ -1,23 +1,9 @@
-import { Edit, SaveButton, ShowButton, Toolbar, TopToolbar } from 'react-admin';
+import { RecordEdit } from '../common/RecordPages';
 import { CampaignForm } from './CampaignForm';
-import { FRESH_RECORD } from '../common/freshRecord';
 
-const Actions = () => (
-  <TopToolbar>
-    <ShowButton />
-  </TopToolbar>
-);
-
-// Campaigns are ended, never deleted: the toolbar only saves.
-const FormToolbar = () => (
-  <Toolbar>
-    <SaveButton />
-  </Toolbar>
-);
-
-/** Pessimistic: the API checks the merged campaign, and its field errors must reach the form. */
+// Campaigns are ended, never deleted: the form's toolbar only saves.
 export const CampaignEdit = () => (
-  <Edit queryOptions={FRESH_RECORD} mutationMode="pessimistic" redirect="show" actions={<Actions />}>
-    <CampaignForm toolbar={<FormToolbar />} />
-  </Edit>
+  <RecordEdit>
+    <CampaignForm />
+  </RecordEdit>
 );

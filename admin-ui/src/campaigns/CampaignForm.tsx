@@ -1,63 +1,20 @@
-import { Box, Typography } from '@mui/material';
-import { useWatch } from 'react-hook-form';
-import { BooleanInput, DateTimeInput, NumberInput, SelectInput, SimpleForm, TextArrayInput, TextInput, required, type SimpleFormProps } from 'react-admin';
+import { Box } from '@mui/material';
+import { BooleanInput, DateTimeInput, NumberInput, SelectInput, SimpleForm, TextInput, required, type SimpleFormProps } from 'react-admin';
+import { FormRow as Row, FormSection as Section, ImageUrlInput, RegionLanguageInputs } from '../common/formParts';
+import { FormToolbar } from '../common/FormToolbar';
 import { localInputToMs, msToLocalInput, userTimeZone } from '../time';
 import { ACTION_TYPES, BILLING_TYPES, PLATFORMS, TARGETING_FLAGS } from './choices';
+import { OPTIMIZATION_EVENTS } from './funnel';
 
-const Section = ({ title, children }: { title: string; children: React.ReactNode }) => (
-  <Box sx={{ width: '100%', mt: 2 }}>
-    <Typography variant="h6" gutterBottom>
-      {title}
-    </Typography>
-    {children}
-  </Box>
-);
-
-const Row = ({ children }: { children: React.ReactNode }) => (
-  <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, width: '100%', '& > *': { flex: '1 1 220px' } }}>{children}</Box>
-);
-
-const isHttpUrl = (value: unknown) => typeof value === 'string' && /^https?:\/\/\S+$/i.test(value.trim());
-
-/** Shows the image a creative URL points at, as the user will see it. */
-const ImagePreview = ({ source, alt, size }: { source: string; alt: string; size: number }) => {
-  const url = useWatch({ name: source });
-  if (!isHttpUrl(url)) return null;
-  return (
-    <Box
-      component="img"
-      src={url}
-      alt={alt}
-      data-testid={`preview-${source}`}
-      sx={{ maxWidth: size, maxHeight: size, border: 1, borderColor: 'divider', borderRadius: 1, objectFit: 'contain' }}
-    />
-  );
-};
-
-const codesToUpper = (values: unknown) => (Array.isArray(values) ? values.map((value) => String(value).trim().toUpperCase()) : values);
-const codesToLower = (values: unknown) => (Array.isArray(values) ? values.map((value) => String(value).trim().toLowerCase()) : values);
-
-const timeHelp = `In your timezone (${userTimeZone()}); stored as ms since epoch`;
+const timeHelp = `In your timezone (${userTimeZone()})`;
 
 /** Every field of the campaign interface. Checks stay with the API: its messages appear under each field. */
 export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
-  <SimpleForm {...props}>
+  <SimpleForm toolbar={<FormToolbar />} {...props}>
     <TextInput source="name" validate={required()} fullWidth />
 
     <Section title="Targeting">
-      <Row>
-        <TextArrayInput
-          source="targeting.includedRegions"
-          label="Included regions"
-          helperText="ISO 3166-1 alpha-2, e.g. US (empty: all)"
-          parse={codesToUpper}
-        />
-        <TextArrayInput source="targeting.excludedRegions" label="Excluded regions" helperText="ISO 3166-1 alpha-2" parse={codesToUpper} />
-      </Row>
-      <Row>
-        <TextArrayInput source="targeting.includedLanguages" label="Included languages" helperText="ISO 639-1, e.g. en (empty: all)" parse={codesToLower} />
-        <TextArrayInput source="targeting.excludedLanguages" label="Excluded languages" helperText="ISO 639-1" parse={codesToLower} />
-      </Row>
+      <RegionLanguageInputs />
       <Row>
         <SelectInput source="targeting.platform" label="Platform" choices={PLATFORMS} />
       </Row>
@@ -70,7 +27,7 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
 
     <Section title="Budget (USDT)">
       <Row>
-        <NumberInput source="budget.amount" label="Daily budget" validate={required()} step={1} />
+        <NumberInput source="budget.amount" label="Daily budget" validate={required()} step={1} helperText="At most this much per UTC day" />
         <NumberInput source="budget.total" label="Total budget" validate={required()} step={1} />
         <SelectInput source="budget.strategy" label="Strategy" choices={[{ id: 'daily', name: 'daily' }]} validate={required()} />
       </Row>
@@ -85,6 +42,15 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
         <SelectInput source="bidding.billingType" label="Billing type" choices={BILLING_TYPES} validate={required()} />
         <NumberInput source="bidding.costPer" label="Bid (USDT)" helperText="Per 1000 impressions (CPM) or per click (CPC)" validate={required()} />
       </Row>
+      <Row>
+        <SelectInput
+          source="optimizationEvent"
+          label="Optimization event"
+          choices={OPTIMIZATION_EVENTS}
+          helperText="What the campaign's conversions and CR count: conversions, or a custom event your app reports"
+          validate={required()}
+        />
+      </Row>
     </Section>
 
     <Section title="Creative">
@@ -94,14 +60,8 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
       </Row>
       <TextInput source="ad.destination.url" label="Destination URL" validate={required()} fullWidth />
       <Row>
-        <Box>
-          <TextInput source="ad.popupImage" label="Image URL" validate={required()} fullWidth />
-          <ImagePreview source="ad.popupImage" alt="Image preview" size={320} />
-        </Box>
-        <Box>
-          <TextInput source="ad.icon" label="Icon URL" validate={required()} fullWidth />
-          <ImagePreview source="ad.icon" alt="Icon preview" size={96} />
-        </Box>
+        <ImageUrlInput source="ad.popupImage" label="Image URL" size={320} />
+        <ImageUrlInput source="ad.icon" label="Icon URL" size={96} />
       </Row>
       <TextInput source="ad.text" label="Text" validate={required()} multiline minRows={2} fullWidth />
       <Row>

@@ -1,6 +1,8 @@
-import { CreateButton, Datagrid, DateField, FilterButton, List, SearchInput, SelectInput, TextField, TopToolbar, usePermissions } from 'react-admin';
+import { Datagrid, List, SearchInput, SelectInput, TextField, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
-import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
+import { EmptyList } from '../common/EmptyList';
+import { CountField, DateTimeField, MoneyField, OwnerField, RateField, StatusChip } from '../common/fields';
+import { BudgetSpent } from './BudgetSpent';
 import { BILLING_TYPES, CAMPAIGN_STATUSES, DELIVERY_STATUSES } from './choices';
 import { StatusButtons } from './StatusButtons';
 
@@ -11,17 +13,17 @@ const filters = [
   <SelectInput key="billingType" source="billingType" label="Billing" choices={BILLING_TYPES} />,
 ];
 
-const Actions = () => (
-  <TopToolbar>
-    <FilterButton />
-    <CreateButton />
-  </TopToolbar>
+const Empty = () => (
+  <EmptyList title="No campaigns yet" createLabel="Create your first campaign">
+    A campaign is an ad with its budget, bid and targeting. Once created it serves on publishers&apos; ad blocks right away, and its figures appear here.
+  </EmptyList>
 );
 
+/** The default actions: filters, Create and Export (CSV of the rows the filters keep). */
 export const CampaignList = () => {
   const { permissions } = usePermissions();
   return (
-    <List filters={filters} actions={<Actions />} sort={{ field: 'createdAt', order: 'DESC' }} title={isAdmin(permissions) ? 'All campaigns' : 'Campaigns'}>
+    <List filters={filters} empty={<Empty />} sort={{ field: 'createdAt', order: 'DESC' }} title={isAdmin(permissions) ? 'All campaigns' : 'Campaigns'}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
         <StatusChip source="campaignStatus" label="Status" />
@@ -34,8 +36,9 @@ export const CampaignList = () => {
         <CountField source="conversions" />
         <RateField source="cr" label="CR" />
         <MoneyField source="cost" />
-        {isAdmin(permissions) ? <TextField source="userId" label="Owner" /> : null}
-        <DateField source="createdAt" showTime label="Created" />
+        <BudgetSpent compact label="Budget spent" />
+        {isAdmin(permissions) ? <OwnerField label="Owner" /> : null}
+        <DateTimeField source="createdAt" label="Created" />
         <StatusButtons compact />
       </Datagrid>
     </List>

@@ -1,40 +1,39 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import { BooleanField, DateField, FunctionField, Labeled, Show, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
-import { CountField, MoneyField, RateField, StatusChip } from '../common/fields';
+import { BooleanField, FunctionField, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
+import { type Figure, FigureGrid } from '../common/FigureGrid';
+import { CountField, DateTimeField, MoneyField, OwnerField, RateField, StatusChip } from '../common/fields';
 import { formatDateTime, formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
+import { CampaignFunnel } from './CampaignFunnel';
 import { TARGETING_FLAGS } from './choices';
 import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
-import { FRESH_RECORD } from '../common/freshRecord';
+import { CampaignDeliveryTest } from '../diagnosis';
+import { RecordShow } from '../common/RecordPages';
+import { BudgetSpent } from './BudgetSpent';
 
-const Codes = ({ source, label }: { source: string; label: string }) => (
-  <Labeled label={label}>
-    <FunctionField
-      source={source}
-      render={(record: any) => {
-        const list: string[] = source.split('.').reduce((node, key) => node?.[key], record) ?? [];
-        return list.length ? (
-          <Stack direction="row" spacing={0.5}>
-            {list.map((code) => (
-              <Chip key={code} size="small" label={code} />
-            ))}
-          </Stack>
-        ) : (
-          'any'
-        );
-      }}
-    />
-  </Labeled>
+/** ISO codes as chips, or "any" for an empty list. */
+const Codes = ({ source }: { source: string }) => (
+  <FunctionField
+    source={source}
+    render={(record: any) => {
+      const list: string[] = source.split('.').reduce((node, key) => node?.[key], record) ?? [];
+      return list.length ? (
+        <Stack direction="row" spacing={0.5}>
+          {list.map((code) => (
+            <Chip key={code} size="small" label={code} />
+          ))}
+        </Stack>
+      ) : (
+        'any'
+      );
+    }}
+  />
 );
 
 export const formatFrequencyCap = (cap: { impressions: number; hours: number } | null | undefined) =>
   cap ? `${cap.impressions} per user per ${cap.hours} h` : 'none';
-
-const Grid = ({ children }: { children: React.ReactNode }) => (
-  <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: 2, width: '100%' }}>{children}</Box>
-);
 
 const Creative = () => {
   const record = useRecordContext();
@@ -59,108 +58,68 @@ const Creative = () => {
 };
 
 export const CampaignShow = () => (
-  <Show queryOptions={FRESH_RECORD} actions={<StatusActions />}>
+  <RecordShow actions={<StatusActions />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
-        <Grid>
-          <Labeled label="Name">
-            <TextField source="name" />
-          </Labeled>
-          <Labeled label="Campaign id">
-            <TextField source="campaignId" />
-          </Labeled>
-          <Labeled label="Status">
-            <StatusChip source="campaignStatus" />
-          </Labeled>
-          <Labeled label="Delivery">
-            <StatusChip source="deliveryStatus" />
-          </Labeled>
-          <Labeled label="Impressions">
-            <CountField source="impressions" />
-          </Labeled>
-          <Labeled label="Views (SDK)">
-            <CountField source="views" />
-          </Labeled>
-          <Labeled label="Clicks">
-            <CountField source="clicks" />
-          </Labeled>
-          <Labeled label="Verified clicks">
-            <CountField source="verifiedClicks" />
-          </Labeled>
-          <Labeled label="CTR">
-            <RateField source="ctr" />
-          </Labeled>
-          <Labeled label="Conversions">
-            <CountField source="conversions" />
-          </Labeled>
-          <Labeled label="CR">
-            <RateField source="cr" />
-          </Labeled>
-          <Labeled label="Cost">
-            <MoneyField source="cost" />
-          </Labeled>
-          <Labeled label="Owner">
-            <TextField source="userId" />
-          </Labeled>
-          <Labeled label="Created">
-            <DateField source="createdAt" showTime />
-          </Labeled>
-          <Labeled label="Updated">
-            <DateField source="updatedAt" showTime />
-          </Labeled>
-        </Grid>
+        <FigureGrid
+          figures={[
+            ['Name', <TextField source="name" />],
+            ['Campaign id', <TextField source="campaignId" />],
+            ['Status', <StatusChip source="campaignStatus" />],
+            ['Delivery', <StatusChip source="deliveryStatus" />],
+            ['Impressions', <CountField source="impressions" />],
+            ['Views (SDK)', <CountField source="views" />],
+            ['Clicks', <CountField source="clicks" />],
+            ['Verified clicks', <CountField source="verifiedClicks" />],
+            ['CTR', <RateField source="ctr" />],
+            ['Conversions', <CountField source="conversions" />],
+            ['CR', <RateField source="cr" />],
+            ['Cost', <MoneyField source="cost" />],
+            ['Owner', <OwnerField />],
+            ['Created', <DateTimeField source="createdAt" />],
+            ['Updated', <DateTimeField source="updatedAt" />],
+          ]}
+        />
         <Typography variant="h6" sx={{ mt: 2 }}>
           Not billed traffic
         </Typography>
-        <Grid>
+        <FigureGrid figures={[]}>
           <NotBilledFigures />
-        </Grid>
+        </FigureGrid>
         <Typography variant="h6" sx={{ mt: 2 }}>
           Budget and bidding
         </Typography>
-        <Grid>
-          <Labeled label="Daily budget">
-            <FunctionField render={(record: any) => formatUsdt(record.budget.amount)} />
-          </Labeled>
-          <Labeled label="Total budget">
-            <FunctionField render={(record: any) => formatUsdt(record.budget.total)} />
-          </Labeled>
-          <Labeled label="Start">
-            <FunctionField render={(record: any) => formatDateTime(record.budget.startTime)} />
-          </Labeled>
-          <Labeled label="End">
-            <FunctionField render={(record: any) => formatDateTime(record.budget.endTime)} />
-          </Labeled>
-          <Labeled label="Billing">
-            <TextField source="bidding.billingType" />
-          </Labeled>
-          <Labeled label="Bid">
-            <FunctionField render={(record: any) => formatUsdt(record.bidding.costPer)} />
-          </Labeled>
-          <Labeled label="Frequency cap">
-            <FunctionField render={(record: any) => formatFrequencyCap(record.frequencyCap)} />
-          </Labeled>
-        </Grid>
+        <BudgetSpent />
+        <FigureGrid
+          figures={[
+            ['Daily budget (UTC day)', <FunctionField render={(record: any) => formatUsdt(record.budget.amount)} />],
+            ['Total budget', <FunctionField render={(record: any) => formatUsdt(record.budget.total)} />],
+            ['Start', <FunctionField render={(record: any) => formatDateTime(record.budget.startTime)} />],
+            ['End', <FunctionField render={(record: any) => formatDateTime(record.budget.endTime)} />],
+            ['Billing', <TextField source="bidding.billingType" />],
+            ['Bid', <FunctionField render={(record: any) => formatUsdt(record.bidding.costPer)} />],
+            ['Frequency cap', <FunctionField render={(record: any) => formatFrequencyCap(record.frequencyCap)} />],
+          ]}
+        />
         <Typography variant="h6" sx={{ mt: 2 }}>
           Targeting
         </Typography>
-        <Grid>
-          <Codes source="targeting.includedRegions" label="Included regions" />
-          <Codes source="targeting.excludedRegions" label="Excluded regions" />
-          <Codes source="targeting.includedLanguages" label="Included languages" />
-          <Codes source="targeting.excludedLanguages" label="Excluded languages" />
-          <Labeled label="Platform">
-            <TextField source="targeting.platform" />
-          </Labeled>
-          {TARGETING_FLAGS.map((flag) => (
-            <Labeled key={flag.source} label={flag.label}>
-              <BooleanField source={`targeting.${flag.source}`} />
-            </Labeled>
-          ))}
-        </Grid>
+        <FigureGrid
+          figures={[
+            ['Included regions', <Codes source="targeting.includedRegions" />],
+            ['Excluded regions', <Codes source="targeting.excludedRegions" />],
+            ['Included languages', <Codes source="targeting.includedLanguages" />],
+            ['Excluded languages', <Codes source="targeting.excludedLanguages" />],
+            ['Platform', <TextField source="targeting.platform" />],
+            ...TARGETING_FLAGS.map((flag): Figure => [flag.label, <BooleanField source={`targeting.${flag.source}`} />]),
+          ]}
+        />
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Charts" path="charts">
         <CampaignCharts />
+      </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="Funnel" path="funnel">
+        <CampaignFunnel />
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Creative" path="creative">
         <Creative />
@@ -168,6 +127,9 @@ export const CampaignShow = () => (
       <TabbedShowLayout.Tab label="Verification" path="verification">
         <VerificationPanel />
       </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="Test delivery" path="test-delivery">
+        <CampaignDeliveryTest />
+      </TabbedShowLayout.Tab>
     </TabbedShowLayout>
-  </Show>
+  </RecordShow>
 );

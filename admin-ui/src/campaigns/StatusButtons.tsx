@@ -3,8 +3,9 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import StopIcon from '@mui/icons-material/Stop';
 import { Stack } from '@mui/material';
 import { useState } from 'react';
-import { Button, Confirm, EditButton, ListButton, TopToolbar, useDataProvider, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { Button, Confirm, useDataProvider, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
 import { isAdmin } from '../authProvider';
+import { ShowActions } from '../common/ShowActions';
 import type { AdnetDataProvider, StatusAction } from '../dataProvider';
 
 /**
@@ -36,7 +37,9 @@ export const StatusButtons = ({ compact = false, kind = 'campaign' }: { compact?
     try {
       if (kind === 'exchange') await dataProvider.setExchangeCampaignStatus(String(record.id), action);
       else await dataProvider.setCampaignStatus(String(record.id), action);
-      notify(`Campaign ${action === 'start' ? 'started' : action === 'paused' ? 'paused' : 'ended'}`, { type: 'success' });
+      notify(`${kind === 'exchange' ? 'Exchange campaign' : 'Campaign'} ${action === 'start' ? 'started' : action === 'paused' ? 'paused' : 'ended'}`, {
+        type: 'success',
+      });
       refresh();
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
@@ -82,10 +85,8 @@ export const StatusButtons = ({ compact = false, kind = 'campaign' }: { compact?
 export const StatusActions = ({ kind = 'campaign' }: { kind?: 'campaign' | 'exchange' }) => {
   const record = useRecordContext();
   return (
-    <TopToolbar sx={{ alignItems: 'center' }}>
+    <ShowActions editable={Boolean(record) && record?.campaignStatus !== 'ended'}>
       <StatusButtons kind={kind} />
-      <ListButton />
-      {record && record.campaignStatus !== 'ended' ? <EditButton /> : null}
-    </TopToolbar>
+    </ShowActions>
   );
 };

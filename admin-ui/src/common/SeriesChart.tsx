@@ -1,6 +1,7 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Granularity } from '../dataProvider';
+import { formatBucket } from './format';
 
 export interface Metric {
   key: string;
@@ -11,7 +12,7 @@ export interface Metric {
 const tickOf = (granularity: Granularity) => (time: number) =>
   granularity === 'hour'
     ? new Date(time).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-    : new Date(time).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+    : new Date(time).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** One chart of a stats series: `kind` line for counts, area for volume, bar for money. */
 export const SeriesChart = ({
@@ -42,7 +43,7 @@ export const SeriesChart = ({
     <CartesianGrid key="grid" strokeDasharray="3 3" />,
     <XAxis key="x" dataKey="time" tickFormatter={tick} minTickGap={24} />,
     <YAxis key="y" allowDecimals={decimals} width={56} />,
-    <Tooltip key="tooltip" labelFormatter={(time) => new Date(Number(time)).toLocaleString()} />,
+    <Tooltip key="tooltip" labelFormatter={(time) => formatBucket(Number(time), granularity)} />,
     <Legend key="legend" />,
   ];
   return (
@@ -50,6 +51,9 @@ export const SeriesChart = ({
       <CardContent>
         <Typography variant="subtitle1" gutterBottom>
           {title}
+          <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+            {granularity === 'day' ? 'per UTC day' : 'per hour, your time'}
+          </Typography>
         </Typography>
         <Typography variant="body2" color="text.secondary" data-testid={testId ? `${testId}-totals` : undefined}>
           {metrics

@@ -1,6 +1,7 @@
 import { Chip } from '@mui/material';
-import { FunctionField, useRecordContext } from 'react-admin';
-import { formatCount, formatRate, formatUsdt } from './format';
+import { FunctionField, ReferenceField, TextField, usePermissions, useRecordContext } from 'react-admin';
+import { isAdmin, storedAccount } from '../authProvider';
+import { formatCount, formatDateTime, formatRate, formatUsdt } from './format';
 
 type FieldProps = { source: string; label?: string; sortable?: boolean };
 
@@ -15,6 +16,29 @@ export const RateField = ({ source, label, sortable }: FieldProps) => (
 export const CountField = ({ source, label, sortable }: FieldProps) => (
   <FunctionField source={source} label={label} sortable={sortable} render={(record: any) => formatCount(record?.[source])} textAlign="right" />
 );
+
+/** A time (ms since epoch) in the one format of the panel: the browser's locale and timezone. */
+export const DateTimeField = ({ source, label, sortable }: FieldProps) => (
+  <FunctionField source={source} label={label} sortable={sortable} render={(record: any) => formatDateTime(record?.[source])} />
+);
+
+/**
+ * The owner of a record (`userId`) by name: the logged-in account's own name, or for an admin the account's name
+ * linking to its page.
+ */
+export const OwnerField = ({ source = 'userId', label = 'Owner' }: Partial<FieldProps>) => {
+  const record = useRecordContext();
+  const { permissions } = usePermissions();
+  const me = storedAccount();
+  if (!record) return null;
+  if (me && record[source] === me.accountId) return <span data-testid="owner">{me.name}</span>;
+  if (!isAdmin(permissions)) return <span data-testid="owner">{record[source]}</span>;
+  return (
+    <ReferenceField source={source} reference="accounts" label={label} link="show">
+      <TextField source="name" data-testid="owner" />
+    </ReferenceField>
+  );
+};
 
 const STATUS_COLORS: Record<string, string> = {
   onGoing: '#2e7d32',

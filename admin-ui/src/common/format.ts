@@ -17,3 +17,13 @@ export function formatDateTime(ms: number | null | undefined): string {
   if (!ms) return '—';
   return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A UTC day (stats and daily budgets count days in UTC), said so: "25 Nov 2026 UTC". */
+export function formatUtcDay(ms: number): string {
+  return `${new Date(ms).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' })} UTC`;
+}
+
+/** The start of a stats bucket: an hour in the user's time, a day as its UTC date. */
+export function formatBucket(ms: number, granularity: 'hour' | 'day'): string {
+  return granularity === 'day' ? formatUtcDay(ms) : formatDateTime(ms);
+}

@@ -1,6 +1,6 @@
-import { Create, Edit, SaveButton, ShowButton, Toolbar, TopToolbar } from 'react-admin';
+import { Create } from 'react-admin';
+import { RecordEdit } from '../common/RecordPages';
 import { ExchangeCampaignForm } from './ExchangeCampaignForm';
-import { FRESH_RECORD } from '../common/freshRecord';
 
 export const ExchangeCampaignCreate = () => (
   <Create redirect="show">
@@ -9,22 +9,7 @@ export const ExchangeCampaignCreate = () => (
 );
 
 export const ExchangeCampaignEdit = () => (
-  <Edit
-    queryOptions={FRESH_RECORD}
-    mutationMode="pessimistic"
-    redirect="show"
-    actions={
-      <TopToolbar>
-        <ShowButton />
-      </TopToolbar>
-    }
-  >
-    <ExchangeCampaignForm
-      toolbar={
-        <Toolbar>
-          <SaveButton />
-        </Toolbar>
-      }
-    />
-  </Edit>
+  <RecordEdit>
+    <ExchangeCampaignForm />
+  </RecordEdit>
 );

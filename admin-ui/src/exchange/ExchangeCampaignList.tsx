@@ -1,7 +1,8 @@
-import { CreateButton, Datagrid, DateField, FilterButton, List, SearchInput, SelectInput, TextField, TopToolbar, usePermissions } from 'react-admin';
+import { Datagrid, List, SearchInput, SelectInput, TextField, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
 import { StatusButtons } from '../campaigns/StatusButtons';
-import { CountField, RateField, StatusChip } from '../common/fields';
+import { EmptyList } from '../common/EmptyList';
+import { CountField, DateTimeField, OwnerField, RateField, StatusChip } from '../common/fields';
 import { BalanceField } from './BalanceField';
 
 const STATUSES = ['onGoing', 'paused', 'ended'].map((id) => ({ id, name: id }));
@@ -11,20 +12,17 @@ const filters = [
   <SelectInput key="campaignStatus" source="campaignStatus" label="Status" choices={STATUSES} alwaysOn />,
 ];
 
+const Empty = () => (
+  <EmptyList title="No exchange campaigns yet" createLabel="Create your first exchange campaign">
+    An exchange campaign promotes your mini app in other partners&apos; apps and shows their entries in yours: every click you send earns one back.
+  </EmptyList>
+);
+
+/** The default actions: filters, Create and Export (CSV). */
 export const ExchangeCampaignList = () => {
   const { permissions } = usePermissions();
   return (
-    <List
-      filters={filters}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      actions={
-        <TopToolbar>
-          <FilterButton />
-          <CreateButton />
-        </TopToolbar>
-      }
-      title="Exchange campaigns"
-    >
+    <List filters={filters} empty={<Empty />} sort={{ field: 'createdAt', order: 'DESC' }} title="Exchange campaigns">
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" />
         <StatusChip source="campaignStatus" label="Status" />
@@ -34,8 +32,10 @@ export const ExchangeCampaignList = () => {
         <CountField source="clicksReceived" label="Clicks received" />
         <BalanceField source="balance" label="Balance" />
         <RateField source="ctr" label="CTR" />
-        {isAdmin(permissions) ? <TextField source="userId" label="Owner" /> : null}
-        <DateField source="createdAt" showTime label="Created" />
+        <CountField source="conversions" label="Conversions" />
+        <RateField source="cr" label="CR" />
+        {isAdmin(permissions) ? <OwnerField label="Owner" /> : null}
+        <DateTimeField source="createdAt" label="Created" />
         <StatusButtons compact kind="exchange" />
       </Datagrid>
     </List>

@@ -1,57 +1,42 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useState } from 'react';
-import { DateField, Labeled, Show, TabbedShowLayout, TextField, useDataProvider, useRecordContext } from 'react-admin';
+import { TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
 import { StatusActions } from '../campaigns/StatusButtons';
-import { CountField, RateField, StatusChip } from '../common/fields';
-import { RangePicker } from '../common/RangePicker';
-import { RANGES, rangeBounds, SeriesChart, type RangeName } from '../common/SeriesChart';
-import { useLoaded } from '../common/useLoaded';
-import type { AdnetDataProvider } from '../dataProvider';
+import { FigureGrid } from '../common/FigureGrid';
+import { CountField, DateTimeField, OwnerField, RateField, StatusChip } from '../common/fields';
+import { formatBucket } from '../common/format';
+import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
+import { RecordShow } from '../common/RecordPages';
+import { RANGES, type RangeName } from '../common/SeriesChart';
+import type { Granularity } from '../dataProvider';
 import { BalanceField } from './BalanceField';
-import { FRESH_RECORD } from '../common/freshRecord';
 
-/** The traffic ledger over time: clicks sent and received per bucket, and the running balance. */
-const Ledger = () => {
-  const record = useRecordContext();
-  const dataProvider = useDataProvider<AdnetDataProvider>();
-  const [range, setRange] = useState<RangeName>('7d');
-  const id = record?.id;
-  const version = record?.updatedAt;
-  const { data: series } = useLoaded<any[]>(
-    () => (id ? dataProvider.exchangeCampaignSeries(String(id), rangeBounds(range)) : null),
-    [dataProvider, id, range, version],
-  );
-  if (!series) return null;
-  const granularity = RANGES[range].granularity;
+const CHARTS: ChartSpec[] = [
+  {
+    title: 'Clicks sent and received',
+    testId: 'chart-ledger',
+    kind: 'bar',
+    metrics: [
+      { key: 'clicksSent', label: 'Sent', color: '#2e7d32' },
+      { key: 'clicksReceived', label: 'Received', color: '#1976d2' },
+    ],
+  },
+  {
+    title: 'Impressions',
+    testId: 'chart-exchange-impressions',
+    metrics: [
+      { key: 'impressions', label: 'Shown elsewhere', color: '#9c27b0' },
+      { key: 'impressionsSent', label: 'Entries shown here', color: '#ed6c02' },
+    ],
+  },
+];
+
+/** The buckets with traffic, each with the running balance since the range's start. */
+const LedgerTable = ({ series, granularity, range }: { series: any[]; granularity: Granularity; range: RangeName }) => {
   let running = 0;
   const withRunning = series.map((point) => ({ ...point, runningBalance: (running += point.balance) }));
-  const active = withRunning.filter((point) => point.clicksSent || point.clicksReceived || point.impressions || point.impressionsSent);
+  const active = withRunning.filter((point) => point.clicksSent || point.clicksReceived || point.impressions || point.impressionsSent || point.conversions);
   return (
-    <Box sx={{ width: '100%' }}>
-      <RangePicker value={range} onChange={setRange} />
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-        <SeriesChart
-          title="Clicks sent and received"
-          testId="chart-ledger"
-          kind="bar"
-          series={withRunning}
-          granularity={granularity}
-          metrics={[
-            { key: 'clicksSent', label: 'Sent', color: '#2e7d32' },
-            { key: 'clicksReceived', label: 'Received', color: '#1976d2' },
-          ]}
-        />
-        <SeriesChart
-          title="Impressions"
-          testId="chart-exchange-impressions"
-          series={withRunning}
-          granularity={granularity}
-          metrics={[
-            { key: 'impressions', label: 'Shown elsewhere', color: '#9c27b0' },
-            { key: 'impressionsSent', label: 'Entries shown here', color: '#ed6c02' },
-          ]}
-        />
-      </Box>
+    <>
       <Typography variant="subtitle1" sx={{ mt: 2 }}>
         Ledger entries ({RANGES[range].label.toLowerCase()}, buckets with traffic)
       </Typography>
@@ -63,6 +48,7 @@ const Ledger = () => {
             <TableCell align="right">Entries shown here</TableCell>
             <TableCell align="right">Clicks sent</TableCell>
             <TableCell align="right">Clicks received</TableCell>
+            <TableCell align="right">Conversions</TableCell>
             <TableCell align="right">Balance</TableCell>
             <TableCell align="right">Running balance</TableCell>
           </TableRow>
@@ -70,16 +56,19 @@ const Ledger = () => {
         <TableBody>
           {active.length === 0 ? (
             <TableRow>
-              <TableCell colSpan={7}>No exchange traffic in this range.</TableCell>
+              <TableCell colSpan={8}>No exchange traffic in this range.</TableCell>
             </TableRow>
           ) : (
             active.map((point) => (
               <TableRow key={point.time}>
-                <TableCell>{new Date(point.time).toLocaleString()}</TableCell>
+                <TableCell>{formatBucket(point.time, granularity)}</TableCell>
                 <TableCell align="right">{point.impressions}</TableCell>
                 <TableCell align="right">{point.impressionsSent}</TableCell>
                 <TableCell align="right">{point.clicksSent}</TableCell>
                 <TableCell align="right">{point.clicksReceived}</TableCell>
+                <TableCell align="right" data-testid="ledger-conversions">
+                  {point.conversions}
+                </TableCell>
                 <TableCell align="right">{point.balance}</TableCell>
                 <TableCell align="right">{point.runningBalance}</TableCell>
               </TableRow>
@@ -87,9 +76,16 @@ const Ledger = () => {
           )}
         </TableBody>
       </Table>
-    </Box>
+    </>
   );
 };
+
+/** The traffic ledger over time: clicks sent and received per bucket, and the running balance. */
+const Ledger = () => (
+  <RecordCharts series="exchangeCampaignSeries" charts={CHARTS}>
+    {(series, granularity, range) => <LedgerTable series={series} granularity={granularity} range={range} />}
+  </RecordCharts>
+);
 
 const Entry = () => {
   const record = useRecordContext();
@@ -115,49 +111,31 @@ const Entry = () => {
 };
 
 export const ExchangeCampaignShow = () => (
-  <Show queryOptions={FRESH_RECORD} actions={<StatusActions kind="exchange" />}>
+  <RecordShow actions={<StatusActions kind="exchange" />}>
     <TabbedShowLayout>
       <TabbedShowLayout.Tab label="Summary">
-        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 2, width: '100%' }}>
-          <Labeled label="Name">
-            <TextField source="name" />
-          </Labeled>
-          <Labeled label="Exchange campaign id">
-            <TextField source="exchangeCampaignId" />
-          </Labeled>
-          <Labeled label="Status">
-            <StatusChip source="campaignStatus" />
-          </Labeled>
-          <Labeled label="Shown elsewhere">
-            <CountField source="impressions" />
-          </Labeled>
-          <Labeled label="Entries shown here">
-            <CountField source="impressionsSent" />
-          </Labeled>
-          <Labeled label="Clicks sent">
-            <CountField source="clicksSent" />
-          </Labeled>
-          <Labeled label="Clicks received">
-            <CountField source="clicksReceived" />
-          </Labeled>
-          <Labeled label="Balance">
-            <BalanceField source="balance" />
-          </Labeled>
-          <Labeled label="CTR">
-            <RateField source="ctr" />
-          </Labeled>
-          <Labeled label="Owner">
-            <TextField source="userId" />
-          </Labeled>
-          <Labeled label="Created">
-            <DateField source="createdAt" showTime />
-          </Labeled>
-        </Box>
+        <FigureGrid
+          figures={[
+            ['Name', <TextField source="name" />],
+            ['Exchange campaign id', <TextField source="exchangeCampaignId" />],
+            ['Status', <StatusChip source="campaignStatus" />],
+            ['Shown elsewhere', <CountField source="impressions" />],
+            ['Entries shown here', <CountField source="impressionsSent" />],
+            ['Clicks sent', <CountField source="clicksSent" />],
+            ['Clicks received', <CountField source="clicksReceived" />],
+            ['Balance', <BalanceField source="balance" />],
+            ['CTR', <RateField source="ctr" />],
+            ['Conversions', <CountField source="conversions" />],
+            ['CR', <RateField source="cr" />],
+            ['Owner', <OwnerField />],
+            ['Created', <DateTimeField source="createdAt" />],
+          ]}
+        />
         <Entry />
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Ledger" path="ledger">
         <Ledger />
       </TabbedShowLayout.Tab>
     </TabbedShowLayout>
-  </Show>
+  </RecordShow>
 );

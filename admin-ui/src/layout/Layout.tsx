@@ -3,6 +3,7 @@ import QueueIcon from '@mui/icons-material/Queue';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Layout as RaLayout, Menu as RaMenu, usePermissions, type LayoutProps } from 'react-admin';
 import { hasRole, isAdmin } from '../authProvider';
+import { PageError } from './PageError';
 
 /** The resources the key's roles allow are registered (see App.tsx); the menu lists those plus the extras. */
 const Menu = () => {
@@ -18,4 +19,7 @@ const Menu = () => {
   );
 };
 
-export const Layout = (props: LayoutProps) => <RaLayout {...props} menu={Menu} />;
+/** A wide table scrolls inside the page instead of widening it past the app bar (react-admin's layout fits its content). */
+const FIT_TO_WINDOW = { minWidth: 0, '& .RaLayout-content': { minWidth: 0 }, '& .RaDatagrid-tableWrapper': { overflowX: 'auto' } };
+
+export const Layout = (props: LayoutProps) => <RaLayout {...props} menu={Menu} error={PageError} sx={FIT_TO_WINDOW} />;

@@ -21,6 +21,7 @@ import { Title, useDataProvider, useGetList, usePermissions } from 'react-admin'
 import { isAdmin } from '../authProvider';
 import type { FieldError } from '../api';
 import type { AdnetDataProvider } from '../dataProvider';
+import { plural } from '../i18n';
 
 interface BatchStatus {
   batchId: string;
@@ -41,6 +42,37 @@ export function importProgress(batches: BatchStatus[], total: number): number {
   const applied = batches.reduce((sum, batch) => sum + (batch.status === 'done' ? batch.total : Math.min(batch.processed, batch.total)), 0);
   return Math.min(100, Math.round((applied / total) * 100));
 }
+
+/** Lines of the file named by a refused import's field errors (`line.<n>.<column>`), in order, each once. */
+export function badLines(fieldErrors: FieldError[]): number[] {
+  const lines = fieldErrors.map((fieldError) => /^line\.(\d+)/.exec(fieldError.field)?.[1]).filter((line): line is string => line !== undefined);
+  return [...new Set(lines.map(Number))].sort((left, right) => left - right);
+}
+
+/** A refused file: every error the API named (up to 100), so all bad rows can be fixed at once. Nothing was imported. */
+const ImportError = ({ message, fieldErrors }: { message: string; fieldErrors: FieldError[] }) => {
+  const lines = badLines(fieldErrors);
+  return (
+    <Alert severity="error" data-testid="import-error" sx={{ mb: 2 }}>
+      {fieldErrors.length === 0 ? (
+        <Typography variant="body2">{message}</Typography>
+      ) : (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 500 }} data-testid="import-error-summary">
+            {lines.length > 0
+              ? `Nothing was imported: ${plural(lines.length, 'row')} of the file ${lines.length === 1 ? 'needs' : 'need'} fixing (${plural(fieldErrors.length, 'error')}).`
+              : 'Nothing was imported: the file needs fixing.'}
+          </Typography>
+          <ul style={{ margin: 0, paddingLeft: 20 }} data-testid="import-error-list">
+            {fieldErrors.map((fieldError, index) => (
+              <li key={`${index}-${fieldError.field}`}>{fieldError.message}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </Alert>
+  );
+};
 
 /** The admin's choice of whose profiles an import writes: their own account's, or a publisher's they name. */
 const OWN_ACCOUNT = 'own';
@@ -148,18 +180,7 @@ export const ProfileImport = () => {
             Import
           </Button>
         </Box>
-        {error ? (
-          <Alert severity="error" data-testid="import-error" sx={{ mb: 2 }}>
-            <Typography variant="body2">{error.message}</Typography>
-            {error.fieldErrors.length > 1 ? (
-              <ul style={{ margin: 0 }}>
-                {error.fieldErrors.slice(0, 20).map((fieldError) => (
-                  <li key={fieldError.field + fieldError.message}>{fieldError.message}</li>
-                ))}
-              </ul>
-            ) : null}
-          </Alert>
-        ) : null}
+        {error ? <ImportError {...error} /> : null}
         {batches.length > 0 ? (
           <Box>
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
@@ -177,9 +198,9 @@ export const ProfileImport = () => {
             <Typography variant="body2" sx={{ mt: 1 }} data-testid="import-summary">
               {finished
                 ? failed
-                  ? `Finished: ${failed} of ${batches.length} batches failed`
-                  : `Done: ${total.toLocaleString('en-US')} profiles in ${batches.length} batches`
-                : `Importing ${total.toLocaleString('en-US')} profiles in ${batches.length} batches…`}
+                  ? `Finished: ${failed} of ${plural(batches.length, 'batch', 'batches')} failed`
+                  : `Done: ${plural(total, 'profile')} in ${plural(batches.length, 'batch', 'batches')}`
+                : `Importing ${plural(total, 'profile')} in ${plural(batches.length, 'batch', 'batches')}…`}
             </Typography>
             <Table size="small" sx={{ mt: 1 }}>
               <TableHead>

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, Matches } from 'class-validator';
-import { IsOneOf, IsText, MaxChars } from '../../common/validators';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches } from 'class-validator';
+import { IsOneOf, IsText, MaxChars, IdField } from '../../common/validators';
 import { Account, Role, ROLES } from '../entities/account.entity';
 import { ApiKey } from '../entities/api-key.entity';
 import { KEY_SCOPES, KeyScope, MAX_ALLOWED_ORIGINS, ORIGIN_PATTERN } from '../key-access';
+import { PageDto } from '../../common/paging.dto';
 
 export class AccountCreateDto {
   @ApiProperty({ description: 'Display name of the account', example: 'Acme Games', maxLength: 200 })
@@ -59,10 +60,7 @@ export class KeyCreateDto {
 }
 
 export class KeyRevokeDto {
-  @ApiProperty({ description: 'The id of one of your keys', example: '01jd3k5m8q9r2s4t6v8w0x2y4z', maxLength: 64 })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('The id of one of your keys')
   keyId: string;
 }
 
@@ -119,18 +117,9 @@ export class AccountMeDto extends AccountResponseDto {
   }
 }
 
-export class AccountListDto {
+export class AccountListDto extends PageDto {
   @ApiProperty({ type: [AccountResponseDto] })
   accounts: AccountResponseDto[];
-
-  @ApiProperty({ example: 1 })
-  total: number;
-
-  @ApiProperty({ example: 1 })
-  current: number;
-
-  @ApiProperty({ example: 20 })
-  pageSize: number;
 }
 
 export class KeyResponseDto {

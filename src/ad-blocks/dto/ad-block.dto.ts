@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsNotEmpty, IsString, ValidateIf } from 'class-validator';
-import { IsText, MaxChars } from '../../common/validators';
+import { IsBoolean, ValidateIf } from 'class-validator';
+import { IsText, IdField } from '../../common/validators';
+import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
+import { SuccessPageDto } from '../../common/paging.dto';
 
 /** Absent means "unchanged" (or the default); null is refused, not taken as absent. */
 const unlessAbsent = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
@@ -23,10 +25,7 @@ export class AdBlockCreateDto {
 
 /** Body of ad/block/update: the fields given change, the others stay. */
 export class AdBlockUpdateDto {
-  @ApiProperty({ description: 'The ad block to change (yours)', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('The ad block to change (yours)')
   adBlockId: string;
 
   @ApiPropertyOptional({ description: 'New name, up to 200 characters', example: 'Home screen banner' })
@@ -41,10 +40,7 @@ export class AdBlockUpdateDto {
 }
 
 export class AdBlockIdDto {
-  @ApiProperty({ description: 'Ad block id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('Ad block id')
   adBlockId: string;
 }
 
@@ -53,7 +49,7 @@ export class AdBlockCreatedDto {
   adBlockId: string;
 }
 
-export class AdBlockResponseDto {
+export class AdBlockResponseDto extends NotBilledTrafficDto {
   @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
   adBlockId: string;
 
@@ -72,32 +68,6 @@ export class AdBlockResponseDto {
   @ApiProperty({ description: 'Counted clicks on this block (valid traffic on billable campaigns)', example: 36 })
   clicks: number;
 
-  @ApiProperty({
-    description:
-      'Clicks on impressions of this block that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
-    example: 2,
-  })
-  unbilledClicks: number;
-
-  @ApiProperty({
-    description:
-      'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
-    example: 1,
-  })
-  invalidClicks: number;
-
-  @ApiProperty({
-    description: 'Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`',
-    example: 40,
-  })
-  invalidImpressions: number;
-
-  @ApiProperty({
-    description: 'Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed',
-    example: 900,
-  })
-  views: number;
-
   @ApiProperty({ description: 'clicks / impressions, 0..1', example: 0.03 })
   ctr: number;
 
@@ -108,19 +78,7 @@ export class AdBlockResponseDto {
   createdAt: number;
 }
 
-export class AdBlockListDto {
+export class AdBlockListDto extends SuccessPageDto {
   @ApiProperty({ type: [AdBlockResponseDto] })
   adBlocks: AdBlockResponseDto[];
-
-  @ApiProperty({ example: 3 })
-  total: number;
-
-  @ApiProperty({ example: 1 })
-  current: number;
-
-  @ApiProperty({ example: 20 })
-  pageSize: number;
-
-  @ApiProperty({ example: true })
-  success: boolean;
 }

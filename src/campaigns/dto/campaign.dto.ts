@@ -9,18 +9,21 @@ import {
   IsInt,
   IsISO31661Alpha2,
   isISO6391,
-  IsNotEmpty,
   IsObject,
   IsOptional,
-  IsString,
   Max,
   Min,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, MaxChars, TimestampMs } from '../../common/validators';
+import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, TimestampMs, IdField } from '../../common/validators';
+import { EventCountsDto } from '../../conversions/dto/event-counts.dto';
+import { EVENT_TYPES, type EventType } from '../../conversions/event-types';
 import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from '../campaign-rules';
 import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
+import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
+import { SuccessPageDto } from '../../common/paging.dto';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
@@ -80,6 +83,7 @@ export class TargetingDto {
   @ApiPropertyOptional({ description: 'true: only users with premium membership; false/absent: any user', example: false })
   @IsOptional()
   @IsBoolean({ message: '$property must be a boolean' })
+  @OpenApiAlias()
   messengerPremium?: boolean;
 
   @ApiPropertyOptional({ description: 'true: only high-value users', example: false })
@@ -90,6 +94,7 @@ export class TargetingDto {
   @ApiPropertyOptional({ description: 'true: only users who linked a primary-chain wallet', example: false })
   @IsOptional()
   @IsBoolean({ message: '$property must be a boolean' })
+  @OpenApiAlias()
   userLinkedChainWallet?: boolean;
 
   @ApiPropertyOptional({ description: 'true: only users who linked any wallet', example: false })
@@ -200,6 +205,15 @@ export class FrequencyCapDto {
 
 export class FrequencyCapUpdateDto extends PartialType(FrequencyCapDto) {}
 
+const OPTIMIZATION_EVENT_DOC = {
+  enum: EVENT_TYPES,
+  default: 'conversion',
+  description:
+    'The event the campaign optimizes for: its `conversions` and `cr` count this event (docs/CONTRACT.md §13); ' +
+    '`conversion` (endpoint 7) or a custom event reported with `ad/event/report/custom`',
+  example: 'conversion',
+};
+
 export class CampaignCreateDto {
   @ApiProperty({ description: 'Campaign name, up to 200 characters', example: 'Winter launch' })
   @IsText(200)
@@ -243,6 +257,11 @@ export class CampaignCreateDto {
   @apply(OptionalObject())
   @Type(() => FrequencyCapDto)
   frequencyCap?: FrequencyCapDto;
+
+  @ApiPropertyOptional(OPTIMIZATION_EVENT_DOC)
+  @IsOptional()
+  @IsOneOf(EVENT_TYPES)
+  optimizationEvent?: EventType;
 }
 
 export class BudgetUpdateDto extends PartialType(BudgetDto) {}
@@ -257,10 +276,7 @@ export class AdUpdateDto extends PartialType(OmitType(AdDto, ['destination'] as 
 }
 
 export class CampaignIdDto {
-  @ApiProperty({ description: 'Campaign id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('Campaign id')
   campaignId: string;
 }
 
@@ -309,6 +325,14 @@ export class CampaignUpdateDto extends CampaignIdDto {
   @apply(OptionalObject())
   @Type(() => FrequencyCapUpdateDto)
   frequencyCap?: FrequencyCapUpdateDto | null;
+
+  @ApiPropertyOptional({
+    ...OPTIMIZATION_EVENT_DOC,
+    description: `${OPTIMIZATION_EVENT_DOC.description}; switching it changes what they show, history included`,
+  })
+  @IsOptional()
+  @IsOneOf(EVENT_TYPES)
+  optimizationEvent?: EventType;
 }
 
 export class CampaignStatusDto extends CampaignIdDto {
@@ -329,41 +353,21 @@ export class StatusResultDto {
   result: string;
 }
 
-class CampaignStatsDto {
+class CampaignStatsDto extends NotBilledTrafficDto {
   @ApiProperty({ description: 'Impressions (ads served, not debug, not invalid traffic)', example: 1200 })
   impressions: number;
 
   @ApiProperty({ description: 'Counted clicks: valid traffic on a billable campaign, one per impression', example: 36 })
   clicks: number;
 
-  @ApiProperty({
-    description:
-      'Clicks on impressions of this campaign that arrived while the campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`',
-    example: 2,
-  })
-  unbilledClicks: number;
+  @ApiProperty({ enum: EVENT_TYPES, description: 'The event `conversions` and `cr` count', example: 'conversion' })
+  optimizationEvent: EventType;
 
-  @ApiProperty({
-    description:
-      'Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`',
-    example: 1,
-  })
-  invalidClicks: number;
-
-  @ApiProperty({
-    description: 'Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`',
-    example: 40,
-  })
-  invalidImpressions: number;
-
-  @ApiProperty({
-    description: 'Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed',
-    example: 900,
-  })
-  views: number;
-
-  @ApiProperty({ description: 'Attributed conversions', example: 4 })
+  @ApiProperty({ description: 'Attributed events of the optimization event type: `events[optimizationEvent]`', example: 4 })
   conversions: number;
+
+  @ApiProperty({ type: EventCountsDto, description: 'Attributed events of every type: conversions (endpoint 7) and custom events' })
+  events: EventCountsDto;
 
   @ApiProperty({ description: 'Spend so far, USDT', example: 3 })
   cost: number;
@@ -371,7 +375,7 @@ class CampaignStatsDto {
   @ApiProperty({ description: 'clicks / impressions, a fraction 0..1 (0 without impressions)', example: 0.03 })
   ctr: number;
 
-  @ApiProperty({ description: 'conversions / clicks, a fraction 0..1 (0 without clicks)', example: 0.111111 })
+  @ApiProperty({ description: 'conversions / clicks (of the optimization event), a fraction 0..1 (0 without clicks)', example: 0.111111 })
   cr: number;
 
   @ApiProperty({ description: 'Clicks your verification endpoint confirmed (answered `true`)', example: 30 })
@@ -404,21 +408,9 @@ export class CampaignListItemDto extends CampaignStatsDto {
   createdAt: number;
 }
 
-export class CampaignListDto {
+export class CampaignListDto extends SuccessPageDto {
   @ApiProperty({ type: [CampaignListItemDto] })
   campaigns: CampaignListItemDto[];
-
-  @ApiProperty({ description: 'Campaigns in all pages', example: 42 })
-  total: number;
-
-  @ApiProperty({ example: 1 })
-  current: number;
-
-  @ApiProperty({ example: 20 })
-  pageSize: number;
-
-  @ApiProperty({ example: true })
-  success: boolean;
 }
 
 export class CampaignResponseDto extends CampaignStatsDto {
@@ -457,6 +449,14 @@ export class CampaignResponseDto extends CampaignStatsDto {
 
   @ApiProperty({ enum: DELIVERY_STATUSES, example: 'delivering' })
   deliveryStatus: DeliveryStatus;
+
+  @ApiProperty({
+    description:
+      'Smoothed estimate of the optimization event per counted click, 0..1: `(conversions + 100 × prior) / (clicks + 100)`, ' +
+      "the prior being the network's mean rate of that event (docs/CONTRACT.md §13). Informative: billing does not use it",
+    example: 0.041,
+  })
+  estimatedEventRate: number;
 
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   createdAt: number;

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
+import type { EventType } from '../../conversions/event-types';
 
 export const CAMPAIGN_STATUSES = ['inReview', 'onGoing', 'paused', 'ended'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -94,8 +95,28 @@ export class Campaign {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   clicks: number;
 
+  /** Attributed events per type (docs/CONTRACT.md §13); `conversions` counts the conversions of endpoint 7. */
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   conversions: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  onboardEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  registerEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  playEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  paymentEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  withdrawEvents: number;
+
+  /** The event the campaign's `conversions` and `cr` show, and its event-rate estimate is about. */
+  @Column({ type: 'varchar', length: 16, default: 'conversion' })
+  optimizationEvent: EventType;
 
   /** Clicks on a campaign that was not billable when they arrived (paused, ended, out of its window or budget). */
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })

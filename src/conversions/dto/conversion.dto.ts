@@ -2,12 +2,15 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
 import { IsOneOf, MaxChars, OptionalQueryTimestampMs } from '../../common/validators';
+import { OpenApiAlias } from '../../common/open-api-aliases';
+import { CUSTOM_EVENT_TYPES, type CustomEventType } from '../event-types';
 
 export class ConversionEventDataDto {
   @ApiProperty({ description: "The converting user's id on the messaging platform", example: '5512345678' })
   @IsString()
   @IsNotEmpty({ message: '$property is required' })
   @MaxChars(128)
+  @OpenApiAlias()
   messengerUserId: string;
 }
 
@@ -24,7 +27,20 @@ export class ConversionReportDto {
   eventData: ConversionEventDataDto;
 }
 
-/** Endpoint 7 answers without the envelope (interface). */
+export class CustomEventReportDto {
+  @ApiProperty({ enum: CUSTOM_EVENT_TYPES, description: 'The custom event (interface rule 7)', example: 'register' })
+  @IsOneOf(CUSTOM_EVENT_TYPES)
+  eventType: CustomEventType;
+
+  @ApiProperty({ type: ConversionEventDataDto })
+  @IsDefined({ message: '$property is required' })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConversionEventDataDto)
+  eventData: ConversionEventDataDto;
+}
+
+/** Endpoint 7 (and the custom event report, like it) answers without the envelope (interface). */
 export class ConversionResultDto {
   @ApiProperty({ example: 'success' })
   status: 'success';
@@ -38,11 +54,29 @@ export class ConversionSummaryQueryDto {
   to?: number;
 }
 
+export class AttributionSummaryDto {
+  @ApiProperty({ description: "Credited to a click (they count in the campaigns' `events`)", example: 12 })
+  attributed: number;
+  @ApiProperty({ description: 'No counted click of yours for that user within the window, or that click was already credited with this type', example: 3 })
+  unattributed: number;
+}
+
+export class EventAttributionSummariesDto {
+  @ApiProperty({ type: AttributionSummaryDto }) conversion: AttributionSummaryDto;
+  @ApiProperty({ type: AttributionSummaryDto }) onboard: AttributionSummaryDto;
+  @ApiProperty({ type: AttributionSummaryDto }) register: AttributionSummaryDto;
+  @ApiProperty({ type: AttributionSummaryDto }) play: AttributionSummaryDto;
+  @ApiProperty({ type: AttributionSummaryDto }) payment: AttributionSummaryDto;
+  @ApiProperty({ type: AttributionSummaryDto }) withdraw: AttributionSummaryDto;
+}
+
 export class ConversionSummaryDto {
   @ApiProperty({ example: 1767225600000 }) from: number;
   @ApiProperty({ example: 1767830400000 }) to: number;
-  @ApiProperty({ description: "Credited to a click (they count in the campaigns' `conversions`)", example: 12 })
+  @ApiProperty({ description: "Conversions credited to a click (they count in the campaigns' `events.conversion`)", example: 12 })
   attributed: number;
-  @ApiProperty({ description: 'No counted click of yours for that user within the window, or that click was already credited', example: 3 })
+  @ApiProperty({ description: 'Conversions with no counted click of yours for that user within the window, or whose click was already credited', example: 3 })
   unattributed: number;
+  @ApiProperty({ type: EventAttributionSummariesDto, description: 'The same for conversions and every custom event type' })
+  events: EventAttributionSummariesDto;
 }

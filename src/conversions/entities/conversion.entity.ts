@@ -1,12 +1,14 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
+import type { EventType } from '../event-types';
 
 /**
- * One reported conversion. Attributed ones name the click (and its campaign) they were credited to; a click is
- * credited at most once (unique clickId). Unattributed ones keep clickId and campaignId null and are shown apart.
+ * One reported conversion or custom event (docs/CONTRACT.md §13). Attributed ones name the click (and its campaign)
+ * they were credited to; a click is credited at most once per event type (unique clickId and eventType).
+ * Unattributed ones keep clickId and campaignId null and are shown apart.
  */
 @Entity('conversions')
-@Index('uq_conversions_click', ['clickId'], { unique: true })
+@Index('uq_conversions_click_event', ['clickId', 'eventType'], { unique: true })
 @Index('idx_conversions_advertiser_time', ['advertiserId', 'createdAt'])
 export class Conversion {
   @PrimaryColumn({ type: 'varchar', length: 26 })
@@ -14,6 +16,9 @@ export class Conversion {
 
   @Column({ type: 'varchar', length: 26 })
   advertiserId: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'conversion' })
+  eventType: EventType;
 
   @Column({ type: 'varchar', length: 128 })
   messengerUserId: string;

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { isIdString, IsOneOf, MaxChars } from '../../common/validators';
 import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 const Id = (max: number) => (target: object, key: string | symbol) => {
   IsString()(target, key);
@@ -16,6 +17,7 @@ export class ClickEventDataDto {
 
   @ApiProperty({ description: "The user's id on the messaging platform (the openId the ad was fetched for)", example: '5512345678' })
   @Id(128)
+  @OpenApiAlias()
   messengerUserId: string;
 
   @ApiProperty({ example: 'ad_01jd3k5m8q9r2s4t6v8w0x2y4q' })

@@ -7,6 +7,8 @@ import { IsHttpUrl, IsIntInRange, IsOneOf, IsText, MaxChars } from '../../common
 import { DestinationResponseDto } from '../../serving/dto/serving.dto';
 import { WithSeriesRange } from '../../stats/dto/stats.dto';
 import { EXCHANGE_STATUSES, ExchangeStatus } from '../entities/exchange-campaign.entity';
+import { SuccessPageDto } from '../../common/paging.dto';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 const ID_EXAMPLE = '01jd3k5m8q9r2s4t6v8w0x2y4z';
 
@@ -119,6 +121,7 @@ export class ExchangeFetchQueryDto {
   @IsId(128)
   openId: string;
 
+  @OpenApiAlias()
   @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
   @IsOneOf(['messenger'])
   type: string;
@@ -132,6 +135,7 @@ export class ExchangeFetchQueryDto {
 export class ExchangeClickEventDataDto {
   @ApiProperty({ description: "The user's id on the messaging platform (the openId the entry was fetched for)", example: '5512345678' })
   @IsId(128)
+  @OpenApiAlias()
   messengerUserId: string;
 
   @ApiProperty({ description: 'The promoted campaign of the clicked entry (traffic enters it)', example: '01jd3k5m8q9r2s4t6v8w0x2y4q' })
@@ -154,6 +158,32 @@ export class ExchangeClickReportDto {
   @ValidateNested()
   @Type(() => ExchangeClickEventDataDto)
   eventData: ExchangeClickEventDataDto;
+}
+
+export class ExchangeConversionEventDataDto {
+  @ApiProperty({ description: "The converting user's id on the messaging platform (as in the exchange click that brought the user)", example: '5512345678' })
+  @IsId(128)
+  @OpenApiAlias()
+  messengerUserId: string;
+}
+
+export class ExchangeConversionReportDto {
+  @ApiProperty({ enum: ['conversion'], example: 'conversion' })
+  @IsOneOf(['conversion'])
+  eventType: string;
+
+  @ApiProperty({ type: ExchangeConversionEventDataDto })
+  @IsDefined({ message: '$property is required' })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ExchangeConversionEventDataDto)
+  eventData: ExchangeConversionEventDataDto;
+}
+
+/** Answers without the envelope, as endpoint 7 does. */
+export class ExchangeConversionResultDto {
+  @ApiProperty({ example: 'success' })
+  status: 'success';
 }
 
 export class ExchangeClickResultDto {
@@ -258,6 +288,15 @@ export class ExchangeCampaignResponseDto {
   @ApiProperty({ description: 'clicksReceived / impressions, 0..1 (0 without impressions)', example: 0.03 })
   ctr: number;
 
+  @ApiProperty({
+    description: 'Conversions you reported (exchange/event/report/conversion) credited to clicks this campaign received, at most one per click',
+    example: 9,
+  })
+  conversions: number;
+
+  @ApiProperty({ description: 'conversions / clicksReceived, 0..1 (0 without clicks received)', example: 0.2 })
+  cr: number;
+
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   createdAt: number;
 
@@ -265,21 +304,9 @@ export class ExchangeCampaignResponseDto {
   updatedAt: number;
 }
 
-export class ExchangeCampaignListDto {
+export class ExchangeCampaignListDto extends SuccessPageDto {
   @ApiProperty({ type: [ExchangeCampaignResponseDto], description: 'Newest first' })
   exchangeCampaigns: ExchangeCampaignResponseDto[];
-
-  @ApiProperty({ description: 'Exchange campaigns in all pages', example: 3 })
-  total: number;
-
-  @ApiProperty({ example: 1 })
-  current: number;
-
-  @ApiProperty({ example: 20 })
-  pageSize: number;
-
-  @ApiProperty({ example: true })
-  success: boolean;
 }
 
 export class ExchangeSeriesPointDto {
@@ -290,6 +317,8 @@ export class ExchangeSeriesPointDto {
   @ApiProperty({ example: 6 }) clicksSent: number;
   @ApiProperty({ example: 4 }) clicksReceived: number;
   @ApiProperty({ description: 'clicksSent - clicksReceived in the bucket', example: 2 }) balance: number;
+  @ApiProperty({ description: 'Conversions credited to clicks this campaign received, counted in the hour they were reported', example: 1 })
+  conversions: number;
 }
 
 export class ExchangeSeriesDto {

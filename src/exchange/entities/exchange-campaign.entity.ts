@@ -65,6 +65,10 @@ export class ExchangeCampaign {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   clicksReceived: number;
 
+  /** Conversions its partner reported for users it received, credited to one of those clicks (docs/CONTRACT.md §14). */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  conversions: number;
+
   /** Bumped by every edit and status change: concurrent writers compare it, so none overwrites another. */
   @Column({ type: 'int', default: 1 })
   version: number;

@@ -5,6 +5,7 @@ import { bigintToNumber } from '../../database/column-types';
 @Entity('exchange_clicks')
 @Index('idx_exchange_clicks_out_time', ['outExchangeCampaignId', 'createdAt'])
 @Index('idx_exchange_clicks_in_time', ['inExchangeCampaignId', 'createdAt'])
+@Index('idx_exchange_clicks_in_account_user_time', ['inAccountId', 'messengerUserId', 'createdAt'])
 export class ExchangeClick {
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;

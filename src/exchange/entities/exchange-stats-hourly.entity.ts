@@ -22,4 +22,7 @@ export class ExchangeStatsHourly {
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   clicksReceived: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  conversions: number;
 }

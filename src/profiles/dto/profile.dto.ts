@@ -16,7 +16,8 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsOneOf, MaxChars } from '../../common/validators';
+import { IsOneOf, MaxChars, IdField } from '../../common/validators';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export const WALLET_CLASSES = ['primary', 'evm', 'alt'] as const;
 export type WalletClass = (typeof WALLET_CLASSES)[number];
@@ -37,12 +38,14 @@ export class ProfileRecordDto {
   @IsNotEmpty({ message: '$property must not be empty' })
   @Matches(/\S/, { message: '$property must not be blank' })
   @MaxChars(MAX_USER_ID)
+  @OpenApiAlias()
   messengerUserId: string;
 
   @ApiPropertyOptional({
     description: 'IPv4 or IPv6 address; its country is used for the region only when the ad request itself yields none. null clears it',
     example: '203.0.113.7',
     nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
@@ -58,6 +61,7 @@ export class ProfileRecordDto {
     description: 'Wallet address, 1 to 128 characters, no per-chain format check; needs walletClassify. null removes the wallet',
     example: 'EQD4FPq-PRDieyQKkizFTRtSDyucUIqrj0v_zXJmqaDp6_0t',
     nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
@@ -65,6 +69,7 @@ export class ProfileRecordDto {
   @MaxChars(MAX_WALLET)
   walletAddress?: string | null;
 
+  @OpenApiAlias()
   @ApiPropertyOptional({
     description: 'Wallet class; required when walletAddress is given, and only with it',
     enum: WALLET_CLASSES,
@@ -78,17 +83,22 @@ export class ProfileRecordDto {
   )
   walletClassify?: WalletClass | null;
 
-  @ApiPropertyOptional({ description: 'Premium membership on the messaging platform (targeting flag messengerPremium)', example: true, nullable: true })
+  @ApiPropertyOptional({
+    description: 'Premium membership on the messaging platform (targeting flag messengerPremium)',
+    example: true,
+    nullable: true,
+    type: Boolean,
+  })
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
   isPremium?: boolean | null;
 
-  @ApiPropertyOptional({ description: 'High-value user (targeting flag isHighValueUser)', example: false, nullable: true })
+  @ApiPropertyOptional({ description: 'High-value user (targeting flag isHighValueUser)', example: false, nullable: true, type: Boolean })
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
   isHighValue?: boolean | null;
 
-  @ApiPropertyOptional({ description: 'The wallet holds a balance on chain (flag userWalletHasBalanceOnChain)', example: true, nullable: true })
+  @ApiPropertyOptional({ description: 'The wallet holds a balance on chain (flag userWalletHasBalanceOnChain)', example: true, nullable: true, type: Boolean })
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
   walletHasBalance?: boolean | null;
@@ -97,6 +107,7 @@ export class ProfileRecordDto {
     description: "The user's language, ISO 639-1 (stored lower-case); serving prefers it to Accept-Language. null clears it",
     example: 'en',
     nullable: true,
+    type: String,
   })
   @IsOptional()
   @IsString()
@@ -188,10 +199,7 @@ export class ProfileBatchAcceptedDto {
 }
 
 export class ProfileBatchStatusQueryDto {
-  @ApiProperty({ description: 'The batchId answered by user/profile/batch', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('The batchId answered by user/profile/batch')
   batchId: string;
 }
 

@@ -1,13 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { isIdString, IsIntInRange, IsOneOf, MaxChars } from '../../common/validators';
+import { isIdString, IsIntInRange, IsOneOf, MaxChars, IdField } from '../../common/validators';
 import { IsNotEmpty, IsString } from 'class-validator';
+import { OpenApiAlias } from '../../common/open-api-aliases';
 
 export class AdFetchQueryDto {
-  @ApiProperty({ description: 'Your ad block (ad spot) id', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
-  @IsString()
-  @IsNotEmpty({ message: '$property is required' })
-  @MaxChars(64)
+  @IdField('Your ad block (ad spot) id')
   adBlockId: string;
 
   @ApiProperty({ description: "The user's unique id on the messaging platform", example: '5512345678' })
@@ -16,6 +14,7 @@ export class AdFetchQueryDto {
   @MaxChars(128)
   openId: string;
 
+  @OpenApiAlias()
   @ApiProperty({ description: 'Only `messenger`', enum: ['messenger'], example: 'messenger' })
   @IsOneOf(['messenger'])
   type: string;

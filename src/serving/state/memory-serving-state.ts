@@ -3,12 +3,17 @@ import {
   BudgetFacts,
   ClickInvalidReason,
   ClickOutcome,
+  CandidateState,
   ClickRequest,
+  countersLeaveBudget,
   FrequencyCap,
   ImpressionCandidate,
   IMPRESSION_WINDOW_MS,
+  isExcluded,
+  PreviewRequest,
   ReserveRequest,
   ReserveResult,
+  ServingPreview,
   ServingState,
   stateKeys,
   USER_CAP_WINDOW_MS,
@@ -40,8 +45,7 @@ export class MemoryServingState implements ServingState {
     for (let i = 0; i < candidates.length && served.length < request.limit; i++) {
       if (userLog !== null && userLog.times.length >= userCap) break;
       const candidate = candidates[i];
-      const excludedUntil = this.marks.get(stateKeys.excluded(request.userId, candidate.adId));
-      if (excludedUntil !== undefined && excludedUntil > request.now) continue;
+      if (isExcluded(this.marks.get(stateKeys.excluded(request.userId, candidate.adId)), request.now)) continue;
       const capLog = candidate.frequencyCap ? this.recentImpressionsUnder(request, candidate.adId, candidate.frequencyCap) : null;
       if (capLog === undefined) continue;
       if (!this.hasBudget(candidate, request.day)) {
@@ -58,6 +62,34 @@ export class MemoryServingState implements ServingState {
       served.push(i);
     }
     return { served, exhausted, userCapped: userLog !== null && userLog.times.length >= userCap };
+  }
+
+  async preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
+    const { userId, adBlockId, now } = request;
+    const userImpressionsInHour =
+      userId !== null && adBlockId !== null ? this.countRecent(stateKeys.userImpressionLog(userId, adBlockId), USER_CAP_WINDOW_MS, now) : 0;
+    return {
+      userImpressionsInHour,
+      candidates: candidates.map((candidate): CandidateState => ({
+        excludedUntil: userId === null ? null : (this.marks.get(stateKeys.excluded(userId, candidate.adId)) ?? null),
+        cappedImpressions:
+          userId !== null && candidate.frequencyCap
+            ? this.countRecent(stateKeys.cappedImpressionLog(userId, candidate.adId), candidate.frequencyCap.windowMs, now)
+            : 0,
+        spentMicros: this.counters.get(stateKeys.spent(candidate.campaignId)) ?? candidate.knownSpentMicros,
+        daySpentMicros: this.counters.get(stateKeys.daySpent(candidate.campaignId, request.day)) ?? candidate.knownDaySpentMicros,
+        leasedMicros: 0,
+        leaseCoversUnit: false,
+      })),
+    };
+  }
+
+  /** How many impressions of the log under `key` are within `windowMs` (the log left as it is). */
+  private countRecent(key: string, windowMs: number, now: number): number {
+    const times = this.impressionLogs.get(key)?.times ?? [];
+    let recent = 0;
+    for (const time of times) if (now - time < windowMs) recent++;
+    return recent;
   }
 
   /** The user's log of this capped ad, or undefined when the cap is reached. */
@@ -134,7 +166,7 @@ export class MemoryServingState implements ServingState {
   private hasBudget(facts: BudgetFacts, day: string): boolean {
     const spent = this.counter(stateKeys.spent(facts.campaignId), facts.knownSpentMicros);
     const daySpent = this.counter(stateKeys.daySpent(facts.campaignId, day), facts.knownDaySpentMicros);
-    return spent < facts.totalBudgetMicros && daySpent < facts.dailyBudgetMicros;
+    return countersLeaveBudget(facts, spent, daySpent);
   }
 
   private spend(campaignId: string, day: string, micros: number): void {

@@ -143,6 +143,12 @@ export class RedisLeaseHolder {
     this.leases.delete(campaignId);
   }
 
+  /** Micro-USDT this process holds in its lease of the campaign for `day` and has not billed (0 without one). */
+  heldMicros(campaignId: string, day: string): number {
+    const lease = this.leases.get(campaignId);
+    return lease !== undefined && lease.day === day ? lease.remainingMicros : 0;
+  }
+
   /**
    * Bills one unit price from the candidate's lease if it covers it; answers that lease. `lookOnly`: only whether it
    * covers one (invalid traffic, never billed), the lease left as it is.

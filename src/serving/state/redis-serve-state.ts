@@ -2,7 +2,16 @@ import type Redis from 'ioredis';
 import { Lease } from './budget-leases';
 import { HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
 import { defineScript } from './scripts/load-script';
-import { ImpressionCandidate, IMPRESSION_WINDOW_MS, ReserveRequest, ReserveResult, stateKeys, USER_CAP_WINDOW_MS } from './serving-state';
+import {
+  ImpressionCandidate,
+  IMPRESSION_WINDOW_MS,
+  PreviewRequest,
+  ReserveRequest,
+  ReserveResult,
+  ServingPreview,
+  stateKeys,
+  USER_CAP_WINDOW_MS,
+} from './serving-state';
 
 const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 /** The served hash's field holding when ads were served to its (user, block) within the hour (never an ad id). */
@@ -62,6 +71,51 @@ export class RedisServeState {
       if (error instanceof HolderLostError) return this.reserve(request, candidates);
       throw error;
     }
+  }
+
+  /**
+   * Reads what the serve script and the leases decide on, in one pipelined round trip, writing nothing: the user's
+   * hourly log on the block, the exclusions and frequency-cap logs of the candidates' ads, the shared budget
+   * counters (what they hold, or the spend the database knew when they hold nothing yet, as the lease script seeds
+   * them) and this process's leases.
+   */
+  async preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
+    const { userId, adBlockId, now, day } = request;
+    const adIds = candidates.map((candidate) => candidate.adId);
+    const pipeline = this.redis.pipeline();
+    const perUser = userId !== null && adIds.length > 0;
+    if (userId !== null && adBlockId !== null) pipeline.hget(stateKeys.servedAds(userId, adBlockId), USER_LOG_FIELD);
+    if (perUser) {
+      pipeline.hmget(stateKeys.excludedAds(userId), ...adIds);
+      pipeline.hmget(stateKeys.cappedImpressions(userId), ...adIds);
+    }
+    for (const candidate of candidates) {
+      pipeline.get(stateKeys.spent(candidate.campaignId));
+      pipeline.get(stateKeys.daySpent(candidate.campaignId, day));
+    }
+    const answers = (await pipeline.exec()) ?? [];
+    for (const [error] of answers) if (error) throw error;
+    const values = answers.map(([, value]) => value);
+    let next = 0;
+    const userLog = userId !== null && adBlockId !== null ? (values[next++] as string | null) : null;
+    const excluded = perUser ? (values[next++] as (string | null)[]) : [];
+    const capped = perUser ? (values[next++] as (string | null)[]) : [];
+    const wallNow = Date.now();
+    return {
+      userImpressionsInHour: countRecent(userLog, now, USER_CAP_WINDOW_MS),
+      candidates: candidates.map((candidate, i) => {
+        const spent = values[next + 2 * i] as string | null;
+        const daySpent = values[next + 2 * i + 1] as string | null;
+        return {
+          excludedUntil: excluded[i] ? Number(excluded[i]) : null,
+          cappedImpressions: candidate.frequencyCap ? countRecent(capped[i] ?? null, now, candidate.frequencyCap.windowMs) : 0,
+          spentMicros: spent === null ? candidate.knownSpentMicros : Number(spent),
+          daySpentMicros: daySpent === null ? candidate.knownDaySpentMicros : Number(daySpent),
+          leasedMicros: this.holder.heldMicros(candidate.campaignId, day),
+          leaseCoversUnit: this.holder.take(candidate, day, wallNow, true) !== null,
+        };
+      }),
+    };
   }
 
   private async reserve(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
@@ -174,4 +228,12 @@ export class RedisServeState {
       (error: unknown) => batch.forEach(({ reject }) => reject(error)),
     );
   }
+}
+
+/** How many times of an impression log (ms timestamps joined by spaces, see serve-many.lua) are within the window. */
+function countRecent(log: string | null, now: number, windowMs: number): number {
+  if (!log) return 0;
+  let recent = 0;
+  for (const time of log.split(' ')) if (Number(time) > now - windowMs) recent++;
+  return recent;
 }

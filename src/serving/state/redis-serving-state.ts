@@ -3,7 +3,18 @@ import type Redis from 'ioredis';
 import { LeaseHolderOptions, RedisLeaseHolder } from './redis-lease-holder';
 import { RedisClickState } from './redis-click-state';
 import { RedisServeState } from './redis-serve-state';
-import { ClickOutcome, ClickRequest, ImpressionCandidate, ReserveRequest, ReserveResult, ServingState, ViewOutcome, ViewRequest } from './serving-state';
+import {
+  ClickOutcome,
+  ClickRequest,
+  ImpressionCandidate,
+  PreviewRequest,
+  ReserveRequest,
+  ReserveResult,
+  ServingPreview,
+  ServingState,
+  ViewOutcome,
+  ViewRequest,
+} from './serving-state';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
 
@@ -26,6 +37,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
     return this.serves.reserveImpressions(request, candidates);
+  }
+
+  preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
+    return this.serves.preview(request, candidates);
   }
 
   registerClick(request: ClickRequest): Promise<ClickOutcome> {

@@ -1,4 +1,4 @@
-import { ClickRequest, ImpressionCandidate, ServingState, ViewRequest } from './serving-state';
+import { ClickRequest, ImpressionCandidate, previewReserve, ServingState, ViewRequest } from './serving-state';
 
 /**
  * The behaviour both serving-state implementations promise; run against memory in the unit specs and against
@@ -202,6 +202,64 @@ export function describeServingStateContract(name: string, makeState: () => Prom
     it('should never let concurrent reservations pass the budget by a unit price', async () => {
       const results = await Promise.all(Array.from({ length: 50 }, (_, i) => reserve(`p${i}`, [candidate({ dailyBudgetMicros: 100_000 })])));
       expect(results.reduce((sum, result) => sum + result.served.length, 0)).toBe(5);
+    });
+
+    describe('preview (read only)', () => {
+      const preview = (userId: string | null, candidates: ImpressionCandidate[], at = now, adBlockId: string | null = 'b1') =>
+        state.preview({ userId, adBlockId, now: at, day }, candidates);
+
+      it('should read the budget counters, seeded from what the database knew, and change nothing', async () => {
+        const known = candidate({ knownSpentMicros: 1500, knownDaySpentMicros: 700 });
+        expect((await preview('u1', [known])).candidates[0]).toMatchObject({
+          spentMicros: 1500,
+          daySpentMicros: 700,
+          excludedUntil: null,
+          cappedImpressions: 0,
+        });
+        // nothing was seeded by the preview: the counters still take the known spend the reservation brings
+        const later = candidate({ knownSpentMicros: 4500 });
+        expect((await preview('u1', [later])).candidates[0].spentMicros).toBe(4500);
+        expect((await reserve('u1', [later])).served).toEqual([0]);
+        expect((await preview('u2', [later])).candidates[0]).toMatchObject({ spentMicros: 5500, daySpentMicros: 1000 });
+        expect((await reserve('u2', [later])).exhausted).toEqual([0]);
+      });
+
+      it('should read exclusions, frequency caps and the hourly cap of a user without counting an impression', async () => {
+        const free = candidate({ priceMicros: 0, frequencyCap: { impressions: 2, windowMs: 3_600_000 } });
+        await reserve('u1', [free]);
+        await state.registerClick(click());
+        const read = await preview('u1', [free], now + 1);
+        expect(read.candidates[0]).toMatchObject({ excludedUntil: now + 600_000, cappedImpressions: 1 });
+        expect((await preview('u1', [free], now + 3_600_000)).candidates[0].cappedImpressions).toBe(0);
+        expect((await preview('u2', [free])).candidates[0]).toMatchObject({ excludedUntil: null, cappedImpressions: 0 });
+        expect((await preview(null, [free])).candidates[0]).toMatchObject({ excludedUntil: null, cappedImpressions: 0 });
+        // previews leave the cap where it was: one more impression fits after the exclusion
+        for (let i = 0; i < 3; i++) await preview('u1', [free], now + 600_000);
+        expect((await reserve('u1', [free], 5, now + 600_000)).served).toEqual([0]);
+        expect((await preview('u1', [free], now + 600_001)).candidates[0].cappedImpressions).toBe(2);
+      });
+
+      it('should predict what the next reservation serves (previewReserve)', async () => {
+        const HOUR = 3_600_000;
+        const big = { totalBudgetMicros: 1_000_000, dailyBudgetMicros: 1_000_000 };
+        const ads = [
+          candidate({ ...big, priceMicros: 0, frequencyCap: { impressions: 1, windowMs: HOUR } }),
+          candidate({ campaignId: `${campaignId}-b`, adId: `ad_${campaignId}-b`, priceMicros: 1000, totalBudgetMicros: 2000, dailyBudgetMicros: 2000 }),
+          candidate({ ...big, campaignId: `${campaignId}-c`, adId: `ad_${campaignId}-c`, priceMicros: 0 }),
+        ];
+        const request = (userId: string, at: number) => ({ userId, adBlockId: 'b1', now: at, day, limit: 2, userImpressionsPerHour: 4 });
+        const steps = ['u1', 'u1', 'u2', 'u1', 'u3', 'u1'];
+        for (let i = 0; i < steps.length; i++) {
+          const at = now + i;
+          const predicted = previewReserve(request(steps[i], at), ads, await preview(steps[i], ads, at));
+          const actual = await state.reserveImpressions(request(steps[i], at), ads);
+          expect({ step: i, served: predicted.served, userCapped: predicted.userCapped }).toEqual({
+            step: i,
+            served: actual.served,
+            userCapped: actual.userCapped,
+          });
+        }
+      });
     });
 
     describe('frequency caps', () => {

@@ -111,8 +111,96 @@ export interface ViewRequest {
  */
 export type ViewOutcome = 'noImpression' | 'duplicate' | 'counted' | 'invalid';
 
+/** What to read for a preview: the user and block are optional (without them nothing per user is read). */
+export interface PreviewRequest {
+  userId: string | null;
+  adBlockId: string | null;
+  now: number;
+  day: string;
+}
+
+/** What the serving state holds of one candidate, read without changing anything (the delivery diagnosis). */
+export interface CandidateState {
+  /** Until when the ad is hidden from the user after a click (rule 6); null: it is not. */
+  excludedUntil: number | null;
+  /** The user's impressions of this campaign within its frequency cap's window (0 without a cap or a user). */
+  cappedImpressions: number;
+  /**
+   * The shared budget counters: spent, or handed out to serving processes as leases (Redis), seeded from the spend
+   * the database knew when the state has none yet.
+   */
+  spentMicros: number;
+  daySpentMicros: number;
+  /** Budget this process holds for the campaign in a lease it may still bill from (Redis profile; else 0). */
+  leasedMicros: number;
+  /** This process's lease covers one more impression (for CPC, its permission is still fresh). */
+  leaseCoversUnit: boolean;
+}
+
+export interface ServingPreview {
+  /** Impressions of the (block, user) pair within the last hour (0 without both). */
+  userImpressionsInHour: number;
+  /** One per candidate, in order. */
+  candidates: CandidateState[];
+}
+
+/** Why the serving state would not serve a candidate (see previewReserve). */
+export type StateRefusal = 'excluded' | 'frequencyCap' | 'budget' | 'userCap';
+
+/** An ad a user clicked is hidden from them until `excludedUntil` (rule 6). */
+export function isExcluded(excludedUntil: number | null | undefined, now: number): boolean {
+  return excludedUntil !== null && excludedUntil !== undefined && excludedUntil > now;
+}
+
+/** The budget counters leave room for one more unit (the last one may pass the budget by less than a unit). */
+export function countersLeaveBudget(facts: Pick<BudgetFacts, 'totalBudgetMicros' | 'dailyBudgetMicros'>, spentMicros: number, daySpentMicros: number): boolean {
+  return spentMicros < facts.totalBudgetMicros && daySpentMicros < facts.dailyBudgetMicros;
+}
+
+/**
+ * What reserveImpressions would answer for this request given a preview of the state, and why each candidate it
+ * skips is skipped (null: served, or not reached because `limit` ads were served before it). It bills and marks
+ * nothing: the delivery diagnosis ranks a campaign with it.
+ */
+export function previewReserve(
+  request: Pick<ReserveRequest, 'now' | 'limit' | 'userImpressionsPerHour'>,
+  candidates: ImpressionCandidate[],
+  preview: ServingPreview,
+): ReserveResult & { refusals: (StateRefusal | null)[] } {
+  const served: number[] = [];
+  const exhausted: number[] = [];
+  const refusals: (StateRefusal | null)[] = candidates.map(() => null);
+  const userCap = request.userImpressionsPerHour ?? 0;
+  let userImpressions = preview.userImpressionsInHour;
+  for (let i = 0; i < candidates.length && served.length < request.limit; i++) {
+    if (userCap > 0 && userImpressions >= userCap) {
+      for (let k = i; k < candidates.length; k++) refusals[k] = 'userCap';
+      break;
+    }
+    const candidate = candidates[i];
+    const state = preview.candidates[i];
+    if (isExcluded(state.excludedUntil, request.now)) refusals[i] = 'excluded';
+    else if (candidate.frequencyCap && state.cappedImpressions >= candidate.frequencyCap.impressions) refusals[i] = 'frequencyCap';
+    else if (!hasBudgetFor(candidate, state)) {
+      refusals[i] = 'budget';
+      exhausted.push(i);
+    } else {
+      served.push(i);
+      userImpressions++;
+    }
+  }
+  return { served, exhausted, userCapped: userCap > 0 && userImpressions >= userCap, refusals };
+}
+
+/** Budget is left when this process holds a lease covering a unit, or the counters leave one. */
+function hasBudgetFor(candidate: ImpressionCandidate, state: CandidateState): boolean {
+  return state.leaseCoversUnit || countersLeaveBudget(candidate, state.spentMicros, state.daySpentMicros);
+}
+
 export interface ServingState {
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult>;
+  /** Reads what reserveImpressions would decide on (exclusions, frequency caps, budget counters); changes nothing. */
+  preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview>;
   registerClick(request: ClickRequest): Promise<ClickOutcome>;
   /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
   undoClick(request: ClickRequest, costMicros: number): Promise<void>;

@@ -3,6 +3,8 @@ import { IsIn, IsOptional } from 'class-validator';
 import { OptionalQueryTimestampMs } from '../../common/validators';
 import { AdBlockIdDto } from '../../ad-blocks/dto/ad-block.dto';
 import { CampaignIdDto } from '../../campaigns/dto/campaign.dto';
+import { SeriesPointBaseDto } from './traffic.dto';
+import { EventCountsDto } from '../../conversions/dto/event-counts.dto';
 
 /** Adds the optional `from`, `to` and `granularity` of a series query to an id query. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript accepts a mixin's base only with a constructor of `...args: any[]`
@@ -28,30 +30,16 @@ export function WithSeriesRange<TBase extends new (...args: any[]) => object>(Ba
 export class CampaignSeriesQueryDto extends WithSeriesRange(CampaignIdDto) {}
 export class AdBlockSeriesQueryDto extends WithSeriesRange(AdBlockIdDto) {}
 
-export class CampaignSeriesPointDto {
-  @ApiProperty({ description: 'Bucket start, ms since epoch (UTC)', example: 1767225600000 })
-  time: number;
-  @ApiProperty({ example: 1200 }) impressions: number;
-  @ApiProperty({ example: 36 }) clicks: number;
+export class CampaignSeriesPointDto extends SeriesPointBaseDto {
   @ApiProperty({ description: 'Clicks of the bucket your verification endpoint confirmed', example: 30 }) verifiedClicks: number;
-  @ApiProperty({ description: 'Clicks while the campaign was not billable: never billed, not in `clicks`', example: 2 }) unbilledClicks: number;
-  @ApiProperty({ description: 'Clicks that are general invalid traffic: never billed, not in `clicks`', example: 1 }) invalidClicks: number;
-  @ApiProperty({ description: 'Ads served to general invalid traffic: never billed, not in `impressions`', example: 40 }) invalidImpressions: number;
-  @ApiProperty({ description: 'Views the ton-ai-sdk reported (its `impression` event): at most one per impression, never billed', example: 900 }) views: number;
-  @ApiProperty({ example: 4 }) conversions: number;
+  @ApiProperty({ description: "Attributed events of the campaign's optimization event in the bucket: `events[optimizationEvent]`", example: 4 })
+  declare conversions: number;
+  @ApiProperty({ type: EventCountsDto, description: 'Attributed events of every type in the bucket (the hour they were reported)' })
+  events: EventCountsDto;
   @ApiProperty({ description: 'Spend in the bucket, USDT', example: 3 }) cost: number;
 }
 
-export class AdBlockSeriesPointDto {
-  @ApiProperty({ description: 'Bucket start, ms since epoch (UTC)', example: 1767225600000 })
-  time: number;
-  @ApiProperty({ example: 1200 }) impressions: number;
-  @ApiProperty({ example: 36 }) clicks: number;
-  @ApiProperty({ description: 'Clicks while their campaign was not billable: never billed, not in `clicks`', example: 2 }) unbilledClicks: number;
-  @ApiProperty({ description: 'Clicks that are general invalid traffic: never billed, not in `clicks`', example: 1 }) invalidClicks: number;
-  @ApiProperty({ description: 'Ads served to general invalid traffic: never billed, not in `impressions`', example: 40 }) invalidImpressions: number;
-  @ApiProperty({ description: 'Views the ton-ai-sdk reported (its `impression` event): at most one per impression, never billed', example: 900 }) views: number;
-  @ApiProperty({ example: 4 }) conversions: number;
+export class AdBlockSeriesPointDto extends SeriesPointBaseDto {
   @ApiProperty({ description: "The publisher's earnings in the bucket, USDT", example: 2.1 }) earnings: number;
 }
 

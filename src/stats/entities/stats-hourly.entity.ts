@@ -24,8 +24,24 @@ export class StatsHourly {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   clicks: number;
 
+  /** Attributed events per type (docs/CONTRACT.md §13), in the hour they were reported; `conversions` is endpoint 7's. */
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   conversions: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  onboardEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  registerEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  playEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  paymentEvents: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  withdrawEvents: number;
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   verifiedClicks: number;

@@ -1,0 +1,3 @@
+export { CampaignDeliveryTest } from './CampaignDeliveryTest';
+export { DeliveryTestPage } from './DeliveryTestPage';
+export { TestDeliveryButton } from './TestDeliveryButton';

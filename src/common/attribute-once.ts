@@ -1,0 +1,33 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { isDuplicateKey } from '../database/duplicate-key';
+
+/** How one kind of conversion finds the click it may be credited to, and stores itself (see attributeOnce). */
+export interface Attribution<Click> {
+  /** The user's latest counted click within the attribution window, or null. */
+  latestClick(manager: EntityManager): Promise<Click | null>;
+  /**
+   * Stores the conversion credited to `click` and counts it, or stores it unattributed (`click` null). Storing it
+   * against a click credited already must fail on a unique index of the click.
+   */
+  store(manager: EntityManager, click: Click | null): Promise<void>;
+}
+
+/**
+ * The attribution rule of conversions (docs/CONTRACT.md §6, §14): credited to the user's latest counted click, at most
+ * once per click, else kept unattributed. Lookup, conversion row and counters are one transaction, committed before
+ * the answer; between concurrent reports on one click the unique index decides, and the loser is kept unattributed.
+ * Answers the click credited, or null.
+ */
+export async function attributeOnce<Click>(dataSource: DataSource, attribution: Attribution<Click>): Promise<Click | null> {
+  try {
+    return await dataSource.transaction(async (manager) => {
+      const click = await attribution.latestClick(manager);
+      await attribution.store(manager, click);
+      return click;
+    });
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    await dataSource.transaction((manager) => attribution.store(manager, null));
+    return null;
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { newId } from '../common/ids';
+import { ExchangeClick } from './entities/exchange-click.entity';
+import { ExchangeConversion } from './entities/exchange-conversion.entity';
+
+/** The exchange click a conversion is credited to. */
+export type CreditedExchangeClick = Pick<ExchangeClick, 'id' | 'inExchangeCampaignId'>;
+
+/** Every statement on `exchange_conversions`, and the attribution's read of `exchange_clicks`. */
+@Injectable()
+export class ExchangeConversionRepository {
+  /** The latest exchange click since `since` that brought this user into one of this partner's campaigns (every stored exchange click is counted). */
+  async latestReceivedClick(manager: EntityManager, partnerId: string, messengerUserId: string, since: number): Promise<CreditedExchangeClick | null> {
+    return manager
+      .getRepository(ExchangeClick)
+      .createQueryBuilder('click')
+      .select(['click.id', 'click.inExchangeCampaignId'])
+      .where('click.inAccountId = :partnerId AND click.messengerUserId = :messengerUserId AND click.createdAt >= :since', { partnerId, messengerUserId, since })
+      .orderBy('click.createdAt', 'DESC')
+      .addOrderBy('click.id', 'DESC')
+      .getOne();
+  }
+
+  /** Fails with a duplicate key (isDuplicateKey) when the click was credited already. */
+  async insert(manager: EntityManager, partnerId: string, messengerUserId: string, click: CreditedExchangeClick | null, now: number): Promise<void> {
+    await manager.insert(ExchangeConversion, {
+      id: newId(now),
+      partnerId,
+      messengerUserId,
+      exchangeClickId: click?.id ?? null,
+      exchangeCampaignId: click?.inExchangeCampaignId ?? null,
+      createdAt: now,
+    });
+  }
+}

@@ -1,0 +1,109 @@
+import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { WriteLedger } from './write-ledger';
+
+interface Pending<Item> {
+  item: Item;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Items (clicks) per transaction at the most; the rest wait for the next round of the same flush. */
+const MAX_ITEMS_PER_WRITE = 500;
+
+/**
+ * The write loop shared by the counter writers. Buffered counts (impressions) are written every `flushMs`; items
+ * (clicks) are committed before their caller is answered, grouped: every item waiting when a write starts goes into
+ * the same transaction, so load raises the batch size, not the number of transactions. The writes go through a
+ * `WriteLedger`, so a lost COMMIT answer neither doubles nor loses counts.
+ */
+export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit, OnApplicationShutdown {
+  protected readonly ledger: WriteLedger<Buffered>;
+  private pending: Pending<Item>[] = [];
+  private writing: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  protected constructor(
+    dataSource: DataSource,
+    private readonly flushMs: number,
+    protected readonly logger: Logger,
+  ) {
+    this.ledger = new WriteLedger(dataSource, logger, (carried) => this.putBack(carried));
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), this.flushMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** Writes everything buffered so far; waits for a write already under way and runs once more if needed. */
+  async flush(): Promise<void> {
+    if (this.writing) {
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.writeRound();
+        } while (this.again || this.pending.length > 0);
+      } finally {
+        // cleared in the same step as the last check: a flush() arriving later starts a new write instead of
+        // joining one that will not look at `again` any more
+        this.writing = null;
+      }
+    })();
+    return this.writing;
+  }
+
+  /** Resolves once the item is committed with the next group. */
+  protected enqueue(item: Item): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      void this.flush();
+    });
+  }
+
+  /** Hands over what is buffered (the writer starts a new buffer), or undefined when nothing is. */
+  protected abstract takeBuffered(): Buffered | undefined;
+
+  /** Returns what a write that did not commit carried to the buffer, to be written again. */
+  protected abstract putBack(carried: Buffered): void;
+
+  /** Writes the items and the buffered counts through `this.ledger`, in one transaction. */
+  protected abstract commit(items: Item[], buffered: Buffered | undefined): Promise<void>;
+
+  private async writeRound(): Promise<void> {
+    await this.ledger.settle();
+    const group = this.pending.splice(0, MAX_ITEMS_PER_WRITE);
+    const buffered = this.takeBuffered();
+    if (group.length === 0 && buffered === undefined) return;
+    try {
+      await this.commit(
+        group.map(({ item }) => item),
+        buffered,
+      );
+      for (const waiting of group) waiting.resolve();
+    } catch (error) {
+      this.logger.error({ err: error }, `${this.constructor.name}: write failed; buffered counts kept for the next try, items refused`);
+      for (const waiting of group) waiting.reject(error);
+    }
+  }
+}
+
+/** Orders ids the same way in every process, so concurrent writers lock rows in one order. */
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Runs `write` over `rows` in chunks of `size` (one multi-row statement per chunk). */
+export async function inChunks<Row>(rows: Row[], size: number, write: (chunk: Row[]) => Promise<void>): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await write(rows.slice(i, i + size));
+}
