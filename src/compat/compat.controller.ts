@@ -39,6 +39,7 @@ const CANONICAL = {
   click: routeAccessOf(EventsController.prototype.click, EventsController),
   conversion: routeAccessOf(ConversionsController.prototype.report, ConversionsController),
   exchangeClick: routeAccessOf(ExchangeController.prototype.click, ExchangeController),
+  exchangeConversion: routeAccessOf(ExchangeController.prototype.conversion, ExchangeController),
   profileBatch: routeAccessOf(ProfilesController.prototype.batch, ProfilesController),
 };
 
@@ -145,8 +146,12 @@ export class CompatController {
   @HttpCode(200)
   @Roles('partner')
   @ApiOperation({
-    summary: 'SDK exchange events: click (endpoint 9); impression and complete acknowledged',
-    description: KEY_HEADERS + "`sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).",
+    summary: 'SDK exchange events: click (endpoint 9), conversion (the exchange conversion); impression and complete acknowledged',
+    description:
+      KEY_HEADERS +
+      '`click` is endpoint 9. `conversion` is `exchange/event/report/conversion` for `eventData.telegramUserId` and ' +
+      'needs a full key of the partner whose campaign received the user. `impression` and `complete` are acknowledged, ' +
+      "not counted. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).",
   })
   @ApiEnvelope(SdkEventResultDto)
   @ApiErrors(400, 401, 403, 404)
@@ -155,7 +160,7 @@ export class CompatController {
     @Body() body: SdkExchangeEventDto,
     @Facts() facts: RequestFacts,
   ): Promise<Envelope<SdkEventResultDto>> {
-    assertMayCall(principal, CANONICAL.exchangeClick, facts);
+    assertMayCall(principal, body.eventType === 'conversion' ? CANONICAL.exchangeConversion : CANONICAL.exchangeClick, facts);
     return ok(await this.compat.reportExchangeEvent(principal, body, signKeyOf(facts), facts));
   }
 
@@ -203,10 +208,17 @@ export class CompatController {
 
   @Get('exchange/verify/conversion')
   @Roles('partner')
-  @ApiOperation({ summary: 'SDK exchange verification read: exchange campaigns have none (always false)', description: KEY_HEADERS })
+  @ApiOperation({
+    summary: 'SDK exchange verification read: whether the user converted in the promoted campaign (an exchange conversion)',
+    description:
+      KEY_HEADERS +
+      '`exchangeCampaignId` is the promoted (in) campaign of the entry the user clicked. `isVerified` is true when ' +
+      "that campaign's partner reported an exchange conversion credited to the user's latest click into it sent from " +
+      'your own exchange campaigns; false without one, or without such a click.',
+  })
   @ApiEnvelope(SdkVerifyResultDto)
   @ApiErrors(400, 401, 403)
-  exchangeVerification(@Query() query: SdkExchangeVerifyQueryDto): Envelope<SdkVerifyResultDto> {
-    return ok(this.compat.exchangeVerification(query));
+  async exchangeVerification(@CurrentPrincipal() principal: Principal, @Query() query: SdkExchangeVerifyQueryDto): Promise<Envelope<SdkVerifyResultDto>> {
+    return ok(await this.compat.exchangeVerification(principal, query));
   }
 }

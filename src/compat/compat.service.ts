@@ -5,6 +5,7 @@ import type { RequestFacts } from '../common/request-facts';
 import { ConversionsService } from '../conversions/conversions.service';
 import { EventsService } from '../events/events.service';
 import { ExchangeFetchQueryDto } from '../exchange/dto/exchange.dto';
+import { ExchangeConversionsService } from '../exchange/exchange-conversions.service';
 import { ExchangeService } from '../exchange/exchange.service';
 import type { WalletClass } from '../profiles/dto/profile.dto';
 import { ProfilesService } from '../profiles/profiles.service';
@@ -24,12 +25,7 @@ import {
   SdkUserProfileDto,
   SdkVerifyResultDto,
 } from './dto/sdk.dto';
-import { isSdkSign } from './sdk-sign';
-
-/** The fields the SDK's postAdEvent signs (num only when it sends one): missing ones were signed as `undefined`. */
-const SIGNED_AD_FIELDS = ['campaignId', 'adId', 'adBlockId', 'type', 'openId', 'uuid', 'timestamp'] as const;
-/** The fields the SDK's postExchangeEvent signs (SendTonExchangeEvent's, with the default `source`). */
-const SIGNED_EXCHANGE_FIELDS = ['outExchangeCampaignId', 'inExchangeCampaignId', 'telegramUserId', 'source', 'timestamp'] as const;
+import { isSdkSign, SIGNED_AD_FIELDS, SIGNED_EXCHANGE_FIELDS } from './sdk-sign';
 
 const WALLET_CLASS: Record<string, WalletClass> = { ton: 'primary', primary: 'primary', evm: 'evm', alt: 'alt' };
 
@@ -54,6 +50,7 @@ export class CompatService {
     private readonly events: EventsService,
     private readonly conversions: ConversionsService,
     private readonly exchange: ExchangeService,
+    private readonly exchangeConversions: ExchangeConversionsService,
     private readonly profiles: ProfilesService,
   ) {}
 
@@ -131,14 +128,17 @@ export class CompatService {
   }
 
   /**
-   * The SDK's exchange event. `click`: an exchange click (endpoint 9). `impression` and `complete`: the out campaign
-   * must be the caller's; nothing is counted (each entry answered is already one impression).
+   * The SDK's exchange event. `click`: an exchange click (endpoint 9). `conversion` (SendTonExchangeConversion, sent by
+   * the app the user was brought to): an exchange conversion of the caller's received user (docs/CONTRACT.md §14).
+   * `impression` and `complete`: the out campaign must be the caller's; nothing is counted (each entry answered is
+   * already one impression).
    */
   async reportExchangeEvent(principal: Principal, body: SdkExchangeEventDto, signKey: string, facts: RequestFacts): Promise<SdkEventResultDto> {
     assertSigned(body.sign, body.eventData, SIGNED_EXCHANGE_FIELDS, signKey);
     const event = body.eventData;
     if (body.eventType === 'conversion') {
-      throw ValidationError.of('eventType', 'conversion is not taken on exchange events yet');
+      const outcome = await this.exchangeConversions.report(principal, event.telegramUserId);
+      return { status: 'success', msg: outcome.attributed ? 'conversion attributed' : 'conversion stored, not attributed to an exchange click' };
     }
     const outExchangeCampaignId = required(event.outExchangeCampaignId, 'eventData.outExchangeCampaignId');
     const inExchangeCampaignId = required(event.inExchangeCampaignId, 'eventData.inExchangeCampaignId');
@@ -175,11 +175,16 @@ export class CompatService {
   }
 
   /**
-   * Exchange campaigns have no verification endpoint here (their entries answer isSupportVerified false, so the SDK
-   * never asks): the same answer for every campaign, which tells nothing of another partner's.
+   * The SDK asks, with the promoted (in) campaign of an entry the user clicked, whether the user converted there: the
+   * exchange conversion its partner reported for the user's latest click into it, among the clicks the caller's own
+   * exchange campaigns sent.
    */
-  exchangeVerification(_query: SdkExchangeVerifyQueryDto): SdkVerifyResultDto {
-    return { isVerified: false, message: 'exchange campaigns have no verification endpoint' };
+  async exchangeVerification(principal: Principal, query: SdkExchangeVerifyQueryDto): Promise<SdkVerifyResultDto> {
+    const converted = await this.exchangeConversions.latestClickConverted(principal, query.exchangeCampaignId, query.openId);
+    if (converted === null) return { isVerified: false, message: 'no exchange click of this user into this campaign from your exchange campaigns' };
+    return converted
+      ? { isVerified: true, message: "converted: the promoted campaign's partner reported a conversion" }
+      : { isVerified: false, message: 'no conversion reported for the latest click yet' };
   }
 }
 

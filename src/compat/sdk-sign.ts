@@ -5,6 +5,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  */
 export const SDK_SALT = [...'Ton.AI'].map((char) => (char.charCodeAt(0) * 3).toString(16)).join('');
 
+/** The fields the SDK's postAdEvent signs (num only when it sends one): missing ones were signed as `undefined`. */
+export const SIGNED_AD_FIELDS = ['campaignId', 'adId', 'adBlockId', 'type', 'openId', 'uuid', 'timestamp'] as const;
+/** The fields the SDK's postExchangeEvent signs (SendTonExchangeEvent's, with the default `source`). */
+export const SIGNED_EXCHANGE_FIELDS = ['outExchangeCampaignId', 'inExchangeCampaignId', 'telegramUserId', 'source', 'timestamp'] as const;
+
 /**
  * The `sign` the ton-ai-sdk 2.2.2 puts on its event reports (`signRequest`): lower-case hex MD5 of the event data's
  * fields sorted by name as `name=value` joined by `&`, then `&appKey=<app id, else app key>&salt=<SDK_SALT>`. The SDK

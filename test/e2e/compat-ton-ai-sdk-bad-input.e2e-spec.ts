@@ -3,16 +3,19 @@
  * unknown and wrong keys (an `x-api-id` must name a serve key), what a serve key may not do on the canonical routes,
  * bad fields; the CORS preflight allows the SDK's headers. Nothing refused is counted or stored.
  */
+import { DataSource } from 'typeorm';
+import { ExchangeConversion } from '../../src/exchange/entities/exchange-conversion.entity';
 import { TEST_PROFILE } from '../support/profile';
 import { Body, createServable, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
 import { campaignDetail, createAdBlock, flushStats } from '../support/serving-helpers';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { sdkAdEventData, sdkSigned } from '../support/ton-ai-sdk-sign';
+import { sdkAdEventData, sdkExchangeEventData, sdkSigned } from '../support/ton-ai-sdk-sign';
 
 type Account = { accountId: string; apiKey: string };
 
 const AD_EVENT = '/api/v2/ad/report/event';
 const AD_FETCH = '/api/v2/matching/ad/campaign';
+const EXCHANGE_EVENT = '/api/v2/exchange/report/event/new';
 const PROFILE = '/api/v2/sdk/user/profile';
 const ORIGIN = 'https://miniapp.example';
 
@@ -107,6 +110,28 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
         "this impression's view was reported already: not counted again",
       );
       expect(await counters()).toEqual([2, 1, 1, 0]);
+    });
+
+    it("should refuse an exchange conversion with a wrong sign (400) or a partner's serve key (403), storing nothing", async () => {
+      const user = newUser();
+      const conversion = (appKey: string) => signed('conversion', sdkExchangeEventData({}, user), appKey);
+      const wrongSign = await post(EXCHANGE_EVENT, { 'x-api-key': partner.apiKey }, conversion('another key')).expect(400);
+      expect(wrongSign.body.data).toEqual({
+        errors: [{ field: 'sign', message: 'sign does not match eventData (the ton-ai-sdk md5 sign, with the x-api-id or else the key sent)' }],
+      });
+      const partnerServe = (await t.http().post('/api/v2/openapi/account/keys').set('x-api-key', partner.apiKey).send({ scope: 'serve' }).expect(200)).body
+        .data;
+      const byServeKey = await post(EXCHANGE_EVENT, { 'x-api-id': partnerServe.keyId }, conversion(partnerServe.keyId)).expect(403);
+      expect(byServeKey.body.message).toContain('publishable (serve) key');
+      const byPublisher = await post(EXCHANGE_EVENT, { 'x-api-key': publisher.apiKey }, conversion(publisher.apiKey)).expect(403);
+      expect(byPublisher.body.message).toBe("this key's account lacks the partner role");
+      expect(await t.app.get(DataSource).getRepository(ExchangeConversion).countBy({ messengerUserId: user })).toBe(0);
+      // the same report with the partner's full key and its sign is stored (no exchange click: unattributed)
+      expect((await post(EXCHANGE_EVENT, { 'x-api-key': partner.apiKey }, conversion(partner.apiKey)).expect(200)).body.data).toEqual({
+        status: 'success',
+        msg: 'conversion stored, not attributed to an exchange click',
+      });
+      expect(await t.app.get(DataSource).getRepository(ExchangeConversion).countBy({ messengerUserId: user })).toBe(1);
     });
   });
 

@@ -414,18 +414,69 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       expect(await exchangeDetail(partnerB, exchangeB)).toMatchObject({ impressions: 5, clicksReceived: 1 });
     }, 60_000);
 
-    it('SendTonExchangeConversion: the exchange conversion is not taken yet, a 400 naming eventType (the SDK then reports its error)', async () => {
+    it("SendTonExchangeConversion in partner B's app: refused for a serve key, with B's full key credited to the click A's entry sent; OnExchangeAdVerified in A's app then reads it", async () => {
       const user = telegramUser();
       await partnerApp(user);
-      await browser.call('SendTonExchangeConversion', [user]);
-      const [conversion] = await browser.step(2);
-      expect(conversion).toMatchObject({
-        path: '/api/v2/exchange/report/event/new',
-        status: 400,
-        body: { eventType: 'conversion', eventData: { telegramUserId: user } },
-        response: { code: 400, data: { errors: [{ field: 'eventType' }] } },
+      const { data: entry } = await browser.call('GetTonExchangeAd', [exchangeA]);
+      await browser.call('SendTonExchangeClickEvent', [entry]);
+      expect(paths(await browser.step(2))).toEqual([
+        ['/api/v2/matching/exchange/campaign/new', 200],
+        ['/api/v2/exchange/report/event/new', 200],
+      ]);
+      // times: 2 makes the SDK's last read; a false one ends in 'Verify timeout!' and the SDK's error report (a common event)
+      const verifyRead = async (name: string, exchanges: number) => {
+        await browser.call('OnExchangeAdVerified', [{ ad: { ...entry, isSupportVerified: true }, onVerifySuccess: callback(name), times: 2 }], name);
+        const made = await browser.step(exchanges);
+        const reads = made.filter((exchange) => exchange.path.startsWith('/api/v2/exchange/verify/conversion?'));
+        expect(reads.map((read) => read.path)).toEqual([`/api/v2/exchange/verify/conversion?exchangeCampaignId=${exchangeB}&openId=${user}`]);
+        return { read: reads[0].response, result: (await browser.state()).callbacks[name] };
+      };
+      expect(await verifyRead('before', 2)).toEqual({
+        read: { code: 0, message: 'success', data: { isVerified: false, message: 'no conversion reported for the latest click yet' } },
+        result: [{ success: false, ad: expect.objectContaining({ inExchangeCampaignId: exchangeB }), message: 'Verify timeout!' }],
       });
-    });
+
+      // the serve key of the app the entry was shown in may not report conversions (exchange/event/report/conversion)
+      await browser.call('SendTonExchangeConversion', [user]);
+      const [refused] = await browser.step(2);
+      expect(refused).toMatchObject({
+        path: '/api/v2/exchange/report/event/new',
+        status: 403,
+        body: { eventType: 'conversion', eventData: { telegramUserId: user } },
+        response: { code: 403 },
+      });
+      expect(refused.response!.message).toContain('publishable (serve) key');
+      expect((await exchangeDetail(partnerB, exchangeB)).conversions).toBe(0);
+
+      // partner B's mini app, where the user arrived, with B's full key
+      await browser.call('TonAdInit', [{ appKey: partnerB.apiKey, baseUrl, disableDefaultConversion: true }]);
+      await browser.step(1);
+      await browser.call('SendTonExchangeConversion', [user]);
+      await browser.call('SendTonExchangeConversion', [user]);
+      const conversions = await browser.step(2);
+      expect(conversions.map((exchange) => [exchange.status, exchange.response?.data?.msg])).toEqual([
+        [200, 'conversion attributed'],
+        [200, 'conversion stored, not attributed to an exchange click'],
+      ]);
+      expect(conversions[0].headers['x-api-key']).toBe(partnerB.apiKey);
+      expect(await exchangeDetail(partnerB, exchangeB)).toMatchObject({ clicksReceived: 2, conversions: 1, cr: 0.5 });
+      expect(await exchangeDetail(partnerA, exchangeA)).toMatchObject({ clicksSent: 2, conversions: 0 });
+
+      // B received the user but did not send the click: its own read knows no such click
+      const byReceiver = await t
+        .http()
+        .get('/api/v2/exchange/verify/conversion')
+        .query({ exchangeCampaignId: exchangeB, openId: user })
+        .set('x-api-key', partnerB.apiKey);
+      expect(byReceiver.body.data).toEqual({ isVerified: false, message: 'no exchange click of this user into this campaign from your exchange campaigns' });
+
+      await browser.call('TonAdInit', [{ appKey: partnerServeKey.apiKey, baseUrl, disableDefaultConversion: true }]);
+      await browser.step(1);
+      expect(await verifyRead('after', 1)).toEqual({
+        read: { code: 0, message: 'success', data: { isVerified: true, message: "converted: the promoted campaign's partner reported a conversion" } },
+        result: [{ success: true, ad: expect.objectContaining({ inExchangeCampaignId: exchangeB }) }],
+      });
+    }, 60_000);
 
     it('OnExchangeAdClick opens the entry and reports its click 8 s later; OnExchangeAdVerified reads the exchange verify route', async () => {
       await partnerApp(telegramUser());
@@ -440,9 +491,9 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       expect(reads[0].response).toEqual({
         code: 0,
         message: 'success',
-        data: { isVerified: false, message: 'exchange campaigns have no verification endpoint' },
+        data: { isVerified: false, message: 'no conversion reported for the latest click yet' },
       });
-      expect(await exchangeDetail(partnerB, exchangeB)).toMatchObject({ clicksReceived: 2 });
+      expect(await exchangeDetail(partnerB, exchangeB)).toMatchObject({ clicksReceived: 3, conversions: 1 });
     }, 60_000);
   });
 

@@ -345,7 +345,12 @@ export class SdkExchangeEntryDto {
   @ApiProperty({ example: 'https://cdn.example.com/icon.png' }) icon: string;
   @ApiPropertyOptional({ example: 'https://cdn.example.com/banner.png' }) image?: string;
   @ApiProperty({ example: 'Solve 500 puzzles with friends' }) text: string;
-  @ApiProperty({ description: 'Exchange campaigns have no verification endpoint', example: false }) isSupportVerified: boolean;
+  @ApiProperty({
+    description:
+      "Always false: whether a promoted campaign's partner reports conversions is declared nowhere, so the SDK does not wait on exchange/verify/conversion",
+    example: false,
+  })
+  isSupportVerified: boolean;
   @ApiProperty({ type: SdkDestinationDto }) destination: SdkDestinationDto;
 }
 
