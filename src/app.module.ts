@@ -4,6 +4,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdBlocksModule } from './ad-blocks/ad-blocks.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
+import { CompatModule } from './compat/compat.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ChangeBusModule } from './common/change-bus';
 import { Clock, ClockModule } from './common/clock';
@@ -57,6 +58,7 @@ export class AppModule {
         ExchangeModule,
         VerificationModule,
         StatsModule,
+        CompatModule,
         HealthModule,
         MetricsEndpointModule,
       ],

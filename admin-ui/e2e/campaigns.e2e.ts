@@ -11,6 +11,7 @@ import {
   screenshot,
   traffic,
   untilServed,
+  views,
   waitFor,
   watchProblems,
 } from './support/harness';
@@ -119,24 +120,25 @@ test.describe('campaigns', () => {
     // Traffic through the real serving and click endpoints, then the charts.
     const served = await traffic(publisher.apiKey, adBlockId, 12, 3, campaignId);
     expect(served).toHaveLength(12);
+    await views(publisher.apiKey, adBlockId, served.slice(0, 5));
     const counted = await waitFor(
       () => detail(campaignId, advertiser.apiKey),
-      (value) => value.impressions === 12,
-      'impressions',
+      (value) => value.impressions === 12 && value.views === 5,
+      'impressions and views',
     );
     expect(counted.clicks).toBe(3);
     expect(counted.cost).toBe(0.36);
 
     await page.reload();
     await page.getByRole('tab', { name: 'Charts' }).click();
-    await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12');
+    await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12 · Views (SDK): 5');
     await expect(page.getByTestId('chart-clicks-totals')).toHaveText('Clicks: 3 · Verified clicks: 0 · Conversions: 0');
     await expect(page.getByTestId('chart-cost-totals')).toHaveText('Cost: 0.36');
-    await expect(page.locator('[data-testid="chart-impressions"] .recharts-area-area')).toHaveCount(1);
+    await expect(page.locator('[data-testid="chart-impressions"] .recharts-area-area')).toHaveCount(2);
     await screenshot(page, '13-campaign-charts');
 
     await page.getByRole('button', { name: 'Last 24 hours' }).click();
-    await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12');
+    await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12 · Views (SDK): 5');
 
     // Bot traffic is answered but not billed: shown apart, beside the billed figures.
     for (let index = 0; index < 3; index++) {

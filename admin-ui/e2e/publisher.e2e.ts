@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiData, baseUrl, campaignBody, createAccount, login, screenshot, traffic, waitFor } from './support/harness';
+import { apiData, baseUrl, campaignBody, createAccount, login, screenshot, traffic, views, waitFor } from './support/harness';
 
 test.describe('publisher', () => {
   test('should require signed viewers on a new block from its form and switch it off on its page', async ({ page }) => {
@@ -79,9 +79,11 @@ test.describe('publisher', () => {
     const served = await traffic(publisher.apiKey, adBlockId, 4, 2, campaignId);
     expect(served).toHaveLength(4);
     const { totalAds } = served;
+    // Three of the served ads seen, as the ton-ai-sdk reports it (its impression event: a view, never billed)
+    await views(publisher.apiKey, adBlockId, served.slice(0, 3));
     const block = await waitFor(
       () => apiData(`/api/v2/openapi/ad/block/detail?adBlockId=${adBlockId}`, publisher.apiKey),
-      (value: any) => value.impressions === totalAds && value.clicks === 2,
+      (value: any) => value.impressions === totalAds && value.clicks === 2 && value.views === 3,
       'block stats',
     );
     expect(block.earnings).toBeGreaterThanOrEqual(7);
@@ -89,7 +91,7 @@ test.describe('publisher', () => {
 
     await page.reload();
     await expect(page.getByTestId('chart-earnings-totals')).toHaveText(`Earnings: ${block.earnings}`);
-    await expect(page.getByTestId('chart-traffic-totals')).toHaveText(`Impressions: ${block.impressions} · Clicks: 2`);
+    await expect(page.getByTestId('chart-traffic-totals')).toHaveText(`Impressions: ${block.impressions} · Views (SDK): 3 · Clicks: 2`);
     await screenshot(page, '20-ad-block-show');
 
     await page.getByRole('menuitem', { name: 'Ad blocks' }).click();
@@ -104,6 +106,7 @@ test.describe('publisher', () => {
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
     await expect(page.getByTestId('figure-earnings')).toHaveText(usdt);
     await expect(page.getByTestId('figure-block-clicks')).toHaveText('2');
+    await expect(page.getByTestId('figure-block-views')).toHaveText('3');
     await screenshot(page, '22-publisher-dashboard');
   });
 });

@@ -155,7 +155,7 @@ export class AccountsService implements OnModuleInit {
       key.revokedAt = Date.now();
       await this.keys.update({ id: key.id }, { revokedAt: key.revokedAt });
     }
-    this.principals.forget(key.keyHash);
+    this.principals.forget(key);
     return key;
   }
 
@@ -196,22 +196,22 @@ export class AccountsService implements OnModuleInit {
       return;
     }
     const options: KeyOptions = { scope: 'full', label: `${name} key from the environment`, allowedOrigins: null };
-    const revokedHashes: string[] = [];
+    const revokedKeys: ApiKey[] = [];
     try {
       await this.dataSource.transaction(async (manager) => {
         const previous = await manager.find(ApiKey, { where: { bootstrap: name }, order: { id: 'DESC' } });
         const now = Date.now();
         for (const key of previous.filter((candidate) => candidate.revokedAt === null)) {
           await manager.update(ApiKey, { id: key.id }, { revokedAt: now });
-          revokedHashes.push(key.keyHash);
+          revokedKeys.push(key);
         }
         const previousAccount = previous.length > 0 ? await manager.findOneBy(Account, { id: previous[0].accountId }) : null;
         const account = previousAccount ?? (await manager.save(this.newAccount(name, roles, sandbox)));
         await manager.save(this.newKey(account.id, rawKey, options, name));
         if (previous.length > 0) this.logger.warn(`the configured ${name} key changed: the previous one is revoked`);
       });
-      for (const keyHash of revokedHashes) {
-        this.principals.forget(keyHash);
+      for (const key of revokedKeys) {
+        this.principals.forget(key);
       }
       this.logger.log(`the configured ${name} key is registered`);
     } catch (error) {

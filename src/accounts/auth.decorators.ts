@@ -7,12 +7,13 @@ import type { Principal } from './principal';
 export const PUBLIC_ROUTE = 'adnet:public';
 export const REQUIRED_ROLES = 'adnet:roles';
 export const PUBLISHABLE_KEY_ALLOWED = 'adnet:publishable';
+export const SDK_KEY_HEADERS = 'adnet:sdk-key-headers';
 
 /**
  * Sets Nest metadata and merges the edge flag into the Fastify route config (the edge hook runs before Nest knows
  * the handler), so both read one declaration; on a class, for each of its routes.
  */
-function routeFlag(metadataKey: string, edgeFlag: 'adnetPublic' | 'adnetPublishable'): ClassDecorator & MethodDecorator {
+function routeFlag(metadataKey: string, edgeFlag: 'adnetPublic' | 'adnetPublishable' | 'adnetSdkKeyHeaders'): ClassDecorator & MethodDecorator {
   const markMethod = (method: object) => {
     setEdgeRouteConfig(method, { [edgeFlag]: true } satisfies EdgeRouteConfig);
     Reflect.defineMetadata(metadataKey, true, method);
@@ -41,6 +42,12 @@ export const Public = () => routeFlag(PUBLIC_ROUTE, 'adnetPublic');
  */
 export const PublishableKeyAllowed = () => routeFlag(PUBLISHABLE_KEY_ALLOWED, 'adnetPublishable');
 
+/**
+ * The routes of the ton-ai-sdk (src/compat/): the key may also come in its `apikey` header, or a `serve` key by its
+ * keyId in `x-api-id` (see presentedCredential). Only with @PublishableKeyAllowed(): a keyId names serve keys only.
+ */
+export const SdkKeyHeaders = () => routeFlag(SDK_KEY_HEADERS, 'adnetSdkKeyHeaders');
+
 /** The key's account needs one of these roles; admin passes every role check. */
 export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);
 
@@ -52,6 +59,11 @@ export function routeAccessOf(handler: object, controller: object): RouteAccess 
   const publishable: boolean | undefined = Reflect.getMetadata(PUBLISHABLE_KEY_ALLOWED, handler) ?? Reflect.getMetadata(PUBLISHABLE_KEY_ALLOWED, controller);
   const roles: Role[] | undefined = Reflect.getMetadata(REQUIRED_ROLES, handler) ?? Reflect.getMetadata(REQUIRED_ROLES, controller);
   return { publishableKeyAllowed: publishable === true, roles };
+}
+
+/** Whether a route takes the ton-ai-sdk's key headers (@SdkKeyHeaders() on the method or its controller). */
+export function takesSdkKeyHeaders(handler: object, controller: object): boolean {
+  return (Reflect.getMetadata(SDK_KEY_HEADERS, handler) ?? Reflect.getMetadata(SDK_KEY_HEADERS, controller)) === true;
 }
 
 export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => context.switchToHttp().getRequest().principal);

@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitedError, UnauthorizedError } from '../common/errors';
-import { PUBLIC_ROUTE, routeAccessOf } from './auth.decorators';
+import { PUBLIC_ROUTE, routeAccessOf, takesSdkKeyHeaders } from './auth.decorators';
 import type { RequestWithPrincipal } from './edge-key-check';
 import { keyAccessRefusal, rateLimitBucket, roleRefusal, RouteAccess } from './key-access';
-import { presentedKey, PrincipalResolver } from './principal-resolver';
+import { presentedCredential, PrincipalResolver, unknownCredentialMessage } from './principal-resolver';
 import { RateLimiter } from './rate-limiter';
 
 function routeAccess(context: ExecutionContext): RouteAccess {
@@ -29,11 +29,11 @@ export class ApiKeyGuard implements CanActivate {
     }
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
     if (request.principal) return true;
-    const rawKey = presentedKey(request.headers);
-    const malformed = this.principals.malformedKeyMessage(rawKey);
+    const credential = presentedCredential(request.headers, takesSdkKeyHeaders(context.getHandler(), context.getClass()));
+    const malformed = this.principals.malformedCredentialMessage(credential);
     if (malformed !== null) throw new UnauthorizedError(malformed);
-    const principal = await this.principals.resolve(rawKey!);
-    if (!principal) throw new UnauthorizedError('x-api-key is not a valid key (unknown or revoked)');
+    const principal = await this.principals.resolveCredential(credential);
+    if (!principal) throw new UnauthorizedError(unknownCredentialMessage(credential));
     const origin = request.headers.origin;
     const refusal = keyAccessRefusal(principal, routeAccess(context), typeof origin === 'string' ? origin : undefined);
     if (refusal) throw refusal;

@@ -4,7 +4,7 @@ import { answerError } from '../common/edge/envelope-writer';
 import { RateLimitedError, UnauthorizedError } from '../common/errors';
 import { keyAccessRefusal } from './key-access';
 import type { Principal } from './principal';
-import { presentedKey, PrincipalResolver } from './principal-resolver';
+import { presentedCredential, PrincipalResolver, unknownCredentialMessage } from './principal-resolver';
 import { RateLimiter } from './rate-limiter';
 
 export type RequestWithPrincipal = FastifyRequest & { principal?: Principal };
@@ -36,8 +36,9 @@ export function installEdgeKeyCheck(fastify: FastifyInstance, principals: Princi
       answerError(error, request, reply);
     };
     const refuseUnknown = (message: string) => refuse(limiter.admitUnknownKey(clientIp) ? new UnauthorizedError(message) : new RateLimitedError(1));
+    const credential = presentedCredential(request.headers, config?.adnetSdkKeyHeaders === true);
     const decide = (principal: Principal | null) => {
-      if (!principal) return refuseUnknown('x-api-key is not a valid key (unknown or revoked)');
+      if (!principal) return refuseUnknown(unknownCredentialMessage(credential));
       const origin = request.headers.origin;
       const refusal = keyAccessRefusal(
         principal,
@@ -49,12 +50,11 @@ export function installEdgeKeyCheck(fastify: FastifyInstance, principals: Princi
       done();
     };
 
-    const rawKey = presentedKey(request.headers);
-    const malformed = principals.malformedKeyMessage(rawKey);
+    const malformed = principals.malformedCredentialMessage(credential);
     if (malformed !== null) return refuseUnknown(malformed);
-    const cached = principals.cached(rawKey);
+    const cached = principals.cachedCredential(credential);
     if (cached !== undefined) return decide(cached);
     if (limiter.unknownKeyBudgetSpent(clientIp)) return refuse(new RateLimitedError(1));
-    principals.resolve(rawKey!).then(decide, (error: unknown) => answerError(error, request, reply));
+    principals.resolveCredential(credential).then(decide, (error: unknown) => answerError(error, request, reply));
   });
 }

@@ -17,14 +17,44 @@ interface CachedPrincipal {
 
 const MAX_CACHED_KEYS = 50_000;
 const MAX_KEY_LENGTH = 200;
-/** Change notice naming the hash of a revoked key: every process forgets it at once (Redis pub/sub). */
+/** Change notice naming the cache entry of a revoked key: every process forgets it at once (Redis pub/sub). */
 const KEY_REVOKED = 'api-key-revoked';
 
-/** The `x-api-key` header of a request (the first, if repeated). */
-export function presentedKey(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const header = headers['x-api-key'];
+type Headers = Record<string, string | string[] | undefined>;
+
+function firstOf(header: string | string[] | undefined): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
+
+/** The `x-api-key` header of a request (the first, if repeated). */
+export function presentedKey(headers: Headers): string | undefined {
+  return firstOf(headers['x-api-key']);
+}
+
+/** How a request presents its key: the key itself, or a publishable (`serve`) key by its keyId. */
+export type Credential = { kind: 'key'; value: string | undefined } | { kind: 'keyId'; value: string };
+
+/**
+ * The credential of a request. Every route reads `x-api-key`. The ton-ai-sdk's routes (@SdkKeyHeaders()) also read
+ * `apikey` (the SDK sends its app key in both), and without a key `x-api-id`: its app id, which here names a `serve`
+ * key by its keyId. A keyId is no secret, so it stands only for a key that is public anyway (docs/CONTRACT.md §14).
+ */
+export function presentedCredential(headers: Headers, sdkHeaders: boolean): Credential {
+  const key = presentedKey(headers) ?? (sdkHeaders ? firstOf(headers['apikey']) : undefined);
+  const keyId = sdkHeaders && key === undefined ? firstOf(headers['x-api-id']) : undefined;
+  return keyId === undefined ? { kind: 'key', value: key } : { kind: 'keyId', value: keyId };
+}
+
+/** The 401 message for a credential that names no usable key. */
+export function unknownCredentialMessage(credential: Credential): string {
+  return credential.kind === 'keyId'
+    ? "x-api-id is not a publishable (serve) key's id (unknown, revoked, or the id of a full key)"
+    : 'x-api-key is not a valid key (unknown or revoked)';
+}
+
+const KEY_ID_PATTERN = /^[0-9a-z]{26}$/;
+/** Cache entries of keys presented by keyId; a key hash is hex, so the two never meet. */
+const KEY_ID_CACHE_PREFIX = 'keyid:';
 
 /**
  * Key -> principal, the one resolver used by the edge hook, the Nest guard, the fast lanes (through the principal
@@ -68,6 +98,33 @@ export class PrincipalResolver {
     return null;
   }
 
+  /** Why a credential cannot name a key at all (the 401 message), or null when it is worth resolving. */
+  malformedCredentialMessage(credential: Credential): string | null {
+    if (credential.kind === 'key') return this.malformedKeyMessage(credential.value);
+    return KEY_ID_PATTERN.test(credential.value) ? null : 'x-api-id is not a valid key id';
+  }
+
+  /** cached() for either kind of credential. */
+  cachedCredential(credential: Credential): Principal | null | undefined {
+    if (credential.kind === 'key') return this.cached(credential.value);
+    return this.cachedEntry(KEY_ID_CACHE_PREFIX + credential.value);
+  }
+
+  /** resolve() for either kind of credential (checked by malformedCredentialMessage first). */
+  resolveCredential(credential: Credential): Promise<Principal | null> {
+    return credential.kind === 'key' ? this.resolve(credential.value!) : this.resolveKeyId(credential.value);
+  }
+
+  /** The principal of a `serve` key named by its keyId; null for an unknown or revoked one, or a full key's id. */
+  private async resolveKeyId(keyId: string): Promise<Principal | null> {
+    const cacheKey = KEY_ID_CACHE_PREFIX + keyId;
+    const cached = this.cachedEntry(cacheKey);
+    if (cached !== undefined) return cached;
+    this.lookups += 1;
+    const key = await this.keys.findOneBy({ id: keyId });
+    return this.remember(cacheKey, key && key.scope === 'serve' ? key : null);
+  }
+
   /** The principal of a key, from the cache or the database; null for an unknown or revoked key. */
   async resolve(rawKey: string): Promise<Principal | null> {
     const cached = this.cached(rawKey);
@@ -75,7 +132,11 @@ export class PrincipalResolver {
 
     const keyHash = hashApiKey(rawKey);
     this.lookups += 1;
-    const key = await this.keys.findOneBy({ keyHash });
+    return this.remember(keyHash, await this.keys.findOneBy({ keyHash }));
+  }
+
+  /** The principal of a key row (null when revoked or its account is gone), cached under `cacheKey`. */
+  private async remember(cacheKey: string, key: ApiKey | null): Promise<Principal | null> {
     const account = key && key.revokedAt === null ? await this.accounts.findOneBy({ id: key.accountId }) : null;
     const principal: Principal | null =
       key && account
@@ -90,8 +151,8 @@ export class PrincipalResolver {
         : null;
     if (this.config.keyCacheTtlMs > 0) {
       const expiresAt = Date.now() + this.config.keyCacheTtlMs;
-      if (principal) this.principalCache.set(keyHash, { principal, expiresAt });
-      else this.unknownKeyCache.set(keyHash, expiresAt);
+      if (principal) this.principalCache.set(cacheKey, { principal, expiresAt });
+      else this.unknownKeyCache.set(cacheKey, expiresAt);
     }
     return this.usable(principal);
   }
@@ -102,19 +163,24 @@ export class PrincipalResolver {
    */
   cached(rawKey: string | string[] | undefined): Principal | null | undefined {
     if (typeof rawKey !== 'string' || rawKey.length === 0 || rawKey.length > MAX_KEY_LENGTH) return undefined;
-    const keyHash = hashApiKey(rawKey);
+    return this.cachedEntry(hashApiKey(rawKey));
+  }
+
+  private cachedEntry(cacheKey: string): Principal | null | undefined {
     const now = Date.now();
-    const cached = this.principalCache.get(keyHash);
+    const cached = this.principalCache.get(cacheKey);
     if (cached && cached.expiresAt > now) return this.usable(cached.principal);
-    const unknownUntil = this.unknownKeyCache.peek(keyHash);
+    const unknownUntil = this.unknownKeyCache.peek(cacheKey);
     if (unknownUntil !== undefined && unknownUntil > now) return null;
     return undefined;
   }
 
-  /** Forgets a revoked key here and, by change notice, in every other process. */
-  forget(keyHash: string): void {
-    this.principalCache.delete(keyHash);
-    this.changes.publish(KEY_REVOKED, keyHash);
+  /** Forgets a revoked key here and, by change notice, in every other process (by its hash and by its keyId). */
+  forget(key: { keyHash: string; id: string }): void {
+    for (const cacheKey of [key.keyHash, KEY_ID_CACHE_PREFIX + key.id]) {
+      this.principalCache.delete(cacheKey);
+      this.changes.publish(KEY_REVOKED, cacheKey);
+    }
   }
 
   /** How many key lookups reached the database since start (a cached key costs none). */

@@ -152,6 +152,7 @@ function toResponse(block: AdBlock): AdBlockResponseDto {
     unbilledClicks: block.unbilledClicks,
     invalidClicks: block.invalidClicks,
     invalidImpressions: block.invalidImpressions,
+    views: block.views,
     ctr: block.impressions > 0 ? block.clicks / block.impressions : 0,
     earnings: fromMicros(block.earningsMicros),
     createdAt: block.createdAt,

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 
 const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-const ALLOWED_HEADERS = 'x-api-key, debug, content-type, x-request-id, accept-language, x-adnet-viewer';
+// The second line: what the ton-ai-sdk sends (its key and app id, its own markers, and a stray request header
+// `access-control-allow-origin` it sets by mistake, which a preflight must allow all the same).
+const ALLOWED_HEADERS =
+  'x-api-key, debug, content-type, x-request-id, accept-language, x-adnet-viewer, ' +
+  'apikey, x-api-id, api-request-type, sdk-version, accept, access-control-allow-origin';
 const EXPOSED_HEADERS = 'x-request-id, retry-after';
 
 /**

@@ -86,4 +86,12 @@ traffic (a bot, crawler or HTTP library \`User-Agent\`, or none; a click on an i
 sooner than \`MIN_CLICK_DELAY_MS\` after its impression) is answered as usual, never billed and counted apart in
 \`invalidImpressions\` and \`invalidClicks\`. None of these are in \`impressions\`, \`clicks\`, \`ctr\`, \`cost\` or
 conversions attribution.
+
+### TON AI's \`ton-ai-sdk\` (tag ton-ai-sdk)
+The npm package \`ton-ai-sdk\` 2.2.2 works against this service with its base URL pointed here (a host name holding
+\`ton.ai\`, as its TonAdInit requires): its routes under \`/api/v2\` (not \`/api/v2/openapi\`) answer in its shapes,
+served by the endpoints above. Its \`appId\` (\`x-api-id\`) is a \`serve\` key's keyId, its \`appKey\` (\`x-api-key\`,
+\`apikey\`) a key; each event is allowed exactly as its canonical route allows it. Its \`impression\` and \`complete\`
+events count a view (\`views\`) of a served impression, at most one per impression, never billed; clicks must follow a
+served ad; its md5 \`sign\` is checked (400 naming \`sign\`). See docs/SWITCHING_FROM_TON_AI.md.
 `;

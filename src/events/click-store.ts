@@ -36,6 +36,11 @@ export interface ClickStore extends CommittedClicks {
   ): Promise<boolean>;
   /** Clicks pending since before `before`, oldest first. */
   pendingSince(before: number, limit: number): Promise<string[]>;
+  /**
+   * The verification status of the user's latest counted click on the campaign, made on an ad block of the
+   * publisher `publisherId` (any block when null); null without such a click.
+   */
+  latestVerificationStatus(campaignId: string, messengerUserId: string, publisherId: string | null): Promise<string | null>;
   /** How many of a campaign's clicks are in each verification status. */
   verificationStatusCounts(campaignId: string): Promise<Map<string, number>>;
 }

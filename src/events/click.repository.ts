@@ -66,6 +66,16 @@ export class ClickRepository implements ClickStore {
     );
   }
 
+  async latestVerificationStatus(campaignId: string, messengerUserId: string, publisherId: string | null): Promise<string | null> {
+    const rows: { verificationStatus: string }[] = await this.dataSource.query(
+      `SELECT c.verificationStatus FROM clicks c JOIN ad_blocks b ON b.id = c.adBlockId
+       WHERE c.campaignId = ? AND c.messengerUserId = ? AND c.status = 'counted' ${publisherId === null ? '' : 'AND b.accountId = ?'}
+       ORDER BY c.createdAt DESC, c.id DESC LIMIT 1`,
+      publisherId === null ? [campaignId, messengerUserId] : [campaignId, messengerUserId, publisherId],
+    );
+    return rows[0]?.verificationStatus ?? null;
+  }
+
   /** The campaign's verification URL and the advertiser's webhook secret come along: the call needs both. */
   async findToVerify(clickId: string): Promise<ClickToVerify | undefined> {
     const rows: ClickToVerify[] = await this.dataSource.query(

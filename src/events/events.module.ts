@@ -4,13 +4,15 @@ import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { ServingModule } from '../serving/serving.module';
 import { StatsModule } from '../stats/stats.module';
 import { VerificationModule } from '../verification/verification.module';
+import { ClickStoreModule } from './click-store.module';
 import { EventsController } from './events.controller';
 import { EventsFastLane } from './events.fast-lane';
 import { EventsService } from './events.service';
 
 @Module({
-  imports: [AccountsModule, AdBlocksModule, ServingModule, StatsModule, VerificationModule],
+  imports: [AccountsModule, AdBlocksModule, ServingModule, StatsModule, VerificationModule, ClickStoreModule],
   controllers: [EventsController],
   providers: [EventsService, EventsFastLane],
+  exports: [EventsService],
 })
 export class EventsModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
-import type { Principal } from '../accounts/principal';
+import { isAdmin, type Principal } from '../accounts/principal';
 import { utcDay } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
 import type { RequestFacts } from '../common/request-facts';
@@ -10,10 +10,11 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CampaignIndexService } from '../serving/campaign-index.service';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
 import { budgetFacts } from '../serving/serving.service';
-import { ClickRequest, SERVING_STATE, ServingState } from '../serving/state/serving-state';
+import { ClickRequest, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { VerificationScheduler } from '../verification/verification-scheduler.service';
+import { CLICK_STORE, type ClickStore } from './click-store';
 import { ClickEventDataDto, ClickResultDto } from './dto/click.dto';
 import { noImpression } from './no-impression';
 import { Click, ClickStatus } from './entities/click.entity';
@@ -32,6 +33,7 @@ export class EventsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly verification: VerificationScheduler,
     private readonly traffic: TrafficClassifier,
+    @Inject(CLICK_STORE) private readonly clicks: ClickStore,
   ) {}
 
   private readonly logger = new Logger(EventsService.name);
@@ -44,6 +46,39 @@ export class EventsService {
   async reportClick(principal: Principal, event: ClickEventDataDto, facts: RequestFacts): Promise<ClickResultDto> {
     await this.adBlocks.assertUsable(principal, event.adBlockId);
     return this.countClick(event, facts);
+  }
+
+  /**
+   * Records that a served ad was seen (the ton-ai-sdk's `impression` event, docs/CONTRACT.md §14): bound like a click
+   * to an impression of that ad for that user on that block within 24 h, at most one view per impression, never
+   * billed. Counted in `views` unless its request or its impression is invalid traffic.
+   */
+  async reportView(principal: Principal, event: ClickEventDataDto, facts: RequestFacts): Promise<ViewResult> {
+    await this.adBlocks.assertUsable(principal, event.adBlockId);
+    if (event.adId.startsWith(TEST_AD_PREFIX)) return 'testAd';
+    const now = this.clock.now();
+    const found = await this.index.forClick(event.campaignId, now);
+    if (!found || found.campaign.adId !== event.adId) throw noImpression();
+    const outcome = await this.state.registerView({
+      userId: event.messengerUserId,
+      adBlockId: event.adBlockId,
+      adId: event.adId,
+      now,
+      invalidRequest: this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null,
+    });
+    if (outcome === 'noImpression') throw noImpression();
+    if (outcome === 'counted') this.stats.recordViews([{ campaignId: found.campaign.id, adBlockId: event.adBlockId }], now);
+    return outcome;
+  }
+
+  /**
+   * How the advertiser's verification endpoint judged the user's latest counted click on the campaign (`verified`,
+   * `unverified`, `pending`, `error`, or `none` without a verification URL), among the clicks made on the caller's
+   * own ad blocks (any block for an admin): a publisher learns nothing of other publishers' traffic. Null: no such
+   * click.
+   */
+  latestClickVerification(principal: Principal, campaignId: string, messengerUserId: string): Promise<string | null> {
+    return this.clicks.latestVerificationStatus(campaignId, messengerUserId, isAdmin(principal) ? null : principal.accountId);
   }
 
   /** reportClick once the caller is known to may use the block. */
@@ -110,6 +145,8 @@ export class EventsService {
     return { status: 'success', msg: CLICK_MESSAGES[outcome.status] };
   }
 }
+
+export type ViewResult = Exclude<ViewOutcome, 'noImpression'> | 'testAd';
 
 const CLICK_MESSAGES: Record<ClickStatus, string> = {
   counted: 'click counted',

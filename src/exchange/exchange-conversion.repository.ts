@@ -22,6 +22,27 @@ export class ExchangeConversionRepository {
       .getOne();
   }
 
+  /**
+   * Whether the user's latest exchange click into `inExchangeCampaignId` out of the partner `outAccountId`'s campaigns
+   * (any partner's when null) was credited with a conversion; null without such a click.
+   */
+  async latestClickCredited(
+    manager: EntityManager,
+    inExchangeCampaignId: string,
+    messengerUserId: string,
+    outAccountId: string | null,
+  ): Promise<boolean | null> {
+    const query = manager
+      .getRepository(ExchangeClick)
+      .createQueryBuilder('click')
+      .select(['click.id'])
+      .where('click.inExchangeCampaignId = :inExchangeCampaignId AND click.messengerUserId = :messengerUserId', { inExchangeCampaignId, messengerUserId });
+    if (outAccountId !== null) query.andWhere('click.outAccountId = :outAccountId', { outAccountId });
+    const click = await query.orderBy('click.createdAt', 'DESC').addOrderBy('click.id', 'DESC').getOne();
+    if (!click) return null;
+    return manager.getRepository(ExchangeConversion).existsBy({ exchangeClickId: click.id });
+  }
+
   /** Fails with a duplicate key (isDuplicateKey) when the click was credited already. */
   async insert(manager: EntityManager, partnerId: string, messengerUserId: string, click: CreditedExchangeClick | null, now: number): Promise<void> {
     await manager.insert(ExchangeConversion, {

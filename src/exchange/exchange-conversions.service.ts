@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { Principal } from '../accounts/principal';
+import { isAdmin, type Principal } from '../accounts/principal';
 import { attributeOnce } from '../common/attribute-once';
 import { Clock, DAY_MS } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
@@ -37,5 +37,15 @@ export class ExchangeConversionsService {
       },
     });
     return click ? { attributed: true, exchangeCampaignId: click.inExchangeCampaignId, exchangeClickId: click.id } : { attributed: false };
+  }
+
+  /**
+   * Whether the user's latest exchange click into the promoted campaign `inExchangeCampaignId`, sent from the caller's
+   * own exchange campaigns (any for an admin), was credited with a conversion: what the ton-ai-sdk's exchange verify
+   * read asks. Null without such a click, so another partner's clicks answer as unknown ids do.
+   */
+  latestClickConverted(principal: Principal, inExchangeCampaignId: string, messengerUserId: string): Promise<boolean | null> {
+    const outAccountId = isAdmin(principal) ? null : principal.accountId;
+    return this.conversions.latestClickCredited(this.dataSource.manager, inExchangeCampaignId, messengerUserId, outAccountId);
   }
 }

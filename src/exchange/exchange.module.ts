@@ -27,6 +27,6 @@ import { ExchangeService } from './exchange.service';
     ExchangeConversionRepository,
     ExchangeConversionsService,
   ],
-  exports: [ExchangeIndexService, ExchangeStatsWriterService, ExchangeConversionsService],
+  exports: [ExchangeIndexService, ExchangeStatsWriterService, ExchangeConversionsService, ExchangeService],
 })
 export class ExchangeModule {}

@@ -97,6 +97,11 @@ export class ExchangeService {
     });
   }
 
+  /** Checks that the out campaign is the caller's (404 naming `field` otherwise, as for an unknown id). */
+  async assertUsableOut(principal: Principal, outExchangeCampaignId: string, field: string): Promise<void> {
+    await this.index.usable(principal, outExchangeCampaignId, field);
+  }
+
   /**
    * Counts a click on a served entry (endpoint 9): bound to an impression of that entry for that user in that out
    * campaign within 24 h, one per impression; the click row, the ledger (out credited, in debited) and the hourly

@@ -41,6 +41,6 @@ import { SERVING_STATE } from './state/serving-state';
           : new MemoryServingState(),
     },
   ],
-  exports: [CampaignIndexService, SERVING_STATE, GeoService],
+  exports: [CampaignIndexService, SERVING_STATE, GeoService, ServingService],
 })
 export class ServingModule {}

@@ -58,6 +58,27 @@ export class ServingService {
   }
 
   /**
+   * fetchAds for the ton-ai-sdk (src/compat/): the same ads, each with whether its campaign has a verification
+   * endpoint (the SDK's `isSupportVerified`).
+   */
+  async fetchVerifiableAds(
+    principal: Principal,
+    query: AdFetchQueryDto,
+    facts: RequestFacts,
+  ): Promise<{ msg: string; ads: (ServedAdDto & { verifiable: boolean })[] }> {
+    await this.adBlocks.assertUsable(principal, query.adBlockId);
+    if (isDebug(facts.header('debug'))) {
+      const debug = await this.debugAds(query, facts);
+      return { msg: debug.msg, ads: debug.ads.map((ad) => ({ ...ad, verifiable: false })) };
+    }
+    const served = await this.serve(query, facts);
+    return {
+      msg: servedMessage(served.length),
+      ads: served.map((campaign) => ({ ...toServedAd(campaign, query.adBlockId), verifiable: Boolean(campaign.verificationUrl) })),
+    };
+  }
+
+  /**
    * Test ads of a block the caller may use: never counted. A block that requires signed viewers requires them here
    * too, so a publisher can try its signing without spending anything.
    */

@@ -97,18 +97,18 @@ function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
 
 /**
  * The campaign counter statements: one multi-row UPDATE whose rows are (id, impressions, clicks, spend, day, daySpend,
- * unbilledClicks, invalidClicks, invalidImpressions).
+ * unbilledClicks, invalidClicks, invalidImpressions, views).
  */
 const isCampaignCounters = (statement: { sql: string }) => statement.sql.startsWith('UPDATE campaigns') && statement.sql.includes('impressions =');
 const impressionsWritten = (committed: { sql: string; params: unknown[] }[][]) =>
   committed
     .flatMap((statements) => statements.filter(isCampaignCounters))
-    .reduce((sum, statement) => sum + statement.params.filter((_, i) => i % 9 === 1).reduce((a: number, b) => a + (b as number), 0), 0);
+    .reduce((sum, statement) => sum + statement.params.filter((_, i) => i % 10 === 1).reduce((a: number, b) => a + (b as number), 0), 0);
 
 const HOUR = 3_600_000;
 
 describe(StatsWriterService.name, () => {
-  it('should count invalid impressions and unbilled or invalid clicks apart from the billed figures', async () => {
+  it('should count invalid impressions, unbilled or invalid clicks and views apart from the billed figures', async () => {
     const { dataSource, committed } = fakeDataSource('better-sqlite3');
     const writer = writerOn(dataSource);
     const now = 10 * HOUR;
@@ -120,6 +120,7 @@ describe(StatsWriterService.name, () => {
       ],
       now,
     );
+    writer.recordViews([{ campaignId: 'c1', adBlockId: 'b1' }], now);
     const click = (id: string, status: Click['status'], costMicros: number) =>
       clickOf({ id, campaignId: 'c1', adBlockId: 'b1', costMicros, earningsMicros: (costMicros * 7) / 10, createdAt: now, status });
     await Promise.all([
@@ -131,9 +132,9 @@ describe(StatsWriterService.name, () => {
 
     const statements = committed.flat();
     const hourly = statements.filter((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'));
-    const sums = hourly.reduce((sum, statement) => sum.map((value, i) => value + (statement.params[3 + i] as number)), [0, 0, 0, 0, 0, 0, 0]);
-    // impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions
-    expect(sums).toEqual([1, 1, 90_700, 63_490, 1, 1, 2]);
+    const sums = hourly.reduce((sum, statement) => sum.map((value, i) => value + (statement.params[3 + i] as number)), [0, 0, 0, 0, 0, 0, 0, 0]);
+    // impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions, views
+    expect(sums).toEqual([1, 1, 90_700, 63_490, 1, 1, 2, 1]);
     const clickRows = statements.filter((statement) => statement.sql.startsWith('INSERT INTO clicks')).flatMap((statement) => statement.params);
     expect(clickRows.filter((value) => value === 'unbilled' || value === 'invalid' || value === 'counted')).toEqual(['counted', 'unbilled', 'invalid']);
   });
@@ -154,13 +155,13 @@ describe(StatsWriterService.name, () => {
     expect(committed).toHaveLength(1);
     const hourly = committed[0].find((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'))!;
     // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks,
-    // invalidImpressions): the impression only; traffic names no event or verification counter
+    // invalidImpressions, views): the impression only; traffic names no event or verification counter
     expect(hourly.sql).toMatch(
-      /^INSERT INTO stats_hourly \(campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions\) VALUES/,
+      /^INSERT INTO stats_hourly \(campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros, unbilledClicks, invalidClicks, invalidImpressions, views\) VALUES/,
     );
-    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490, 0, 0, 0]);
+    expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490, 0, 0, 0, 0]);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0, 0]);
   });
 
   it('should not write impressions twice when a write committed but its answer was lost', async () => {
@@ -219,6 +220,6 @@ describe(StatsWriterService.name, () => {
     expect(committed).toHaveLength(1);
     expect(impressionsWritten(committed)).toBe(1);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0, 0]);
   });
 });

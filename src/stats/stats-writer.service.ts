@@ -74,6 +74,15 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     this.metrics.countImpressions(records.length - invalid, invalid);
   }
 
+  /**
+   * Views of served impressions (the ton-ai-sdk's `impression` event, docs/CONTRACT.md §14), buffered like
+   * impressions: never billed, one per served impression (the serving state decides).
+   */
+  recordViews(records: { campaignId: string; adBlockId: string }[], now: number): void {
+    const hour = hourStart(now);
+    for (const record of records) this.deltaFor(record.campaignId, record.adBlockId, hour).views += 1;
+  }
+
   /** Resolves once the click is committed to the database. */
   recordClick(click: Click): Promise<void> {
     return this.enqueue(click);
@@ -186,11 +195,12 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     current.spendMicros += delta.spendMicros;
     current.earningsMicros += delta.earningsMicros;
     current.invalidImpressions += delta.invalidImpressions;
+    current.views += delta.views;
   }
 }
 
 function noTraffic(): TrafficCounts {
-  return { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0 };
+  return { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0 };
 }
 
 function emptyDelta(campaignId: string, adBlockId: string, hour: number): Delta {

@@ -11,7 +11,7 @@ async function counterTables(): Promise<DataSource> {
   const dataSource = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
   await dataSource.initialize();
   const counters = (names: string[]) => names.map((name) => `${name} bigint NOT NULL DEFAULT 0`).join(', ');
-  const traffic = ['unbilledClicks', 'invalidClicks', 'invalidImpressions'];
+  const traffic = ['unbilledClicks', 'invalidClicks', 'invalidImpressions', 'views'];
   await dataSource.query(
     `CREATE TABLE stats_hourly (campaignId varchar(26) NOT NULL, adBlockId varchar(26) NOT NULL, hour bigint NOT NULL,
        ${counters(['impressions', 'clicks', ...EVENT_COUNTER_COLUMN_LIST, 'verifiedClicks', 'spendMicros', 'earningsMicros', ...traffic])},
@@ -26,7 +26,7 @@ async function counterTables(): Promise<DataSource> {
   return dataSource;
 }
 
-const noTraffic = { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0 };
+const noTraffic = { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0 };
 const noCustomEvents = { onboardEvents: 0, registerEvents: 0, playEvents: 0, paymentEvents: 0, withdrawEvents: 0 };
 
 describe(StatsRepository.name, () => {
@@ -47,7 +47,7 @@ describe(StatsRepository.name, () => {
       { campaignId: 'c1', adBlockId: '', hour: HOUR, conversions: 1 },
     ]);
     await repository.addHourly(dataSource, [
-      { campaignId: 'c1', adBlockId: 'b1', hour: HOUR, impressions: 1, spendMicros: 100, earningsMicros: 70, verifiedClicks: 1, unbilledClicks: 2 },
+      { campaignId: 'c1', adBlockId: 'b1', hour: HOUR, impressions: 1, spendMicros: 100, earningsMicros: 70, verifiedClicks: 1, unbilledClicks: 2, views: 3 },
     ]);
     await repository.addHourly(dataSource, [{ campaignId: 'c1', adBlockId: '', hour: HOUR, conversions: 1 }]);
     await repository.addHourly(dataSource, [{ campaignId: 'c1', adBlockId: '', hour: HOUR, paymentEvents: 1 }]);
@@ -84,6 +84,7 @@ describe(StatsRepository.name, () => {
         unbilledClicks: 2,
         invalidClicks: 0,
         invalidImpressions: 1,
+        views: 3,
       },
     ]);
   });
@@ -92,14 +93,16 @@ describe(StatsRepository.name, () => {
     await dataSource.query(
       "INSERT INTO campaigns (id, spentMicros, daySpentMicros, spentDay) VALUES ('same', 500, 300, '1970-01-02'), ('newer', 500, 300, '1970-01-01'), ('older', 500, 300, '1970-01-03')",
     );
-    const change = (id: string) => ({ id, impressions: 1, clicks: 2, spend: 70, day: '1970-01-02', daySpend: 40, ...noTraffic, invalidClicks: 1 });
+    const change = (id: string) => ({ id, impressions: 1, clicks: 2, spend: 70, day: '1970-01-02', daySpend: 40, ...noTraffic, invalidClicks: 1, views: 5 });
     await repository.addCampaignCounters(dataSource, [change('newer'), change('older'), change('same')]);
 
-    const rows = await dataSource.query('SELECT id, impressions, clicks, invalidClicks, spentMicros, daySpentMicros, spentDay FROM campaigns ORDER BY id');
+    const rows = await dataSource.query(
+      'SELECT id, impressions, clicks, invalidClicks, views, spentMicros, daySpentMicros, spentDay FROM campaigns ORDER BY id',
+    );
     expect(rows).toEqual([
-      { id: 'newer', impressions: 1, clicks: 2, invalidClicks: 1, spentMicros: 570, daySpentMicros: 40, spentDay: '1970-01-02' },
-      { id: 'older', impressions: 1, clicks: 2, invalidClicks: 1, spentMicros: 570, daySpentMicros: 300, spentDay: '1970-01-03' },
-      { id: 'same', impressions: 1, clicks: 2, invalidClicks: 1, spentMicros: 570, daySpentMicros: 340, spentDay: '1970-01-02' },
+      { id: 'newer', impressions: 1, clicks: 2, invalidClicks: 1, views: 5, spentMicros: 570, daySpentMicros: 40, spentDay: '1970-01-02' },
+      { id: 'older', impressions: 1, clicks: 2, invalidClicks: 1, views: 5, spentMicros: 570, daySpentMicros: 300, spentDay: '1970-01-03' },
+      { id: 'same', impressions: 1, clicks: 2, invalidClicks: 1, views: 5, spentMicros: 570, daySpentMicros: 340, spentDay: '1970-01-02' },
     ]);
   });
 
@@ -107,7 +110,7 @@ describe(StatsRepository.name, () => {
     await dataSource.query("INSERT INTO ad_blocks (id) VALUES ('b1'), ('b2')");
     await dataSource.query("INSERT INTO campaigns (id) VALUES ('c1')");
     await repository.addBlockCounters(dataSource, [
-      { id: 'b1', impressions: 3, clicks: 1, earnings: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2 },
+      { id: 'b1', impressions: 3, clicks: 1, earnings: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2, views: 4 },
     ]);
     await repository.addCampaignEvent(dataSource, 'c1', 'conversion');
     await repository.addCampaignEvent(dataSource, 'c1', 'withdraw');
@@ -117,7 +120,7 @@ describe(StatsRepository.name, () => {
     await repository.addCampaignVerifiedClick(dataSource, 'c1');
 
     expect(await dataSource.query('SELECT * FROM ad_blocks ORDER BY id')).toEqual([
-      { id: 'b1', impressions: 3, clicks: 1, earningsMicros: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2 },
+      { id: 'b1', impressions: 3, clicks: 1, earningsMicros: 630, unbilledClicks: 1, invalidClicks: 0, invalidImpressions: 2, views: 4 },
       { id: 'b2', impressions: 0, clicks: 0, earningsMicros: 0, ...noTraffic },
     ]);
     expect(await dataSource.query(`SELECT ${EVENT_COUNTER_COLUMN_LIST.join(', ')}, verifiedClicks FROM campaigns`)).toEqual([

@@ -6,14 +6,22 @@ import type { Queryable } from '../database/queryable';
 import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { StatsHourly } from './entities/stats-hourly.entity';
 
-/** The traffic counters beside the billed ones (docs/TRUST_AND_SAFETY.md). */
+/**
+ * The counters beside the billed ones: the traffic never billed (docs/TRUST_AND_SAFETY.md) and the views the
+ * ton-ai-sdk reports (docs/CONTRACT.md §14).
+ */
 export interface TrafficCounts {
   unbilledClicks: number;
   invalidClicks: number;
   invalidImpressions: number;
+  views: number;
 }
 
-export const TRAFFIC_COLUMNS = ['unbilledClicks', 'invalidClicks', 'invalidImpressions'] as const;
+export const TRAFFIC_COLUMNS = ['unbilledClicks', 'invalidClicks', 'invalidImpressions', 'views'] as const;
+
+/** The traffic counters' columns of a derived table's first row, and the places of the next rows. */
+const TRAFFIC_ALIASES = TRAFFIC_COLUMNS.map((column) => `? AS ${column}`).join(', ');
+const TRAFFIC_PLACES = TRAFFIC_COLUMNS.map(() => '?').join(', ');
 
 /** The counters of one `stats_hourly` row that a write adds to (a missing counter adds 0). */
 const HOURLY_COUNTERS = ['impressions', 'clicks', 'spendMicros', 'earningsMicros', ...TRAFFIC_COLUMNS, ...EVENT_COUNTER_COLUMN_LIST, 'verifiedClicks'] as const;
@@ -80,8 +88,8 @@ export class StatsRepository {
     const derived = rows
       .map((_, i) =>
         i === 0
-          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
-          : 'SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?',
+          ? `SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS spend, ? AS day, ? AS daySpend, ${TRAFFIC_ALIASES}`
+          : `SELECT ?, ?, ?, ?, ?, ?, ${TRAFFIC_PLACES}`,
       )
       .join(' UNION ALL ');
     const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend, ...trafficValues(row)]);
@@ -107,11 +115,7 @@ export class StatsRepository {
 
   async addBlockCounters(into: Queryable, rows: BlockCounterChange[]): Promise<void> {
     const derived = rows
-      .map((_, i) =>
-        i === 0
-          ? 'SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings, ? AS unbilledClicks, ? AS invalidClicks, ? AS invalidImpressions'
-          : 'SELECT ?, ?, ?, ?, ?, ?, ?',
-      )
+      .map((_, i) => (i === 0 ? `SELECT ? AS id, ? AS impressions, ? AS clicks, ? AS earnings, ${TRAFFIC_ALIASES}` : `SELECT ?, ?, ?, ?, ${TRAFFIC_PLACES}`))
       .join(' UNION ALL ');
     const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.earnings, ...trafficValues(row)]);
     await into.query(

@@ -13,6 +13,7 @@ const SERIES_COLUMNS = [
   'unbilledClicks',
   'invalidClicks',
   'invalidImpressions',
+  'views',
   ...EVENT_COUNTER_COLUMN_LIST,
 ] as const;
 
@@ -32,6 +33,7 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
+      views: p.views,
       conversions: p.events[optimizationEvent],
       events: p.events,
       cost: fromMicros(p.spendMicros),
@@ -47,6 +49,7 @@ export class StatsService {
       unbilledClicks: p.unbilledClicks,
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
+      views: p.views,
       conversions: p.events.conversion,
       earnings: fromMicros(p.earningsMicros),
     }));

@@ -41,6 +41,7 @@ describe(`Ad block settings: requireSignedViewer and ad/block/update [${TEST_PRO
       unbilledClicks: 0,
       invalidClicks: 0,
       invalidImpressions: 0,
+      views: 0,
       ctr: 0,
       earnings: 0,
       createdAt: expect.any(Number),

@@ -297,7 +297,7 @@ const anyOf = (noise: fc.Arbitrary<Edit[]>[]) =>
 
 /** Unknown fields are ignored by contract, so they never decide validity: they ride along as noise. */
 const KNOWN_NAMES = new Set(
-  'name targeting budget bidding ad verificationUrl campaignId status adBlockId exchangeCampaignId batchId eventType eventData list label roles icon image text destination openId type limit current pageSize from to granularity scope allowedOrigins keyId'.split(
+  'name targeting budget bidding ad verificationUrl campaignId status adBlockId exchangeCampaignId batchId eventType eventData list label roles icon image text destination openId type limit current pageSize from to granularity scope allowedOrigins keyId viewer source sign events eventName eventSource walletAddress walletClassify uuid'.split(
     ' ',
   ),
 );
@@ -1301,6 +1301,221 @@ function buildRoutes(f: Fixtures): Route[] {
       body: 'none',
       valid: () => ({}),
     },
+    ...sdkRoutes(f, { pub, adv, partner, notPublisher, notPartner, knownIds }),
+  ];
+}
+
+/** The ton-ai-sdk's routes (src/compat/): their keys and bodies as the SDK sends them; a broken one is a 400 or 404. */
+function sdkRoutes(
+  f: Fixtures,
+  keys: { pub: string; adv: string; partner: string; notPublisher: string[]; notPartner: string[]; knownIds: () => string[] },
+): Route[] {
+  const { pub, partner, notPublisher, notPartner, knownIds } = keys;
+  const SDK = '/api/v2';
+  const userTypes = ['telegram', 'messenger'];
+  const eventTypes = ['click', 'impression', 'complete', 'conversion'];
+  const viewer = { openId: 'fuzz-user', uuid: '2854123301', type: 'telegram' };
+  const fetchRoute = (path: string, multi: boolean): Route => {
+    const base = () => ({ adBlockId: f.adBlockId, source: 'earn', viewer, ...(multi ? { limit: 3 } : {}) });
+    return {
+      name: `POST ${SDK}${path}`,
+      method: 'POST',
+      path: `${SDK}${path}`,
+      key: pub,
+      wrongRoleKeys: notPublisher,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify(base()) }),
+      broken: jsonBody(
+        brokenObject(base, [
+          edit('adBlockId', fc.oneof(bad.id(64), unknownId(knownIds))),
+          edit('source', bad.oneOf(['normal', 'earn'], false)),
+          edit('viewer', bad.object()),
+          edit('viewer.openId', bad.id(128)),
+          edit('viewer.type', bad.oneOf(userTypes, false)),
+          edit('viewer.uuid', fc.oneof(notString(false), longerThan(128))),
+          ...(multi ? [edit('limit', fc.oneof(notNumber(true), fc.integer({ max: 0 }), fc.integer({ min: 10 }), fc.constant(2.5)))] : []),
+        ]),
+      ),
+    };
+  };
+  const exchangeFetchRoute = (path: string, multi: boolean): Route => {
+    const base = () => ({ exchangeCampaignId: f.exchangeCampaignId, source: 'earn', viewer: { telegramUserId: 'fuzz-user' }, ...(multi ? { limit: 3 } : {}) });
+    return {
+      name: `POST ${SDK}${path}`,
+      method: 'POST',
+      path: `${SDK}${path}`,
+      key: partner,
+      wrongRoleKeys: notPartner,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify(base()) }),
+      broken: jsonBody(
+        brokenObject(base, [
+          edit('exchangeCampaignId', fc.oneof(bad.id(64), unknownId(knownIds))),
+          edit('source', bad.oneOf(['normal', 'earn'], false)),
+          edit('viewer', bad.object()),
+          edit('viewer.telegramUserId', bad.id(128)),
+          ...(multi ? [edit('limit', fc.oneof(notNumber(true), fc.integer({ max: 0 }), fc.integer({ min: 10 }), fc.constant(2.5)))] : []),
+        ]),
+      ),
+    };
+  };
+  // Signed with a sign of nothing: every broken report is refused for its field, or else for its sign.
+  const adEvent = () => ({
+    eventType: 'click',
+    eventData: { campaignId: f.campaignId, adId: `ad_${f.campaignId}`, adBlockId: f.adBlockId, type: 'telegram', openId: 'fuzz-user', timestamp: 1 },
+    sign: '0'.repeat(32),
+  });
+  const exchangeEvent = () => ({
+    eventType: 'click',
+    eventData: { outExchangeCampaignId: f.exchangeCampaignId, inExchangeCampaignId: UNKNOWN_ID, telegramUserId: 'fuzz-user', source: 'user', timestamp: 1 },
+    sign: '0'.repeat(32),
+  });
+  const timestamp = bad.timestamp();
+  return [
+    fetchRoute('/matching/ad/campaign', false),
+    fetchRoute('/matching/ad/campaign/multi', true),
+    exchangeFetchRoute('/matching/exchange/campaign/new', false),
+    exchangeFetchRoute('/matching/exchange/campaign/multi/new', true),
+    {
+      name: `POST ${SDK}/ad/report/event`,
+      method: 'POST',
+      path: `${SDK}/ad/report/event`,
+      key: pub,
+      wrongRoleKeys: [partner],
+      body: 'json',
+      valid: () => ({ body: JSON.stringify(adEvent()) }),
+      broken: jsonBody(
+        brokenObject(
+          adEvent,
+          [
+            edit('eventType', bad.oneOf(eventTypes)),
+            edit('eventData', bad.object()),
+            edit('eventData.adBlockId', fc.oneof(notString(false), longerThan(64), unknownId(knownIds))),
+            edit('eventData.openId', bad.id(128)),
+            edit('eventData.type', bad.oneOf(userTypes, false)),
+            edit('eventData.timestamp', timestamp),
+            edit('eventData.num', notNumber(false)),
+            edit(
+              'sign',
+              fc.oneof(
+                bad.id(64),
+                fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 32, maxLength: 32 }).map((digits) => digits.join('')),
+              ),
+            ),
+          ],
+          [edit('eventData.openId', hostileText)],
+        ),
+      ),
+    },
+    {
+      name: `POST ${SDK}/exchange/report/event/new`,
+      method: 'POST',
+      path: `${SDK}/exchange/report/event/new`,
+      key: partner,
+      wrongRoleKeys: notPartner,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify(exchangeEvent()) }),
+      broken: jsonBody(
+        brokenObject(
+          exchangeEvent,
+          [
+            edit('eventType', bad.oneOf(eventTypes)),
+            edit('eventData', bad.object()),
+            edit('eventData.outExchangeCampaignId', fc.oneof(notString(false), longerThan(64), unknownId(knownIds))),
+            edit('eventData.telegramUserId', bad.id(128)),
+            edit('eventData.source', bad.oneOf(['user', 'system', 'normal', 'event', 'earn'], false)),
+            edit('eventData.timestamp', timestamp),
+            edit(
+              'sign',
+              fc.oneof(
+                bad.id(64),
+                fc.array(fc.constantFrom(...'0123456789abcdef'), { minLength: 32, maxLength: 32 }).map((digits) => digits.join('')),
+              ),
+            ),
+          ],
+          [edit('eventData.telegramUserId', hostileText)],
+        ),
+      ),
+    },
+    {
+      name: `POST ${SDK}/sdk/user/profile`,
+      method: 'POST',
+      path: `${SDK}/sdk/user/profile`,
+      key: pub,
+      wrongRoleKeys: [],
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ openId: 'fuzz-user', type: 'telegram', events: ['onBoard'] }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ openId: 'fuzz-user', type: 'telegram', events: ['onBoard'] }),
+          [
+            edit('openId', bad.id(128)),
+            edit('type', bad.oneOf(userTypes, false)),
+            edit('walletAddress', fc.oneof(bad.id(128, false), fc.constant('EQD4FPq'))),
+            // a good wallet alone is a 400 too (walletClassify is required with it); never both good
+            edit('walletClassify', bad.oneOf(['ton', 'evm', 'primary', 'alt'], false)),
+            edit(
+              'events',
+              fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), smallObject, fc.constant(Array.from({ length: 21 }, () => 'e')), fc.constant([1])),
+            ),
+          ],
+          [edit('openId', hostileText)],
+        ),
+      ),
+    },
+    {
+      name: `POST ${SDK}/common/event/report`,
+      method: 'POST',
+      path: `${SDK}/common/event/report`,
+      key: pub,
+      wrongRoleKeys: [],
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ eventName: 'level_up', openId: 'fuzz-user', type: 'telegram', eventSource: 'sdk' }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ eventName: 'level_up', openId: 'fuzz-user', type: 'telegram', eventSource: 'sdk' }),
+          [
+            edit('eventName', bad.id(1000)),
+            edit('openId', fc.oneof(notString(false), longerThan(128))),
+            edit('type', fc.oneof(notString(false), longerThan(32))),
+            edit('eventSource', bad.oneOf(['sdk', 'api', 'web'], false)),
+          ],
+          [edit('eventName', hostileText)],
+        ),
+      ),
+    },
+    {
+      name: `GET ${SDK}/ad/verify/conversion`,
+      method: 'GET',
+      path: `${SDK}/ad/verify/conversion`,
+      key: pub,
+      wrongRoleKeys: notPublisher,
+      valid: () => ({ query: toPairs({ campaignId: f.campaignId, openId: 'fuzz-user', type: 'telegram' }) }),
+      broken: queryOf(
+        brokenQuery(
+          () => ({ campaignId: f.campaignId, openId: 'fuzz-user', type: 'telegram' }),
+          [
+            edit('campaignId', fc.oneof(badQuery.id(64), fc.constant(ABSENT))),
+            edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT))),
+            edit('type', badQuery.oneOf(userTypes)),
+          ],
+        ),
+      ),
+    },
+    {
+      name: `GET ${SDK}/exchange/verify/conversion`,
+      method: 'GET',
+      path: `${SDK}/exchange/verify/conversion`,
+      key: partner,
+      wrongRoleKeys: notPartner,
+      valid: () => ({ query: toPairs({ exchangeCampaignId: f.exchangeCampaignId, openId: 'fuzz-user' }) }),
+      broken: queryOf(
+        brokenQuery(
+          () => ({ exchangeCampaignId: f.exchangeCampaignId, openId: 'fuzz-user' }),
+          [edit('exchangeCampaignId', fc.oneof(badQuery.id(64), fc.constant(ABSENT))), edit('openId', fc.oneof(badQuery.id(128), fc.constant(ABSENT)))],
+        ),
+      ),
+    },
   ];
 }
 
@@ -1814,6 +2029,11 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${ADMIN}/accounts/${UNKNOWN_ID}/keys`, 'admin'],
     [`${ADMIN}/keys/${UNKNOWN_ID}/revoke`, 'admin'],
     [`${ADMIN}/profiles/rebuild-store`, 'admin'],
+    ['/api/v2/matching/ad/campaign', 'publisher'],
+    ['/api/v2/ad/report/event', 'publisher'],
+    ['/api/v2/exchange/report/event/new', 'partner'],
+    ['/api/v2/sdk/user/profile', 'publisher'],
+    ['/api/v2/common/event/report', 'publisher'],
   ];
 
   it('should answer every JSON body over the limit with 413 for a valid key, and 401 without a key (checked before the body is read)', async () => {

@@ -180,6 +180,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         unbilledClicks: 0,
         invalidClicks: 0,
         invalidImpressions: 0,
+        views: 0,
         createdAt: expect.any(Number),
         updatedAt: expect.any(Number),
       });
@@ -308,6 +309,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         unbilledClicks: 0,
         invalidClicks: 0,
         invalidImpressions: 0,
+        views: 0,
         createdAt: secondDetail.createdAt,
       });
       expect(all.campaigns[0].billingType).toBe('CPM');

@@ -527,6 +527,7 @@ describe('Clicks (endpoint 6) and stats', () => {
             'time',
             'unbilledClicks',
             'verifiedClicks',
+            'views',
           ]);
           expect(point.time % bucket).toBe(0);
           if (i > 0) expect(point.time - series[i - 1].time).toBe(bucket);
@@ -549,6 +550,7 @@ describe('Clicks (endpoint 6) and stats', () => {
           'invalidImpressions',
           'time',
           'unbilledClicks',
+          'views',
         ]);
         expect(sumSeries(series, 'earnings')).toEqual({
           impressions: want.impressions,

@@ -13,6 +13,7 @@ import { uploadAndApply } from '../support/profile-helpers';
 import { createAdBlock, flushStats, refreshIndex } from '../support/serving-helpers';
 import { Body, clickAd, createServable, DAY, fetchAds, newUser, openCampaign, setStatus, UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { sdkAdEventData, sdkExchangeEventData, sdkSigned } from '../support/ton-ai-sdk-sign';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -306,6 +307,74 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
           eventType: 'click',
           eventData: { messengerUserId: exchangeUser, inExchangeCampaignId, outExchangeCampaignId: exchangeY },
         }),
+      );
+    }
+  });
+
+  it("should answer the ton-ai-sdk routes with another account's block, campaign and exchange ids like unknown ones", async () => {
+    const same = (what: string, status: number, call: (id: string) => Test, foreignId: string) =>
+      expectSameAsUnknown(
+        `ton-ai-sdk ${what}`,
+        status,
+        () => call(foreignId),
+        () => call(UNKNOWN_ID),
+      );
+    const q = publisherQ.apiKey;
+    await same('ad fetch', 404, (adBlockId) => post('/api/v2/matching/ad/campaign', q, { adBlockId, viewer: { openId: clickedUser } }), blockP);
+    await same(
+      'ads fetch',
+      404,
+      (adBlockId) => post('/api/v2/matching/ad/campaign/multi', q, { adBlockId, limit: 9, viewer: { openId: clickedUser } }),
+      blockP,
+    );
+    for (const eventType of ['click', 'impression', 'complete']) {
+      await same(
+        `${eventType} on the block`,
+        404,
+        (adBlockId) =>
+          post(
+            '/api/v2/ad/report/event',
+            q,
+            sdkSigned(eventType, sdkAdEventData({ campaignId: campaignA, adId: `ad_${campaignA}`, adBlockId }, clickedUser), q),
+          ),
+        blockP,
+      );
+    }
+    // a verify read answers for the caller's own blocks only: P's verified click is no click of Q's
+    await same('verify read', 200, (campaignId) => get('/api/v2/ad/verify/conversion', q, { campaignId, openId: clickedUser }), campaignA);
+    const y = partnerY.apiKey;
+    for (const id of [exchangeX, endedExchangeX]) {
+      await same(
+        'exchange fetch',
+        404,
+        (exchangeCampaignId) => post('/api/v2/matching/exchange/campaign/new', y, { exchangeCampaignId, viewer: { telegramUserId: exchangeUser } }),
+        id,
+      );
+      await same(
+        'exchange entries fetch',
+        404,
+        (exchangeCampaignId) =>
+          post('/api/v2/matching/exchange/campaign/multi/new', y, { exchangeCampaignId, limit: 9, viewer: { telegramUserId: exchangeUser } }),
+        id,
+      );
+      for (const eventType of ['click', 'impression', 'complete']) {
+        await same(
+          `exchange ${eventType} out of the campaign`,
+          404,
+          (outExchangeCampaignId) =>
+            post(
+              '/api/v2/exchange/report/event/new',
+              y,
+              sdkSigned(eventType, sdkExchangeEventData({ outExchangeCampaignId, inExchangeCampaignId: exchangeY }, exchangeUser), y),
+            ),
+          id,
+        );
+      }
+      await same(
+        'exchange verify read',
+        200,
+        (exchangeCampaignId) => get('/api/v2/exchange/verify/conversion', y, { exchangeCampaignId, openId: exchangeUser }),
+        id,
       );
     }
   });

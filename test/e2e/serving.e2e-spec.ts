@@ -78,6 +78,7 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
         unbilledClicks: 0,
         invalidClicks: 0,
         invalidImpressions: 0,
+        views: 0,
         ctr: 0,
         earnings: 0,
         createdAt: expect.any(Number),

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +83,34 @@ export async function traffic(publisherKey: string, adBlockId: string, times: nu
   }
   // totalAds: every ad served on the block (other specs' campaigns too), i.e. the block's new impressions.
   return Object.assign(served, { totalAds });
+}
+
+/** The ton-ai-sdk's salt in its md5 `sign`: each char code of `Ton.AI` times three, in hex (src/compat/sdk-sign.ts). */
+const SDK_SALT = [...'Ton.AI'].map((char) => (char.charCodeAt(0) * 3).toString(16)).join('');
+
+/**
+ * Reports the ton-ai-sdk's `impression` event for each served ad, signed as the SDK signs it: a view (`views`), at most
+ * one per served impression (docs/SWITCHING_FROM_TON_AI.md).
+ */
+export async function views(publisherKey: string, adBlockId: string, served: { campaignId: string; adId: string; openId: string }[]) {
+  for (const ad of served) {
+    const eventData: Record<string, string | number> = {
+      campaignId: ad.campaignId,
+      adId: ad.adId,
+      adBlockId,
+      type: 'telegram',
+      openId: ad.openId,
+      uuid: '2854123301',
+      timestamp: Date.now(),
+    };
+    const signed = Object.keys(eventData)
+      .sort()
+      .map((name) => `${name}=${eventData[name]}`)
+      .join('&');
+    const sign = createHash('md5').update(`${signed}&appKey=${publisherKey}&salt=${SDK_SALT}`).digest('hex');
+    const answer = await apiData('/api/v2/ad/report/event', publisherKey, { eventType: 'impression', eventData, sign });
+    expect(answer.msg).toBe('view counted');
+  }
 }
 
 export function campaignBody(name: string, extra: Record<string, unknown> = {}) {

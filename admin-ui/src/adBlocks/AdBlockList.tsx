@@ -20,6 +20,7 @@ export const AdBlockList = () => {
         <BlockId label="Ad block id" />
         <BooleanField source="requireSignedViewer" label="Signed viewers" />
         <CountField source="impressions" />
+        <CountField source="views" label="Views (SDK)" />
         <CountField source="clicks" />
         <RateField source="ctr" label="CTR" />
         <MoneyField source="earnings" />

@@ -18,6 +18,7 @@ const CHARTS: ChartSpec[] = [
     testId: 'chart-traffic',
     metrics: [
       { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+      { key: 'views', label: 'Views (SDK)', color: '#00838f' },
       { key: 'clicks', label: 'Clicks', color: '#ed6c02' },
     ],
   },
@@ -61,6 +62,7 @@ export const AdBlockShow = () => (
           ['Name', <TextField source="name" />],
           ['Ad block id', <BlockId />],
           ['Impressions', <CountField source="impressions" />],
+          ['Views (SDK)', <CountField source="views" />],
           ['Clicks', <CountField source="clicks" />],
           ['CTR', <RateField source="ctr" />],
           ['Earnings', <MoneyField source="earnings" />],

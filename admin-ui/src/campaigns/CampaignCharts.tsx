@@ -1,7 +1,15 @@
 import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
 
 const CHARTS: ChartSpec[] = [
-  { title: 'Impressions', testId: 'chart-impressions', kind: 'area', metrics: [{ key: 'impressions', label: 'Impressions', color: '#1976d2' }] },
+  {
+    title: 'Impressions',
+    testId: 'chart-impressions',
+    kind: 'area',
+    metrics: [
+      { key: 'impressions', label: 'Impressions', color: '#1976d2' },
+      { key: 'views', label: 'Views (SDK)', color: '#00838f' },
+    ],
+  },
   {
     title: 'Clicks and conversions',
     testId: 'chart-clicks',
@@ -14,5 +22,5 @@ const CHARTS: ChartSpec[] = [
   { title: 'Cost (USDT)', testId: 'chart-cost', kind: 'bar', decimals: true, metrics: [{ key: 'cost', label: 'Cost', color: '#d32f2f' }] },
 ];
 
-/** Impressions, clicks, conversions and cost of one campaign over time (GET ad/campaign/stats). */
+/** Impressions (and the ton-ai-sdk's views), clicks, conversions and cost of one campaign over time (GET ad/campaign/stats). */
 export const CampaignCharts = () => <RecordCharts series="campaignSeries" charts={CHARTS} notBilled />;

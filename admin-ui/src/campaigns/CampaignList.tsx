@@ -30,6 +30,7 @@ export const CampaignList = () => {
         <StatusChip source="deliveryStatus" label="Delivery" />
         <TextField source="billingType" label="Billing" />
         <CountField source="impressions" />
+        <CountField source="views" label="Views (SDK)" />
         <CountField source="clicks" />
         <RateField source="ctr" label="CTR" />
         <CountField source="conversions" />

@@ -68,6 +68,7 @@ export const CampaignShow = () => (
             ['Status', <StatusChip source="campaignStatus" />],
             ['Delivery', <StatusChip source="deliveryStatus" />],
             ['Impressions', <CountField source="impressions" />],
+            ['Views (SDK)', <CountField source="views" />],
             ['Clicks', <CountField source="clicks" />],
             ['Verified clicks', <CountField source="verifiedClicks" />],
             ['CTR', <RateField source="ctr" />],

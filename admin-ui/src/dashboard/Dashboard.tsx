@@ -105,7 +105,7 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => (
     title={`${admin ? 'All campaigns' : 'Your campaigns'}, last 7 days`}
     resource="campaigns"
     method="campaignSeries"
-    keys={['impressions', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS]}
+    keys={['impressions', 'views', 'clicks', 'conversions', 'cost', ...NOT_BILLED_KEYS]}
     firstStep={{
       text: 'No campaigns yet. A campaign is your ad with its budget, bid and targeting: it starts serving on publishers’ ad blocks once created.',
       create: 'Create your first campaign',
@@ -122,6 +122,7 @@ const AdvertiserSection = ({ admin }: { admin: boolean }) => (
           <Figures>
             <Figure label="Delivering now" value={formatCount(rows.filter((row) => row.deliveryStatus === 'delivering').length)} testId="figure-delivering" />
             <Figure label="Impressions" value={formatCount(impressions)} testId="figure-impressions" />
+            <Figure label="Views (SDK)" value={formatCount(total(series, 'views'))} testId="figure-views" />
             <Figure label="Clicks" value={formatCount(clicks)} testId="figure-clicks" />
             <Figure label="CTR" value={formatRate(impressions ? clicks / impressions : 0)} testId="figure-ctr" />
             <Figure label="Conversions" value={formatCount(total(series, 'conversions'))} testId="figure-conversions" />
@@ -161,7 +162,7 @@ const PublisherSection = ({ admin }: { admin: boolean }) => (
     title={`${admin ? 'All ad blocks' : 'Your ad blocks'}, last 7 days`}
     resource="adBlocks"
     method="adBlockSeries"
-    keys={['impressions', 'clicks', 'earnings', ...NOT_BILLED_KEYS]}
+    keys={['impressions', 'views', 'clicks', 'earnings', ...NOT_BILLED_KEYS]}
     firstStep={{
       text: 'No ad blocks yet. An ad block is a place in your app where ads appear: create one, then fetch ads for its id from your app.',
       create: 'Create your first ad block',
@@ -172,6 +173,7 @@ const PublisherSection = ({ admin }: { admin: boolean }) => (
         <Figures>
           <Figure label="Ad blocks" value={formatCount(count)} testId="figure-blocks" />
           <Figure label="Impressions" value={formatCount(total(series, 'impressions'))} testId="figure-block-impressions" />
+          <Figure label="Views (SDK)" value={formatCount(total(series, 'views'))} testId="figure-block-views" />
           <Figure label="Clicks" value={formatCount(total(series, 'clicks'))} testId="figure-block-clicks" />
           <Figure label="Earnings" value={formatUsdt(total(series, 'earnings'))} testId="figure-earnings" />
           <Figure label="Invalid impressions" value={formatCount(total(series, 'invalidImpressions'))} testId="figure-block-invalid-impressions" />

@@ -752,6 +752,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/matching/ad/campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK GetTonAd: one ad for an ad block (matching/ad with limit 1)
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId).
+         */
+        post: operations["CompatController_fetchAd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/matching/ad/campaign/multi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK GetMultiTonAd: up to `limit` ads for an ad block (matching/ad)
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId).
+         */
+        post: operations["CompatController_fetchAds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/matching/exchange/campaign/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK GetTonExchangeAd: one exchange entry (matching/exchange with limit 1)
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId).
+         */
+        post: operations["CompatController_fetchExchangeEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/matching/exchange/campaign/multi/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK GetMultiTonExchangeAd: up to `limit` exchange entries (matching/exchange)
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId).
+         */
+        post: operations["CompatController_fetchExchangeEntries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/ad/report/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK ad events: click, impression (a view), complete (a view), conversion
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` and `complete` (the popup's countdown ran out) count one view of the served impression in `views`, never billed, at most one per impression. `conversion` is endpoint 7 and needs a full advertiser key. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
+         */
+        post: operations["CompatController_adEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/exchange/report/event/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK exchange events: click (endpoint 9), conversion (the exchange conversion); impression and complete acknowledged
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 9. `conversion` is `exchange/event/report/conversion` for `eventData.telegramUserId` and needs a full key of the partner whose campaign received the user. `impression` and `complete` are acknowledged, not counted. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
+         */
+        post: operations["CompatController_exchangeEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/sdk/user/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK UpdateUserProfile: the user's wallet as a profile (endpoint 10, full key); `events` accepted
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). Any key may report `events` (the SDK sends `onBoard` at init; not stored). A wallet is stored as a profile batch of one record, which needs what user/profile/batch needs: a full publisher key (403 otherwise).
+         */
+        post: operations["CompatController_userProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/common/event/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SDK SendCommonEvent and its own error reports: logged for the operators, not stored
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId).
+         */
+        post: operations["CompatController_commonEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/ad/verify/conversion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SDK ad verification read: the advertiser's verdict on the user's latest counted click on the campaign
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). Only clicks made on your own ad blocks count; `isVerified` is true when the verification endpoint answered `true`.
+         */
+        get: operations["CompatController_adVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/exchange/verify/conversion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SDK exchange verification read: whether the user converted in the promoted campaign (an exchange conversion)
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `exchangeCampaignId` is the promoted (in) campaign of the entry the user clicked. `isVerified` is true when that campaign's partner reported an exchange conversion credited to the user's latest click into it sent from your own exchange campaigns; false without one, or without such a click.
+         */
+        get: operations["CompatController_exchangeVerification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1240,6 +1440,11 @@ export interface components {
              */
             invalidImpressions: number;
             /**
+             * @description Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed
+             * @example 900
+             */
+            views: number;
+            /**
              * @description Impressions (ads served, not debug, not invalid traffic)
              * @example 1200
              */
@@ -1344,6 +1549,11 @@ export interface components {
              * @example 40
              */
             invalidImpressions: number;
+            /**
+             * @description Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed
+             * @example 900
+             */
+            views: number;
             /**
              * @description Impressions (ads served, not debug, not invalid traffic)
              * @example 1200
@@ -1597,6 +1807,11 @@ export interface components {
              * @example 40
              */
             invalidImpressions: number;
+            /**
+             * @description Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed
+             * @example 900
+             */
+            views: number;
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
             adBlockId: string;
             /**
@@ -2418,6 +2633,11 @@ export interface components {
              */
             invalidImpressions: number;
             /**
+             * @description Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed
+             * @example 900
+             */
+            views: number;
+            /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
              */
@@ -2464,6 +2684,11 @@ export interface components {
              */
             invalidImpressions: number;
             /**
+             * @description Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed
+             * @example 900
+             */
+            views: number;
+            /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
              */
@@ -2482,6 +2707,406 @@ export interface components {
         };
         AdBlockSeriesDto: {
             series: components["schemas"]["AdBlockSeriesPointDto"][];
+        };
+        SdkDestinationConfigDto: {
+            /** @example https://example.com/landing */
+            url: string;
+        };
+        SdkDestinationDto: {
+            /** @example visit.website */
+            actionType: string;
+            /** @example https://example.com/landing */
+            url: string;
+            /** @description Where the SDK reads the URL */
+            destinationConfig: components["schemas"]["SdkDestinationConfigDto"];
+        };
+        SdkSingleAdDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            adBlockId: string;
+            /** @example ad_01jd3k5m8q9r2s4t6v8w0x2y4q */
+            adId: string;
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4q */
+            campaignId: string;
+            /** @example image */
+            adFormat: string;
+            /** @example https://cdn.example.com/icon.png */
+            icon: string;
+            /** @example https://cdn.example.com/ad.png */
+            image: string;
+            /**
+             * @description The popup shows it; the same image
+             * @example https://cdn.example.com/ad.png
+             */
+            popupImage: string;
+            /** @example Play the best puzzle game */
+            text: string;
+            /** @example Acme Games */
+            brandName?: string;
+            /** @example Play now */
+            buttonText?: string;
+            /**
+             * @description The campaign has a verification endpoint (the SDK then polls ad/verify/conversion)
+             * @example false
+             */
+            isSupportVerified: boolean;
+            destination: components["schemas"]["SdkDestinationDto"];
+            /**
+             * @description false when no ad matched (then only `message` comes along)
+             * @example true
+             */
+            success: boolean;
+            /** @example 1 ads */
+            message: string;
+        };
+        SdkAdViewerDto: {
+            /**
+             * @description The user's Telegram id (the SDK's openId)
+             * @example 5512345678
+             */
+            openId: string;
+            /**
+             * @description The SDK's device id: accepted, not used
+             * @example 2854123301
+             */
+            uuid?: string;
+            /**
+             * @description `telegram` (default) or `messenger`
+             * @enum {string}
+             */
+            type?: "telegram" | "messenger";
+        };
+        SdkAdFetchDto: {
+            /**
+             * @description Your ad block
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            adBlockId: string;
+            /**
+             * @description Accepted, not used
+             * @enum {string}
+             */
+            source?: "normal" | "earn";
+            viewer: components["schemas"]["SdkAdViewerDto"];
+        };
+        SdkAdDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            adBlockId: string;
+            /** @example ad_01jd3k5m8q9r2s4t6v8w0x2y4q */
+            adId: string;
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4q */
+            campaignId: string;
+            /** @example image */
+            adFormat: string;
+            /** @example https://cdn.example.com/icon.png */
+            icon: string;
+            /** @example https://cdn.example.com/ad.png */
+            image: string;
+            /**
+             * @description The popup shows it; the same image
+             * @example https://cdn.example.com/ad.png
+             */
+            popupImage: string;
+            /** @example Play the best puzzle game */
+            text: string;
+            /** @example Acme Games */
+            brandName?: string;
+            /** @example Play now */
+            buttonText?: string;
+            /**
+             * @description The campaign has a verification endpoint (the SDK then polls ad/verify/conversion)
+             * @example false
+             */
+            isSupportVerified: boolean;
+            destination: components["schemas"]["SdkDestinationDto"];
+        };
+        SdkAdsDto: {
+            /** @example true */
+            success: boolean;
+            /** @example 3 ads */
+            msg: string;
+            /** @example 3 ads */
+            message: string;
+            ads: components["schemas"]["SdkAdDto"][];
+        };
+        SdkMultiAdFetchDto: {
+            /**
+             * @description Your ad block
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            adBlockId: string;
+            /**
+             * @description Accepted, not used
+             * @enum {string}
+             */
+            source?: "normal" | "earn";
+            viewer: components["schemas"]["SdkAdViewerDto"];
+            /**
+             * @description How many ads, an integer from 1 to 9
+             * @example 3
+             */
+            limit: number;
+        };
+        SdkSingleExchangeEntryDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4q */
+            inExchangeCampaignId: string;
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            outExchangeCampaignId: string;
+            /** @example image */
+            adFormat: string;
+            /** @example https://cdn.example.com/icon.png */
+            icon: string;
+            /** @example https://cdn.example.com/banner.png */
+            image?: string;
+            /** @example Solve 500 puzzles with friends */
+            text: string;
+            /**
+             * @description Always false: whether a promoted campaign's partner reports conversions is declared nowhere, so the SDK does not wait on exchange/verify/conversion
+             * @example false
+             */
+            isSupportVerified: boolean;
+            destination: components["schemas"]["SdkDestinationDto"];
+            /**
+             * @description false when no entry matched (then only `message` comes along)
+             * @example true
+             */
+            success: boolean;
+            /** @example 1 entries */
+            message: string;
+        };
+        SdkExchangeViewerDto: {
+            /**
+             * @description The user's Telegram id
+             * @example 5512345678
+             */
+            telegramUserId: string;
+        };
+        SdkExchangeFetchDto: {
+            /**
+             * @description Your exchange campaign (traffic leaves it)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            exchangeCampaignId: string;
+            /**
+             * @description Accepted, not used
+             * @enum {string}
+             */
+            source?: "normal" | "earn";
+            viewer: components["schemas"]["SdkExchangeViewerDto"];
+        };
+        SdkExchangeEntryDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4q */
+            inExchangeCampaignId: string;
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            outExchangeCampaignId: string;
+            /** @example image */
+            adFormat: string;
+            /** @example https://cdn.example.com/icon.png */
+            icon: string;
+            /** @example https://cdn.example.com/banner.png */
+            image?: string;
+            /** @example Solve 500 puzzles with friends */
+            text: string;
+            /**
+             * @description Always false: whether a promoted campaign's partner reports conversions is declared nowhere, so the SDK does not wait on exchange/verify/conversion
+             * @example false
+             */
+            isSupportVerified: boolean;
+            destination: components["schemas"]["SdkDestinationDto"];
+        };
+        SdkExchangeEntriesDto: {
+            /** @example true */
+            success: boolean;
+            exchangeCampaigns: components["schemas"]["SdkExchangeEntryDto"][];
+        };
+        SdkMultiExchangeFetchDto: {
+            /**
+             * @description Your exchange campaign (traffic leaves it)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            exchangeCampaignId: string;
+            /**
+             * @description Accepted, not used
+             * @enum {string}
+             */
+            source?: "normal" | "earn";
+            viewer: components["schemas"]["SdkExchangeViewerDto"];
+            /**
+             * @description How many entries, an integer from 1 to 9
+             * @example 3
+             */
+            limit: number;
+        };
+        SdkEventResultDto: {
+            /** @example success */
+            status: string;
+            /**
+             * @description What was counted, in words
+             * @example view counted
+             */
+            msg: string;
+        };
+        SdkAdEventDataDto: {
+            /**
+             * @description The served ad's campaign (click, impression, complete)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            campaignId?: string;
+            /**
+             * @description The served ad (click, impression, complete)
+             * @example ad_01jd3k5m8q9r2s4t6v8w0x2y4q
+             */
+            adId?: string;
+            /**
+             * @description The block it was served on (click, impression, complete)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            adBlockId?: string;
+            /**
+             * @description `telegram` (default) or `messenger`
+             * @enum {string}
+             */
+            type?: "telegram" | "messenger";
+            /**
+             * @description The user's Telegram id
+             * @example 5512345678
+             */
+            openId: string;
+            /**
+             * @description The SDK's device id: signed, not used
+             * @example 2854123301
+             */
+            uuid?: string;
+            /**
+             * @description When the SDK made the report, ms (part of the signed fields)
+             * @example 1767225600000
+             */
+            timestamp: number;
+            /**
+             * @description Which of the popup's impression reports this is (signed, not used: one view per impression)
+             * @example 1
+             */
+            num?: number;
+        };
+        SdkAdEventDto: {
+            /**
+             * @example click
+             * @enum {string}
+             */
+            eventType: "click" | "impression" | "complete" | "conversion";
+            eventData: components["schemas"]["SdkAdEventDataDto"];
+            /**
+             * @description The SDK's md5 sign of eventData (docs/SWITCHING_FROM_TON_AI.md)
+             * @example 9e107d9d372bb6826bd81d3542a419d6
+             */
+            sign: string;
+        };
+        SdkExchangeEventDataDto: {
+            /**
+             * @description Your campaign the entry was shown in (click, impression, complete)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            outExchangeCampaignId?: string;
+            /**
+             * @description The promoted campaign (click, impression, complete)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4q
+             */
+            inExchangeCampaignId?: string;
+            /**
+             * @description Accepted and signed, not used
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            exchangeCampaignId?: string;
+            /**
+             * @description The user's Telegram id
+             * @example 5512345678
+             */
+            telegramUserId: string;
+            /**
+             * @description Accepted and signed, not used
+             * @enum {string}
+             */
+            source?: "user" | "system" | "normal" | "event" | "earn";
+            /**
+             * @description When the SDK made the report, ms (part of the signed fields)
+             * @example 1767225600000
+             */
+            timestamp: number;
+        };
+        SdkExchangeEventDto: {
+            /**
+             * @example click
+             * @enum {string}
+             */
+            eventType: "click" | "impression" | "complete" | "conversion";
+            eventData: components["schemas"]["SdkExchangeEventDataDto"];
+            /**
+             * @description The SDK's md5 sign of eventData
+             * @example 9e107d9d372bb6826bd81d3542a419d6
+             */
+            sign: string;
+        };
+        SdkProfileResultDto: {
+            /** @example 5512345678 */
+            messengerUserId: string;
+            /** @description The profile batch storing the wallet (follow it with user/profile/batch/status); absent when nothing was stored */
+            batchId?: string;
+        };
+        SdkUserProfileDto: {
+            /**
+             * @description The user's Telegram id
+             * @example 5512345678
+             */
+            openId: string;
+            /**
+             * @description `telegram` (default) or `messenger`
+             * @enum {string}
+             */
+            type?: "telegram" | "messenger";
+            /**
+             * @description The user's wallet (with walletClassify); needs a full key
+             * @example UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG
+             */
+            walletAddress?: string;
+            /**
+             * @description `ton` (stored as `primary`), `evm`, `primary` or `alt`
+             * @enum {string}
+             */
+            walletClassify?: "ton" | "evm" | "primary" | "alt";
+            /**
+             * @description The SDK sends `["onBoard"]` at init: accepted, not stored
+             * @example [
+             *       "onBoard"
+             *     ]
+             */
+            events?: string[];
+        };
+        SdkCommonEventDto: {
+            /**
+             * @description What happened (the SDK reports its own errors as `error-[<message>]`)
+             * @example error-[GetTonAd error: timeout]
+             */
+            eventName: string;
+            /**
+             * @description The user's Telegram id; empty when the SDK knows none
+             * @example 5512345678
+             */
+            openId?: string;
+            /**
+             * @description Accepted, not used
+             * @example telegram
+             */
+            type?: string;
+            /**
+             * @description Accepted, not used
+             * @enum {string}
+             */
+            eventSource?: "sdk" | "api" | "web";
+        };
+        SdkVerifyResultDto: {
+            /** @example true */
+            isVerified: boolean;
+            /** @example verified by the advertiser */
+            message: string;
         };
     };
     responses: never;
@@ -5487,6 +6112,773 @@ export interface operations {
             };
             /** @description Unknown id, or another account's: both answer the same. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_fetchAd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkAdFetchDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkSingleAdDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_fetchAds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkMultiAdFetchDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkAdsDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_fetchExchangeEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkExchangeFetchDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkSingleExchangeEntryDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The state machine forbids this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_fetchExchangeEntries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkMultiExchangeFetchDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkExchangeEntriesDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The state machine forbids this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_adEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkAdEventDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkEventResultDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_exchangeEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkExchangeEventDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkEventResultDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_userProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkUserProfileDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkProfileResultDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_commonEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SdkCommonEventDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkEventResultDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_adVerification: {
+        parameters: {
+            query: {
+                campaignId: string;
+                /** @description The user's Telegram id */
+                openId: string;
+                /** @description `telegram` (default) or `messenger` */
+                type?: "telegram" | "messenger";
+                /** @description Accepted, not used */
+                uuid?: string;
+            };
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkVerifyResultDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CompatController_exchangeVerification: {
+        parameters: {
+            query: {
+                /** @description The promoted exchange campaign the user was sent to */
+                exchangeCampaignId: string;
+                /** @description The user's Telegram id */
+                openId: string;
+            };
+            header?: {
+                /** @description A publishable (serve) key's keyId, instead of a key */
+                "x-api-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["SdkVerifyResultDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

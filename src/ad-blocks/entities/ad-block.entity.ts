@@ -39,6 +39,10 @@ export class AdBlock {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   invalidImpressions: number;
 
+  /** Views the ton-ai-sdk reported: at most one per served impression, never billed (docs/CONTRACT.md §14). */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  views: number;
+
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
 }

@@ -10,6 +10,8 @@ export type DeadlineKind = 'handler' | 'request' | 'none';
 export interface EdgeRouteConfig {
   adnetPublic?: boolean;
   adnetPublishable?: boolean;
+  /** Set by @SdkKeyHeaders(): the key may also come in `apikey`, or a serve key by its keyId in `x-api-id`. */
+  adnetSdkKeyHeaders?: boolean;
   adnetDeadline?: DeadlineKind;
   /** Set by @BulkBody(): the route takes bodies up to BODY_LIMIT; every other route at most SMALL_BODY_LIMIT. */
   adnetBulkBody?: boolean;

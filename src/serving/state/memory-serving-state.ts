@@ -18,6 +18,8 @@ import {
   ServingState,
   stateKeys,
   USER_CAP_WINDOW_MS,
+  ViewOutcome,
+  ViewRequest,
 } from './serving-state';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -145,6 +147,17 @@ export class MemoryServingState implements ServingState {
       this.marks.set(stateKeys.excluded(request.userId, request.adId), request.now + request.exclusionMs);
     }
     return { kind: 'counted', status, invalidReason, costMicros, budgetSpent };
+  }
+
+  async registerView(request: ViewRequest): Promise<ViewOutcome> {
+    const servedKey = stateKeys.served(request.userId, request.adBlockId, request.adId);
+    const servedAt = this.marks.get(servedKey);
+    if (servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return 'noImpression';
+    const viewedKey = stateKeys.viewed(request.userId, request.adBlockId, request.adId);
+    if (this.marks.get(viewedKey) === servedAt) return 'duplicate';
+    this.marks.set(viewedKey, servedAt);
+    const invalid = request.invalidRequest === true || this.marks.get(stateKeys.invalidServed(servedKey)) === servedAt;
+    return invalid ? 'invalid' : 'counted';
   }
 
   /** Nothing to settle: in one process a crash takes the counters with it (they are re-seeded from the database). */

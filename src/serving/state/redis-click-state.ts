@@ -1,14 +1,17 @@
 import type Redis from 'ioredis';
 import { DAY_COUNTER_TTL_S, HolderLostError, pendingClickField, RedisLeaseHolder } from './redis-lease-holder';
 import { defineScript } from './scripts/load-script';
-import { BoundClickStatus, ClickInvalidReason, ClickOutcome, ClickRequest, IMPRESSION_WINDOW_MS, stateKeys } from './serving-state';
+import { BoundClickStatus, ClickInvalidReason, ClickOutcome, ClickRequest, IMPRESSION_WINDOW_MS, stateKeys, ViewOutcome, ViewRequest } from './serving-state';
 
 type ClickScript = Redis & {
   adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number, number]>;
+  adnetView(numKeys: number, ...args: (string | number)[]): Promise<number>;
 };
 
+const VIEW_OUTCOMES: Record<number, ViewOutcome> = { [-1]: 'noImpression', [-2]: 'duplicate', 0: 'counted', 1: 'invalid' };
+
 /**
- * Clicks on the Redis serving state: one click script each (bound to its impression, one per impression, billed
+ * Clicks (and views) on the Redis serving state: one click script each (bound to its impression, one per impression, billed
  * against the shared counters). A billed click's price waits in the lease holder's hash until its row is committed.
  */
 export class RedisClickState {
@@ -21,6 +24,7 @@ export class RedisClickState {
     private readonly holder: RedisLeaseHolder,
   ) {
     defineScript(redis, 'adnetClick', 'click');
+    defineScript(redis, 'adnetView', 'view');
     this.redis = redis as ClickScript;
   }
 
@@ -85,6 +89,19 @@ export class RedisClickState {
     if (spentOut === 1) this.holder.dropLease(request.campaignId);
     const [status, invalidReason] = CLICK_STATUSES[statusCode];
     return { kind: 'counted', status, invalidReason, costMicros, budgetSpent: spentOut === 1 };
+  }
+
+  async registerView(request: ViewRequest): Promise<ViewOutcome> {
+    const result = await this.redis.adnetView(
+      2,
+      stateKeys.servedAds(request.userId, request.adBlockId),
+      stateKeys.viewed(request.userId, request.adBlockId, request.adId),
+      request.now,
+      IMPRESSION_WINDOW_MS,
+      request.adId,
+      request.invalidRequest ? '1' : '0',
+    );
+    return VIEW_OUTCOMES[result];
   }
 
   /**

@@ -13,6 +13,8 @@ import {
   ServingPreview,
   ServingState,
   HeldLeases,
+  ViewOutcome,
+  ViewRequest,
 } from './serving-state';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
@@ -56,6 +58,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   undoClick(request: ClickRequest, costMicros: number): Promise<void> {
     return this.clicks.undoClick(request, costMicros);
+  }
+
+  registerView(request: ViewRequest): Promise<ViewOutcome> {
+    return this.clicks.registerView(request);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ClickRequest, ImpressionCandidate, previewReserve, ServingState } from './serving-state';
+import { ClickRequest, ImpressionCandidate, previewReserve, ServingState, ViewRequest } from './serving-state';
 
 /**
  * The behaviour both serving-state implementations promise; run against memory in the unit specs and against
@@ -75,6 +75,24 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect(await state.registerClick(click({ now: now + 11 * 60_000 }))).toEqual({ kind: 'duplicate' });
       expect(await state.registerClick(click({ now: now + 23 * 3_600_000 }))).toEqual({ kind: 'duplicate' });
       expect(await state.registerClick(click({ now: now + 86_400_000 }))).toEqual({ kind: 'noImpression' });
+    });
+
+    it('should bind a view to a served impression, one per impression, a new serve taking one of its own', async () => {
+      const view = (overrides: Partial<ViewRequest> = {}): ViewRequest => ({ userId: 'u1', adBlockId: 'b1', adId: `ad_${campaignId}`, now, ...overrides });
+      expect(await state.registerView(view())).toBe('noImpression');
+      await reserve('u1', [candidate({ priceMicros: 0 })]);
+      expect(await state.registerView(view({ userId: 'u2' }))).toBe('noImpression');
+      expect(await state.registerView(view({ adBlockId: 'b2' }))).toBe('noImpression');
+      expect(await state.registerView(view())).toBe('counted');
+      expect(await state.registerView(view({ now: now + 2000 }))).toBe('duplicate');
+      // a view leaves the impression's click alone
+      expect(await state.registerClick(click({ now: now + 3000 }))).toMatchObject({ status: 'counted' });
+      expect(await state.registerView(view({ now: now + 86_400_000 }))).toBe('noImpression');
+      expect((await reserve('u1', [candidate({ priceMicros: 0 })], 5, now + 700_000)).served).toEqual([0]);
+      expect(await state.registerView(view({ now: now + 700_001, invalidRequest: true }))).toBe('invalid');
+      expect(await state.registerView(view({ now: now + 700_002 }))).toBe('duplicate');
+      await reserve('bot', [candidate({ priceMicros: 0 })], 5, now, day, true);
+      expect(await state.registerView(view({ userId: 'bot' }))).toBe('invalid');
     });
 
     it('should give a new serve of the same ad a click of its own', async () => {

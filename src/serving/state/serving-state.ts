@@ -95,6 +95,22 @@ export type ClickOutcome =
   /** `budgetSpent`: the campaign's total or daily budget has nothing left after this click (CPC). */
   | { kind: 'counted'; status: BoundClickStatus; invalidReason: ClickInvalidReason | null; costMicros: number; budgetSpent: boolean };
 
+/** A view reported of a served ad (the ton-ai-sdk's `impression` event): never billed. */
+export interface ViewRequest {
+  userId: string;
+  adBlockId: string;
+  adId: string;
+  now: number;
+  /** The view's own request is general invalid traffic. */
+  invalidRequest?: boolean;
+}
+
+/**
+ * `counted`: the first view of a valid impression; `invalid`: the first view, but its request or its impression is
+ * invalid traffic (not counted); `duplicate`: that impression's view was reported already.
+ */
+export type ViewOutcome = 'noImpression' | 'duplicate' | 'counted' | 'invalid';
+
 /** What to read for a preview: the user and block are optional (without them nothing per user is read). */
 export interface PreviewRequest {
   userId: string | null;
@@ -201,6 +217,8 @@ export interface ServingState {
    * holder's hash), so that a process killed between the two gives it back instead of leaving it billed unrecorded.
    */
   clickCommitted(request: ClickRequest): Promise<void>;
+  /** Binds a view to an impression served within IMPRESSION_WINDOW_MS: at most one view per served impression. */
+  registerView(request: ViewRequest): Promise<ViewOutcome>;
 }
 
 export const stateKeys = {
@@ -214,6 +232,8 @@ export const stateKeys = {
   excludedAds: (userId: string) => `excls:${userId}`,
   /** When the impression a click used up was served: it takes no second click. */
   clicked: (userId: string, adBlockId: string, adId: string) => `clk:${userId}:${adBlockId}:${adId}`,
+  /** When the impression whose view was reported was served: it takes no second view. */
+  viewed: (userId: string, adBlockId: string, adId: string) => `view:${userId}:${adBlockId}:${adId}`,
   /** Redis: one hash per user, ad id -> when its capped campaign was served to the user (frequency caps). */
   cappedImpressions: (userId: string) => `fcaps:${userId}`,
   /** Memory: when a capped campaign's ad was served to the user. */

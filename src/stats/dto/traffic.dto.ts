@@ -1,6 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The traffic that is answered as usual but never billed (docs/TRUST_AND_SAFETY.md), beside the billed figures. */
+/**
+ * The counts beside the billed figures: the traffic that is answered as usual but never billed
+ * (docs/TRUST_AND_SAFETY.md), and the views the ton-ai-sdk reports (docs/CONTRACT.md §14), never billed either.
+ */
 export class NotBilledTrafficDto {
   @ApiProperty({
     description:
@@ -18,6 +21,12 @@ export class NotBilledTrafficDto {
 
   @ApiProperty({ description: 'Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`', example: 40 })
   invalidImpressions: number;
+
+  @ApiProperty({
+    description: 'Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed',
+    example: 900,
+  })
+  views: number;
 }
 
 /** One bucket of a series: its start, the counts every series carries, and the not-billed traffic. */

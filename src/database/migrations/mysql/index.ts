@@ -9,8 +9,9 @@ import { KeyScopes1763874000000 } from './1763874000000-KeyScopes';
 import { PublisherData1763877600000 } from './1763877600000-PublisherData';
 import { BillableTraffic1763881200000 } from './1763881200000-BillableTraffic';
 import { FrequencyCaps1763884800000 } from './1763884800000-FrequencyCaps';
-import { ExchangeConversions1763892000000 } from './1763892000000-ExchangeConversions';
 import { CustomEvents1763888400000 } from './1763888400000-CustomEvents';
+import { ExchangeConversions1763892000000 } from './1763892000000-ExchangeConversions';
+import { Views1763895600000 } from './1763895600000-Views';
 
 /** Every mysql migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MYSQL_MIGRATIONS = [
   FrequencyCaps1763884800000,
   CustomEvents1763888400000,
   ExchangeConversions1763892000000,
+  Views1763895600000,
 ];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type Redis from 'ioredis';
 
 /** The Lua scripts of the Redis serving state, by file name (without `.lua`) in this folder. */
-export type ScriptName = 'serve-many' | 'click' | 'lease' | 'give-back' | 'reclaim';
+export type ScriptName = 'serve-many' | 'click' | 'view' | 'lease' | 'give-back' | 'reclaim';
 
 const loaded = new Map<string, string>();
 

@@ -1,0 +1,212 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Principal } from '../accounts/principal';
+import { ValidationError } from '../common/errors';
+import type { RequestFacts } from '../common/request-facts';
+import { ConversionsService } from '../conversions/conversions.service';
+import { EventsService } from '../events/events.service';
+import { ExchangeFetchQueryDto } from '../exchange/dto/exchange.dto';
+import { ExchangeConversionsService } from '../exchange/exchange-conversions.service';
+import { ExchangeService } from '../exchange/exchange.service';
+import type { WalletClass } from '../profiles/dto/profile.dto';
+import { ProfilesService } from '../profiles/profiles.service';
+import { AdFetchQueryDto, DestinationResponseDto } from '../serving/dto/serving.dto';
+import { ServingService } from '../serving/serving.service';
+import {
+  SdkAdDto,
+  SdkAdEventDto,
+  SdkAdVerifyQueryDto,
+  SdkCommonEventDto,
+  SdkDestinationDto,
+  SdkEventResultDto,
+  SdkExchangeEntryDto,
+  SdkExchangeEventDto,
+  SdkExchangeVerifyQueryDto,
+  SdkProfileResultDto,
+  SdkUserProfileDto,
+  SdkVerifyResultDto,
+} from './dto/sdk.dto';
+import { isSdkSign, SIGNED_AD_FIELDS, SIGNED_EXCHANGE_FIELDS } from './sdk-sign';
+
+const WALLET_CLASS: Record<string, WalletClass> = { ton: 'primary', primary: 'primary', evm: 'evm', alt: 'alt' };
+
+const VIEW_MESSAGES = {
+  counted: 'view counted',
+  duplicate: "this impression's view was reported already: not counted again",
+  invalid: 'view of invalid traffic: not counted',
+  testAd: 'test ad: not counted',
+} as const;
+
+/**
+ * The ton-ai-sdk 2.2.2's routes mapped onto the canonical services (docs/SWITCHING_FROM_TON_AI.md): serving,
+ * clicks, views, conversions, exchange and profiles are theirs; this only translates names and answer shapes and
+ * checks the SDK's `sign`. The caller's access to each canonical operation is checked by the controller.
+ */
+@Injectable()
+export class CompatService {
+  private readonly logger = new Logger('TonAiSdk');
+
+  constructor(
+    private readonly serving: ServingService,
+    private readonly events: EventsService,
+    private readonly conversions: ConversionsService,
+    private readonly exchange: ExchangeService,
+    private readonly exchangeConversions: ExchangeConversionsService,
+    private readonly profiles: ProfilesService,
+  ) {}
+
+  async fetchAds(principal: Principal, adBlockId: string, openId: string, limit: number, facts: RequestFacts): Promise<{ msg: string; ads: SdkAdDto[] }> {
+    const query = Object.assign(new AdFetchQueryDto(), { adBlockId, openId, type: 'messenger', limit });
+    const { msg, ads } = await this.serving.fetchVerifiableAds(principal, query, facts);
+    return {
+      msg,
+      ads: ads.map(({ verifiable, ...ad }) => ({
+        ...ad,
+        adFormat: 'image' as const,
+        popupImage: ad.image,
+        isSupportVerified: verifiable,
+        destination: sdkDestination(ad.destination),
+      })),
+    };
+  }
+
+  /** GetTonAd's answer: the best ad's fields beside `success`, or `success: false` when none matched. */
+  async fetchSingleAd(principal: Principal, adBlockId: string, openId: string, facts: RequestFacts): Promise<object> {
+    const { msg, ads } = await this.fetchAds(principal, adBlockId, openId, 1, facts);
+    return ads.length > 0 ? { success: true, message: msg, ...ads[0] } : { success: false, message: msg };
+  }
+
+  /** GetTonExchangeAd's answer: the best entry's fields beside `success`, or `success: false` when none matched. */
+  async fetchSingleExchangeEntry(principal: Principal, exchangeCampaignId: string, openId: string, facts: RequestFacts): Promise<object> {
+    const [entry] = await this.fetchExchangeEntries(principal, exchangeCampaignId, openId, 1, facts);
+    return entry ? { success: true, message: '1 entries', ...entry } : { success: false, message: 'no matching exchange entries' };
+  }
+
+  async fetchExchangeEntries(
+    principal: Principal,
+    exchangeCampaignId: string,
+    openId: string,
+    limit: number,
+    facts: RequestFacts,
+  ): Promise<SdkExchangeEntryDto[]> {
+    const query = Object.assign(new ExchangeFetchQueryDto(), { exchangeCampaignId, openId, type: 'messenger', limit });
+    const { exchangeCampaigns } = await this.exchange.fetchEntries(principal, query, facts);
+    return exchangeCampaigns.map((entry) => ({
+      inExchangeCampaignId: entry.inExchangeCampaignId,
+      outExchangeCampaignId: entry.outExchangeCampaignId,
+      adFormat: 'image' as const,
+      icon: entry.icon ?? '',
+      ...(entry.image === undefined ? {} : { image: entry.image }),
+      text: entry.text ?? '',
+      isSupportVerified: false,
+      destination: sdkDestination(entry.destination!),
+    }));
+  }
+
+  /**
+   * The SDK's ad event. `click`: a click (endpoint 6). `impression` and `complete` (the popup's countdown ran out):
+   * a view of the served impression, never billed, at most one per impression. `conversion`: a conversion
+   * (endpoint 7). `signKey` is what the SDK signed with: its app id, else its app key.
+   */
+  async reportAdEvent(principal: Principal, body: SdkAdEventDto, signKey: string, facts: RequestFacts): Promise<SdkEventResultDto> {
+    assertSigned(body.sign, body.eventData, SIGNED_AD_FIELDS, signKey);
+    const event = body.eventData;
+    if (body.eventType === 'conversion') {
+      const outcome = await this.conversions.report(principal, event.openId);
+      return { status: 'success', msg: outcome.attributed ? 'conversion attributed' : 'conversion stored, not attributed to a click' };
+    }
+    const served = {
+      adBlockId: required(event.adBlockId, 'eventData.adBlockId'),
+      adId: required(event.adId, 'eventData.adId'),
+      campaignId: required(event.campaignId, 'eventData.campaignId'),
+      messengerUserId: event.openId,
+    };
+    if (body.eventType === 'click') {
+      const result = await this.events.reportClick(principal, served, facts);
+      return { status: 'success', msg: result.msg };
+    }
+    return { status: 'success', msg: VIEW_MESSAGES[await this.events.reportView(principal, served, facts)] };
+  }
+
+  /**
+   * The SDK's exchange event. `click`: an exchange click (endpoint 9). `conversion` (SendTonExchangeConversion, sent by
+   * the app the user was brought to): an exchange conversion of the caller's received user (docs/CONTRACT.md §14).
+   * `impression` and `complete`: the out campaign must be the caller's; nothing is counted (each entry answered is
+   * already one impression).
+   */
+  async reportExchangeEvent(principal: Principal, body: SdkExchangeEventDto, signKey: string, facts: RequestFacts): Promise<SdkEventResultDto> {
+    assertSigned(body.sign, body.eventData, SIGNED_EXCHANGE_FIELDS, signKey);
+    const event = body.eventData;
+    if (body.eventType === 'conversion') {
+      const outcome = await this.exchangeConversions.report(principal, event.telegramUserId);
+      return { status: 'success', msg: outcome.attributed ? 'conversion attributed' : 'conversion stored, not attributed to an exchange click' };
+    }
+    const outExchangeCampaignId = required(event.outExchangeCampaignId, 'eventData.outExchangeCampaignId');
+    const inExchangeCampaignId = required(event.inExchangeCampaignId, 'eventData.inExchangeCampaignId');
+    if (body.eventType === 'click') {
+      await this.exchange.reportClick(principal, { messengerUserId: event.telegramUserId, inExchangeCampaignId, outExchangeCampaignId }, facts);
+      return { status: 'success', msg: 'click reported' };
+    }
+    await this.exchange.assertUsableOut(principal, outExchangeCampaignId, 'eventData.outExchangeCampaignId');
+    return { status: 'success', msg: `${body.eventType}: not counted (each entry answered is one impression)` };
+  }
+
+  /**
+   * UpdateUserProfile: a wallet becomes a profile batch of one record (endpoint 10; the controller lets only the keys
+   * through that may send one, full publisher keys); the SDK's `events` (`onBoard` at init) are accepted, not stored.
+   */
+  async updateProfile(principal: Principal, body: SdkUserProfileDto): Promise<SdkProfileResultDto> {
+    if (body.walletAddress === undefined && body.walletClassify === undefined) return { messengerUserId: body.openId };
+    const walletAddress = required(body.walletAddress, 'walletAddress');
+    const walletClassify = WALLET_CLASS[required(body.walletClassify, 'walletClassify')];
+    const accountId = await this.profiles.ownerOf(principal, undefined);
+    const batchId = await this.profiles.accept(accountId, [{ messengerUserId: body.openId, walletAddress, walletClassify }]);
+    return { messengerUserId: body.openId, batchId };
+  }
+
+  /** The SDK's common events are mostly its own error reports: written to the log for the operators, not stored. */
+  recordCommonEvent(principal: Principal, body: SdkCommonEventDto): void {
+    this.logger.log({ accountId: principal.accountId, keyId: principal.keyId, eventName: body.eventName, openId: body.openId }, 'ton-ai-sdk event');
+  }
+
+  async adVerification(principal: Principal, query: SdkAdVerifyQueryDto): Promise<SdkVerifyResultDto> {
+    const status = await this.events.latestClickVerification(principal, query.campaignId, query.openId);
+    if (status === null) return { isVerified: false, message: 'no counted click of this user on this campaign from your ad blocks' };
+    return { isVerified: status === 'verified', message: VERIFICATION_MESSAGES[status] ?? `verification ${status}` };
+  }
+
+  /**
+   * The SDK asks, with the promoted (in) campaign of an entry the user clicked, whether the user converted there: the
+   * exchange conversion its partner reported for the user's latest click into it, among the clicks the caller's own
+   * exchange campaigns sent.
+   */
+  async exchangeVerification(principal: Principal, query: SdkExchangeVerifyQueryDto): Promise<SdkVerifyResultDto> {
+    const converted = await this.exchangeConversions.latestClickConverted(principal, query.exchangeCampaignId, query.openId);
+    if (converted === null) return { isVerified: false, message: 'no exchange click of this user into this campaign from your exchange campaigns' };
+    return converted
+      ? { isVerified: true, message: "converted: the promoted campaign's partner reported a conversion" }
+      : { isVerified: false, message: 'no conversion reported for the latest click yet' };
+  }
+}
+
+const VERIFICATION_MESSAGES: Record<string, string> = {
+  verified: 'verified by the advertiser',
+  unverified: 'the advertiser answered false',
+  pending: 'verification pending',
+  error: "the advertiser's verification endpoint did not answer",
+  none: 'the campaign has no verification endpoint',
+};
+
+function sdkDestination(destination: DestinationResponseDto): SdkDestinationDto {
+  return { actionType: destination.actionType, url: destination.url, destinationConfig: { url: destination.url } };
+}
+
+function required(value: string | undefined, field: string): string {
+  if (value === undefined) throw ValidationError.of(field, 'is required');
+  return value;
+}
+
+function assertSigned(sign: string, eventData: object, signedFields: readonly string[], signKey: string): void {
+  if (!isSdkSign(sign, eventData as Record<string, unknown>, signedFields, signKey)) {
+    throw ValidationError.of('sign', 'does not match eventData (the ton-ai-sdk md5 sign, with the x-api-id or else the key sent)');
+  }
+}
