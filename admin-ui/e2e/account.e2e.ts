@@ -42,7 +42,7 @@ test.describe('my account', () => {
 
     // what the API stored, and what the key may do
     const { keys } = await apiData('/api/v2/openapi/account/keys', publisher.apiKey);
-    const issued = keys.find((key: any) => key.label === 'landing page');
+    const issued = keys.find((key: { label: string }) => key.label === 'landing page');
     expect(issued).toMatchObject({ scope: 'serve', allowedOrigins: ['https://app.example.com', 'http://localhost:5173'], active: true });
     const row = page.getByTestId(`key-${issued.keyId}`);
     await expect(row).toContainText('serve');

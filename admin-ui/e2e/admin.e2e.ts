@@ -33,7 +33,7 @@ test.describe('admin', () => {
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await expect(page.getByTestId('keys-table').locator('tbody tr')).toHaveCount(2);
     const { keys } = await apiData(`/api/v2/admin/accounts/${me.accountId}/keys`, adminKey());
-    const second = keys.find((key: any) => key.label === 'ci pipeline');
+    const second = keys.find((key: { label: string }) => key.label === 'ci pipeline');
     expect(second).toMatchObject({ scope: 'full', allowedOrigins: null, active: true });
     // keys are shown by their id: no part of a key is stored or shown in the clear
     await expect(page.getByTestId('keys-table')).not.toContainText(secondKey.slice(4, 16));

@@ -13,7 +13,7 @@ async function exchangeTraffic(outKey: string, outId: string, inId: string, user
     async () =>
       (
         await apiData(`/api/v2/openapi/matching/exchange?exchangeCampaignId=${outId}&openId=probe-${Date.now()}&type=messenger&limit=9`, outKey)
-      ).exchangeCampaigns.some((entry: any) => entry.inExchangeCampaignId === inId),
+      ).exchangeCampaigns.some((entry: { inExchangeCampaignId: string }) => entry.inExchangeCampaignId === inId),
     (found) => found,
     `${inId} offered to ${outId}`,
   );
@@ -21,7 +21,7 @@ async function exchangeTraffic(outKey: string, outId: string, inId: string, user
   for (let index = 0; index < users; index++) {
     const openId = `ex-user-${Date.now()}-${index}`;
     const data = await apiData(`/api/v2/openapi/matching/exchange?exchangeCampaignId=${outId}&openId=${openId}&type=messenger&limit=9`, outKey);
-    const entry = data.exchangeCampaigns.find((candidate: any) => candidate.inExchangeCampaignId === inId);
+    const entry = data.exchangeCampaigns.find((candidate: { inExchangeCampaignId: string }) => candidate.inExchangeCampaignId === inId);
     if (entry && clicked.length < clicks) {
       await apiData('/api/v2/openapi/exchange/event/report', outKey, {
         eventType: 'click',
@@ -89,7 +89,8 @@ test.describe('exchange', () => {
     await apiData('/api/v2/openapi/exchange/event/report/conversion', partner.apiKey, { eventType: 'conversion', eventData: { messengerUserId: received[0] } });
     const ledger = await waitFor(
       () => detail(mine, partner.apiKey),
-      (value: any) => value.clicksSent === 3 && value.clicksReceived === 1,
+      (value: { clicksSent: number; clicksReceived: number; balance: number; conversions: number; cr: number }) =>
+        value.clicksSent === 3 && value.clicksReceived === 1,
       'ledger',
     );
     expect({ balance: ledger.balance, conversions: ledger.conversions, cr: ledger.cr }).toEqual({ balance: 2, conversions: 1, cr: 1 });

@@ -22,7 +22,7 @@ test.describe('publisher', () => {
     // Click, then wait for the switch to show the new value (it moves at once and rolls back if the API refuses).
     await toggle.click();
     await expect(toggle).not.toBeChecked();
-    await waitFor(detail, (value: any) => value.requireSignedViewer === false, 'signed viewers off');
+    await waitFor(detail, (value: { requireSignedViewer: boolean }) => value.requireSignedViewer === false, 'signed viewers off');
     await page.reload();
     await expect(page.getByLabel('Require signed viewer')).not.toBeChecked();
   });
@@ -72,7 +72,7 @@ test.describe('publisher', () => {
     const adBlockId = decodeURIComponent(page.url().split('/adBlocks/')[1].split('/')[0]);
     await expect(page.getByTestId('ad-block-id')).toHaveText(adBlockId);
     const { adBlocks } = await apiData('/api/v2/openapi/ad/block/list', publisher.apiKey);
-    expect(adBlocks.map((block: any) => [block.adBlockId, block.name])).toEqual([[adBlockId, 'Home screen banner']]);
+    expect(adBlocks.map((block: { adBlockId: string; name: string }) => [block.adBlockId, block.name])).toEqual([[adBlockId, 'Home screen banner']]);
 
     // Two paid clicks at 5 USDT, of which the publisher earns PUBLISHER_SHARE (0.7); campaigns of the other
     // specs on this server may add impressions (CPM) to the block, so the panel is compared with the API.
@@ -83,7 +83,8 @@ test.describe('publisher', () => {
     await views(publisher.apiKey, adBlockId, served.slice(0, 3));
     const block = await waitFor(
       () => apiData(`/api/v2/openapi/ad/block/detail?adBlockId=${adBlockId}`, publisher.apiKey),
-      (value: any) => value.impressions === totalAds && value.clicks === 2 && value.views === 3,
+      (value: { impressions: number; clicks: number; views: number; earnings: number }) =>
+        value.impressions === totalAds && value.clicks === 2 && value.views === 3,
       'block stats',
     );
     expect(block.earnings).toBeGreaterThanOrEqual(7);

@@ -22,6 +22,13 @@ export interface ApiRequest {
 
 type Fetch = typeof fetch;
 
+/** The API's answer envelope: `{code, message, data}` (any part may be missing from a failure). */
+interface Envelope {
+  code?: unknown;
+  message?: unknown;
+  data?: { errors?: unknown } | null;
+}
+
 /**
  * Turns the API's `data.errors: [{field: "budget.amount", message}]` into the nested object react-admin's
  * forms expect (`{budget: {amount: message}}`), so each message appears under its own input.
@@ -47,7 +54,7 @@ export function toFormErrors(errors: FieldError[] | undefined): Record<string, u
 
 /** Calls the API and unwraps its `{code, message, data}` envelope; failures become react-admin HttpErrors. */
 export function createApiClient(fetchImpl: Fetch = (...args) => fetch(...args), baseUrl = '') {
-  return async function api<T = any>(path: string, request: ApiRequest = {}): Promise<T> {
+  return async function api<T = unknown>(path: string, request: ApiRequest = {}): Promise<T> {
     const url = new URL(baseUrl + path, baseUrl || window.location.origin);
     for (const [name, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
@@ -70,9 +77,9 @@ export function createApiClient(fetchImpl: Fetch = (...args) => fetch(...args), 
     }
 
     const text = await response.text();
-    let json: any;
+    let json: Envelope | undefined;
     try {
-      json = text ? JSON.parse(text) : undefined;
+      json = text ? (JSON.parse(text) as Envelope) : undefined;
     } catch {
       json = undefined;
     }
@@ -89,7 +96,7 @@ export function createApiClient(fetchImpl: Fetch = (...args) => fetch(...args), 
       const status = response.ok ? (json?.code ?? 500) : response.status;
       throw new HttpError(message, status, { code: json?.code ?? status, message, fieldErrors, errors: toFormErrors(fieldErrors) });
     }
-    return (json.data ?? json) as T;
+    return (json?.data ?? json) as T;
   };
 }
 

@@ -1,12 +1,20 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { API_KEY_STORAGE, createApiClient, toFormErrors } from './api';
+import type { UpdateParams } from 'react-admin';
+import { API_KEY_STORAGE, createApiClient, type FieldError, toFormErrors } from './api';
 import { campaignBody, createDataProvider, keyBody, matchesFilter, parseOrigins, servingSnippet } from './dataProvider';
 
 interface Call {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body: any;
+  body: Record<string, unknown>;
+}
+
+/** What a failed call rejects with: react-admin's HttpError and the body the client gives it. */
+interface ApiFailure {
+  status: number;
+  message: string;
+  body: { errors: unknown; fieldErrors: FieldError[] };
 }
 
 /** A fake `fetch` answering from a route table, recording each call. */
@@ -81,7 +89,7 @@ describe('api client', () => {
       }),
     });
 
-    const error: any = await api('/api/v2/openapi/ad/campaign/create', { body: {} }).catch((caught) => caught);
+    const error = (await api('/api/v2/openapi/ad/campaign/create', { body: {} }).catch((caught: unknown) => caught)) as ApiFailure;
 
     expect(error.status).toBe(400);
     expect(error.message).toBe('Daily budget must not exceed total budget; Destination URL must be an http(s) URL');
@@ -95,7 +103,7 @@ describe('api client', () => {
   it('should keep the status of 401, 403, 404 and 409 answers', async () => {
     for (const status of [401, 403, 404, 409]) {
       const { api } = fakeApi({ 'GET /x': () => ({ status, json: { code: status, message: `failure ${status}`, data: {} } }) });
-      const error: any = await api('/x').catch((caught) => caught);
+      const error = (await api('/x').catch((caught: unknown) => caught)) as ApiFailure;
       expect(error.status).toBe(status);
       expect(error.message).toBe(`failure ${status}`);
       expect(error.body.errors).toEqual({});
@@ -104,7 +112,7 @@ describe('api client', () => {
 
   it('should report a body that is not JSON with its HTTP status', async () => {
     const fetchImpl = async () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' });
-    const error: any = await createApiClient(fetchImpl as typeof fetch)('/x').catch((caught) => caught);
+    const error = (await createApiClient(fetchImpl as typeof fetch)('/x').catch((caught: unknown) => caught)) as ApiFailure;
     expect(error.status).toBe(502);
     expect(error.message).toBe('HTTP 502 Bad Gateway');
   });
@@ -113,7 +121,7 @@ describe('api client', () => {
     const fetchImpl = async () => {
       throw new TypeError('Failed to fetch');
     };
-    const error: any = await createApiClient(fetchImpl as typeof fetch)('/x').catch((caught) => caught);
+    const error = (await createApiClient(fetchImpl as typeof fetch)('/x').catch((caught: unknown) => caught)) as ApiFailure;
     expect(error.status).toBe(0);
     expect(error.message).toBe('The API cannot be reached: Failed to fetch');
   });
@@ -257,7 +265,7 @@ describe('data provider', () => {
       id: 'c1',
       data: { id: 'c1', name: 'New', verificationUrl: '', clicks: 3, campaignStatus: 'onGoing' },
       previousData: {},
-    } as any);
+    } as UpdateParams);
     expect(calls[0].body).toEqual({ campaignId: 'c1', name: 'New', verificationUrl: null });
     expect(result.data).toEqual({ id: 'c1', campaignId: 'c1', name: 'New' });
     expect(campaignBody({ verificationUrl: ' https://v.example/x ' })).toEqual({ verificationUrl: 'https://v.example/x' });
@@ -285,9 +293,9 @@ describe('data provider', () => {
     const { provider, calls } = fakeApi({
       'POST /api/v2/openapi/ad/campaign/update': (call) => ok({ campaignId: call.body.campaignId, frequencyCap: call.body.frequencyCap }),
     });
-    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', frequencyCap: { impressions: null, hours: null } }, previousData: {} } as any);
-    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', frequencyCap: { impressions: 5, hours: 2 } }, previousData: {} } as any);
-    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', name: 'Kept' }, previousData: {} } as any);
+    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', frequencyCap: { impressions: null, hours: null } }, previousData: {} } as UpdateParams);
+    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', frequencyCap: { impressions: 5, hours: 2 } }, previousData: {} } as UpdateParams);
+    await provider.update('campaigns', { id: 'c1', data: { id: 'c1', name: 'Kept' }, previousData: {} } as UpdateParams);
     expect(calls.map((call) => call.body)).toEqual([
       { campaignId: 'c1', frequencyCap: null },
       { campaignId: 'c1', frequencyCap: { impressions: 5, hours: 2 } },
@@ -394,7 +402,7 @@ describe('data provider', () => {
   it('should refuse what the API cannot do', async () => {
     const { provider } = fakeApi({});
     await expect(provider.delete('campaigns')).rejects.toThrow('delete is not available for campaigns');
-    await expect(provider.update('accounts', { id: 1, data: {} } as any)).rejects.toThrow('update is not available for accounts');
+    await expect(provider.update('accounts', { id: 1, data: {} } as UpdateParams)).rejects.toThrow('update is not available for accounts');
   });
 
   it('should map exchange campaigns: list, create without an empty image, update removing it, status and series', async () => {
@@ -420,7 +428,7 @@ describe('data provider', () => {
         balance: 9,
       },
     });
-    const updated = await provider.update('exchangeCampaigns', { id: 'x1', data: { name: 'Renamed', image: '' }, previousData: {} } as any);
+    const updated = await provider.update('exchangeCampaigns', { id: 'x1', data: { name: 'Renamed', image: '' }, previousData: {} } as UpdateParams);
     await provider.setExchangeCampaignStatus('x1', 'end');
     const series = await provider.exchangeCampaignSeries('x1', { granularity: 'day' });
 
@@ -491,7 +499,7 @@ describe('data provider', () => {
         },
       }),
     });
-    const error: any = await provider.importProfilesCsv(new Blob(['x'])).catch((caught) => caught);
+    const error = (await provider.importProfilesCsv(new Blob(['x'])).catch((caught: unknown) => caught)) as ApiFailure;
     expect(error.status).toBe(400);
     expect(error.body.fieldErrors).toEqual([{ field: 'line.3.walletClassify', message: 'Line 3, walletClassify is required with walletAddress' }]);
   });

@@ -1,5 +1,6 @@
-import type { DataProvider, GetListParams, GetListResult, RaRecord } from 'react-admin';
+import type { CreateResult, DataProvider, GetListParams, GetListResult, GetManyReferenceParams, Identifier, RaRecord, UpdateResult } from 'react-admin';
 import { api as defaultApi, type Api } from './api';
+import type { Me } from './authProvider';
 
 const OPENAPI = '/api/v2/openapi';
 const ADMIN = '/api/v2/admin';
@@ -24,10 +25,67 @@ interface PagedList {
   items: RaRecord[];
   total: number;
 }
+
+/** A form's values, or an API record: named fields of any shape, read field by field. */
+export type FormData = Record<string, unknown>;
+
+/** One bucket of a stats series: its start (ms) and its counters (which ones depends on the resource). */
+export interface SeriesPoint {
+  time: number;
+  [counter: string]: number;
+}
+
+/** One call to an advertiser's verification endpoint (GET ad/campaign/verification). */
+export interface VerificationCall {
+  clickId: string;
+  attempt: number;
+  outcome: string;
+  httpStatus?: number | null;
+  latencyMs: number;
+  error?: string | null;
+  calledAt: number;
+}
+
+/** A campaign's verification health: the endpoint, its clicks by outcome and the latest calls. */
+export interface VerificationHealth {
+  verificationUrl?: string | null;
+  clicks: Record<'verified' | 'unverified' | 'pending' | 'error', number>;
+  calls: VerificationCall[];
+}
+
+/** One batch of a profile import (GET user/profile/batch/status). */
+export interface ProfileBatchStatus {
+  batchId: string;
+  status: 'queued' | 'processing' | 'done' | 'failed';
+  total: number;
+  processed: number;
+  attempts?: number;
+  error?: string | null;
+}
+
+/** An API key as the key lists answer it (no secret). */
+export interface ApiKey {
+  keyId: string;
+  label: string;
+  scope: KeyScope;
+  allowedOrigins?: string[] | null;
+  active?: boolean;
+  createdAt?: number;
+}
+/** A key as the panel lists it: with its react-admin `id` (the key id). */
+export type ApiKeyRecord = ApiKey & RaRecord;
+
+/** A record as a detail or update endpoint answers it, before it gets its react-admin `id`. */
+type ApiRecord<IdField extends string> = { [field in IdField]: string } & Record<string, unknown>;
+/** A page of a list endpoint: its items under `listField`, and the total. */
+type ApiPage<ListField extends string, Item> = { [field in ListField]: Item[] } & { total: number };
+interface SeriesAnswer {
+  series: SeriesPoint[];
+}
 type PageReader = (current: number, pageSize: number) => Promise<PagedList>;
 
 /** The fields of the campaign shape the create/update endpoints take; stats and ids are left out. */
-export function campaignBody(data: Record<string, any>): Record<string, unknown> {
+export function campaignBody(data: FormData): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad', 'optimizationEvent'] as const) {
     if (data[key] !== undefined) body[key] = data[key];
@@ -51,7 +109,7 @@ export function frequencyCapBody(value: unknown): Record<string, unknown> | unde
 }
 
 /** The fields an exchange campaign's create/update take; an emptied image is left out (create) or removed (update). */
-export function exchangeCampaignBody(data: Record<string, any>, forUpdate = false): Record<string, unknown> {
+export function exchangeCampaignBody(data: FormData, forUpdate = false): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const key of ['name', 'icon', 'text', 'destination', 'targeting'] as const) {
     if (data[key] !== undefined) body[key] = data[key];
@@ -63,7 +121,7 @@ export function exchangeCampaignBody(data: Record<string, any>, forUpdate = fals
 }
 
 /** The fields ad/block/create and ad/block/update take (update also needs the block id). */
-export function adBlockBody(data: Record<string, any>): Record<string, unknown> {
+export function adBlockBody(data: FormData): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (data.name !== undefined) body.name = data.name;
   if (typeof data.requireSignedViewer === 'boolean') body.requireSignedViewer = data.requireSignedViewer;
@@ -162,44 +220,44 @@ export function servingSnippet(baseUrl: string, apiKey: string): string {
 /** react-admin's data provider over the same endpoints integrators use, plus the admin API. */
 export function createDataProvider(api: Api = defaultApi) {
   const campaignPages: PageReader = async (current, pageSize) => {
-    const data = await api(`${OPENAPI}/ad/campaign/list`, { query: { current, pageSize } });
+    const data = await api<ApiPage<'campaigns', RaRecord>>(`${OPENAPI}/ad/campaign/list`, { query: { current, pageSize } });
     return { items: data.campaigns, total: data.total };
   };
   const adBlockPages: PageReader = async (current, pageSize) => {
-    const data = await api(`${OPENAPI}/ad/block/list`, { query: { current, pageSize } });
-    return { items: data.adBlocks.map((block: any) => ({ ...block, id: block.adBlockId })), total: data.total };
+    const data = await api<ApiPage<'adBlocks', ApiRecord<'adBlockId'>>>(`${OPENAPI}/ad/block/list`, { query: { current, pageSize } });
+    return { items: data.adBlocks.map((block) => ({ ...block, id: block.adBlockId })), total: data.total };
   };
   const accountPages: PageReader = async (current, pageSize) => {
-    const data = await api(`${ADMIN}/accounts`, { query: { current, pageSize } });
-    return { items: data.accounts.map((account: any) => ({ ...account, id: account.accountId })), total: data.total };
+    const data = await api<ApiPage<'accounts', ApiRecord<'accountId'>>>(`${ADMIN}/accounts`, { query: { current, pageSize } });
+    return { items: data.accounts.map((account) => ({ ...account, id: account.accountId })), total: data.total };
   };
   const exchangePages: PageReader = async (current, pageSize) => {
-    const data = await api(`${OPENAPI}/exchange/campaign/list`, { query: { current, pageSize } });
+    const data = await api<ApiPage<'exchangeCampaigns', RaRecord>>(`${OPENAPI}/exchange/campaign/list`, { query: { current, pageSize } });
     return { items: data.exchangeCampaigns, total: data.total };
   };
   /** An account's keys through the admin API, or (own) the caller's own through the self-service routes. */
   const keyPages =
     (accountId: string | null): PageReader =>
     async () => {
-      const data = await api(accountId === null ? `${OPENAPI}/account/keys` : `${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`);
-      const keys = data.keys.map((key: any) => ({ ...key, id: key.keyId, ...(accountId === null ? {} : { accountId }) }));
+      const data = await api<{ keys: ApiKey[] }>(accountId === null ? `${OPENAPI}/account/keys` : `${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`);
+      const keys = data.keys.map((key) => ({ ...key, id: key.keyId, ...(accountId === null ? {} : { accountId }) }));
       return { items: keys, total: keys.length };
     };
 
   const getCampaign = async (id: string) => {
-    const data = await api(`${OPENAPI}/ad/campaign/detail`, { query: { campaignId: id } });
+    const data = await api<ApiRecord<'campaignId'>>(`${OPENAPI}/ad/campaign/detail`, { query: { campaignId: id } });
     return { ...data, id: data.campaignId };
   };
   const getAdBlock = async (id: string) => {
-    const data = await api(`${OPENAPI}/ad/block/detail`, { query: { adBlockId: id } });
+    const data = await api<ApiRecord<'adBlockId'>>(`${OPENAPI}/ad/block/detail`, { query: { adBlockId: id } });
     return { ...data, id: data.adBlockId };
   };
   const getExchangeCampaign = async (id: string) => {
-    const data = await api(`${OPENAPI}/exchange/campaign/detail`, { query: { exchangeCampaignId: id } });
+    const data = await api<ApiRecord<'exchangeCampaignId'>>(`${OPENAPI}/exchange/campaign/detail`, { query: { exchangeCampaignId: id } });
     return { ...data, id: data.exchangeCampaignId };
   };
   const getAccount = async (id: string) => {
-    const data = await api(`${ADMIN}/accounts/${encodeURIComponent(id)}`);
+    const data = await api<ApiRecord<'accountId'>>(`${ADMIN}/accounts/${encodeURIComponent(id)}`);
     return { ...data, id: data.accountId };
   };
   const getOneOf = (resource: string, id: string): Promise<RaRecord> => {
@@ -239,42 +297,46 @@ export function createDataProvider(api: Api = defaultApi) {
       }
     },
 
-    async getOne(resource: string, params: { id: any }) {
+    async getOne(resource: string, params: { id: Identifier }) {
       return { data: await getOneOf(resource, String(params.id)) };
     },
 
-    async getMany(resource: string, params: { ids: any[] }) {
+    async getMany(resource: string, params: { ids: Identifier[] }) {
       return { data: await Promise.all(params.ids.map((id) => getOneOf(resource, String(id)))) };
     },
 
-    async getManyReference(resource: string, params: any) {
+    async getManyReference(resource: string, params: GetManyReferenceParams) {
       return provider.getList(resource, { ...params, filter: { ...params.filter, [params.target]: params.id } });
     },
 
-    async create(resource: string, params: { data: any }) {
+    async create(resource: string, params: { data: FormData }): Promise<CreateResult> {
       switch (resource) {
         case 'campaigns': {
-          const { campaignId } = await api(`${OPENAPI}/ad/campaign/create`, { body: campaignBody(params.data) });
+          const { campaignId } = await api<{ campaignId: string }>(`${OPENAPI}/ad/campaign/create`, { body: campaignBody(params.data) });
           return { data: await getCampaign(campaignId) };
         }
         case 'adBlocks': {
-          const { adBlockId } = await api(`${OPENAPI}/ad/block/create`, { body: adBlockBody(params.data) });
+          const { adBlockId } = await api<{ adBlockId: string }>(`${OPENAPI}/ad/block/create`, { body: adBlockBody(params.data) });
           return { data: await getAdBlock(adBlockId) };
         }
         case 'accounts': {
-          const { accountId, apiKey } = await api(`${ADMIN}/accounts`, { body: { name: params.data.name, roles: params.data.roles } });
+          const { accountId, apiKey } = await api<{ accountId: string; apiKey: string }>(`${ADMIN}/accounts`, {
+            body: { name: params.data.name, roles: params.data.roles },
+          });
           // The key is shown this once: the record carries it to the page that displays it.
           return { data: { ...(await getAccount(accountId)), apiKey } };
         }
         case 'exchangeCampaigns': {
-          const { exchangeCampaignId } = await api(`${OPENAPI}/exchange/campaign/create`, { body: exchangeCampaignBody(params.data) });
+          const { exchangeCampaignId } = await api<{ exchangeCampaignId: string }>(`${OPENAPI}/exchange/campaign/create`, {
+            body: exchangeCampaignBody(params.data),
+          });
           return { data: await getExchangeCampaign(exchangeCampaignId) };
         }
         case 'keys': {
-          const { accountId, own } = params.data;
+          const { accountId, own } = params.data as { accountId: string; own?: boolean };
           const body = keyBody(params.data);
           const path = own === true ? `${OPENAPI}/account/keys` : `${ADMIN}/accounts/${encodeURIComponent(accountId)}/keys`;
-          const { keyId, apiKey, scope } = await api(path, { body });
+          const { keyId, apiKey, scope } = await api<{ keyId: string; apiKey: string; scope: KeyScope }>(path, { body });
           return { data: { id: keyId, keyId, ...(own === true ? {} : { accountId }), label: body.label ?? '', scope, apiKey } };
         }
         default:
@@ -282,14 +344,14 @@ export function createDataProvider(api: Api = defaultApi) {
       }
     },
 
-    async update(resource: string, params: { id: any; data: any }) {
+    async update(resource: string, params: { id: Identifier; data: FormData }): Promise<UpdateResult> {
       if (resource === 'exchangeCampaigns') {
         const body = { exchangeCampaignId: String(params.id), ...exchangeCampaignBody(params.data, true) };
-        const data = await api(`${OPENAPI}/exchange/campaign/update`, { body });
+        const data = await api<ApiRecord<'exchangeCampaignId'>>(`${OPENAPI}/exchange/campaign/update`, { body });
         return { data: { ...data, id: data.exchangeCampaignId } };
       }
       if (resource === 'adBlocks') {
-        const data = await api(`${OPENAPI}/ad/block/update`, { body: { adBlockId: String(params.id), ...adBlockBody(params.data) } });
+        const data = await api<ApiRecord<'adBlockId'>>(`${OPENAPI}/ad/block/update`, { body: { adBlockId: String(params.id), ...adBlockBody(params.data) } });
         return { data: { ...data, id: data.adBlockId } };
       }
       if (resource !== 'campaigns') return unsupported('update', resource);
@@ -298,7 +360,7 @@ export function createDataProvider(api: Api = defaultApi) {
       if (!body.verificationUrl && 'verificationUrl' in params.data) body.verificationUrl = null;
       // Emptied cap fields remove the cap.
       if (!body.frequencyCap && 'frequencyCap' in params.data) body.frequencyCap = null;
-      const data = await api(`${OPENAPI}/ad/campaign/update`, { body });
+      const data = await api<ApiRecord<'campaignId'>>(`${OPENAPI}/ad/campaign/update`, { body });
       return { data: { ...data, id: data.campaignId } };
     },
 
@@ -307,23 +369,23 @@ export function createDataProvider(api: Api = defaultApi) {
     deleteMany: (resource: string) => unsupported('deleteMany', resource),
 
     // Beyond CRUD: the calls the panel's buttons and charts make.
-    me: () => api(`${OPENAPI}/account/me`),
-    rotateWebhookSecret: () => api(`${OPENAPI}/account/webhook-secret/rotate`, { body: {} }),
+    me: () => api<Me>(`${OPENAPI}/account/me`),
+    rotateWebhookSecret: () => api<Me>(`${OPENAPI}/account/webhook-secret/rotate`, { body: {} }),
     setCampaignStatus: (campaignId: string, status: StatusAction) => api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
     campaignSeries: (campaignId: string, range: SeriesRange = {}) =>
-      api(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series as any[]),
+      api<SeriesAnswer>(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series),
     /** What the campaign spent in the current UTC day (its daily budget's day): the cost of today's stats bucket. */
     campaignSpentToday: (campaignId: string, now = Date.now()) =>
-      api(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, from: startOfUtcDay(now), to: now, granularity: 'day' } }).then((data) =>
-        (data.series as { cost: number }[]).reduce((sum, point) => Math.round((sum + point.cost) * 1e6) / 1e6, 0),
+      api<SeriesAnswer>(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, from: startOfUtcDay(now), to: now, granularity: 'day' } }).then((data) =>
+        data.series.reduce((sum, point) => Math.round((sum + point.cost) * 1e6) / 1e6, 0),
       ),
     adBlockSeries: (adBlockId: string, range: SeriesRange = {}) =>
-      api(`${OPENAPI}/ad/block/stats`, { query: { adBlockId, ...range } }).then((data) => data.series as any[]),
-    verificationHealth: (campaignId: string, limit = 20) => api(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),
+      api<SeriesAnswer>(`${OPENAPI}/ad/block/stats`, { query: { adBlockId, ...range } }).then((data) => data.series),
+    verificationHealth: (campaignId: string, limit = 20) => api<VerificationHealth>(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),
     setExchangeCampaignStatus: (exchangeCampaignId: string, status: StatusAction) =>
       api(`${OPENAPI}/exchange/campaign/status`, { body: { exchangeCampaignId, status } }),
     exchangeCampaignSeries: (exchangeCampaignId: string, range: SeriesRange = {}) =>
-      api(`${OPENAPI}/exchange/campaign/stats`, { query: { exchangeCampaignId, ...range } }).then((data) => data.series as any[]),
+      api<SeriesAnswer>(`${OPENAPI}/exchange/campaign/stats`, { query: { exchangeCampaignId, ...range } }).then((data) => data.series),
     /**
      * Sends a CSV file as is (the API streams it) and answers `{batchIds, total}`: one batch per 5000 rows. The profiles
      * are the caller's own; an admin names the publisher they are for (`publisherId`).
@@ -333,7 +395,7 @@ export function createDataProvider(api: Api = defaultApi) {
         query: { publisherId },
         raw: { body: file, contentType: 'text/csv' },
       }),
-    profileBatchStatus: (batchId: string) => api(`${OPENAPI}/user/profile/batch/status`, { query: { batchId } }),
+    profileBatchStatus: (batchId: string) => api<ProfileBatchStatus>(`${OPENAPI}/user/profile/batch/status`, { query: { batchId } }),
     /** Revokes any key (admin API), or with `own` one of the caller's own keys (self-service). */
     revokeKey: (keyId: string, options: { own?: boolean } = {}) =>
       options.own ? api(`${OPENAPI}/account/keys/revoke`, { body: { keyId } }) : api(`${ADMIN}/keys/${encodeURIComponent(keyId)}/revoke`, { body: {} }),

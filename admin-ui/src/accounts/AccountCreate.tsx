@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { CheckboxGroupInput, Create, SimpleForm, TextInput, required, useRedirect } from 'react-admin';
+import { CheckboxGroupInput, Create, type RaRecord, SimpleForm, TextInput, required, useRedirect } from 'react-admin';
 import { FormToolbar } from '../common/FormToolbar';
 import { OneTimeKeyDialog } from '../common/OneTimeSecret';
 import { ROLES } from './choices';
@@ -10,7 +10,7 @@ export const AccountCreate = () => {
   const [created, setCreated] = useState<{ id: string; apiKey: string } | null>(null);
   return (
     <>
-      <Create mutationOptions={{ onSuccess: (data: any) => setCreated({ id: data.id, apiKey: data.apiKey }) }}>
+      <Create mutationOptions={{ onSuccess: (data: RaRecord<string>) => setCreated({ id: data.id, apiKey: data.apiKey }) }}>
         <SimpleForm defaultValues={{ roles: ['advertiser'] }} toolbar={<FormToolbar />}>
           <TextInput source="name" validate={required()} fullWidth />
           <CheckboxGroupInput source="roles" choices={ROLES} validate={required()} />

@@ -1,5 +1,5 @@
 import { Chip, Stack } from '@mui/material';
-import { Datagrid, FunctionField, List, SearchInput, SelectInput, TextField } from 'react-admin';
+import { Datagrid, FunctionField, List, type RaRecord, SearchInput, SelectInput, TextField } from 'react-admin';
 import { DateTimeField } from '../common/fields';
 import { ROLES } from './choices';
 
@@ -12,7 +12,7 @@ export const RolesField = () => (
   <FunctionField
     label="Roles"
     source="roles"
-    render={(record: any) => (
+    render={(record: RaRecord) => (
       <Stack direction="row" spacing={0.5}>
         {record.roles.map((role: string) => (
           <Chip key={role} size="small" label={role} color={role === 'admin' ? 'secondary' : 'default'} />

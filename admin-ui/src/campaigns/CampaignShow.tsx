@@ -1,5 +1,5 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import { BooleanField, FunctionField, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
+import { BooleanField, FunctionField, type RaRecord, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
 import { type Figure, FigureGrid } from '../common/FigureGrid';
 import { CountField, DateTimeField, MoneyField, OwnerField, RateField, StatusChip } from '../common/fields';
 import { formatDateTime, formatUsdt } from '../common/format';
@@ -13,12 +13,20 @@ import { CampaignDeliveryTest } from '../diagnosis';
 import { RecordShow } from '../common/RecordPages';
 import { BudgetSpent } from './BudgetSpent';
 
+/** The campaign fields the summary reads itself (the rest through sources). */
+interface CampaignRecord extends RaRecord {
+  budget: { amount: number; total: number; startTime: number; endTime: number };
+  bidding: { costPer: number };
+  frequencyCap?: { impressions: number; hours: number } | null;
+}
+
 /** ISO codes as chips, or "any" for an empty list. */
 const Codes = ({ source }: { source: string }) => (
   <FunctionField
     source={source}
-    render={(record: any) => {
-      const list: string[] = source.split('.').reduce((node, key) => node?.[key], record) ?? [];
+    render={(record: RaRecord) => {
+      const list =
+        (source.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], record) as string[] | undefined) ?? [];
       return list.length ? (
         <Stack direction="row" spacing={0.5}>
           {list.map((code) => (
@@ -92,13 +100,13 @@ export const CampaignShow = () => (
         <BudgetSpent />
         <FigureGrid
           figures={[
-            ['Daily budget (UTC day)', <FunctionField render={(record: any) => formatUsdt(record.budget.amount)} />],
-            ['Total budget', <FunctionField render={(record: any) => formatUsdt(record.budget.total)} />],
-            ['Start', <FunctionField render={(record: any) => formatDateTime(record.budget.startTime)} />],
-            ['End', <FunctionField render={(record: any) => formatDateTime(record.budget.endTime)} />],
+            ['Daily budget (UTC day)', <FunctionField render={(record: CampaignRecord) => formatUsdt(record.budget.amount)} />],
+            ['Total budget', <FunctionField render={(record: CampaignRecord) => formatUsdt(record.budget.total)} />],
+            ['Start', <FunctionField render={(record: CampaignRecord) => formatDateTime(record.budget.startTime)} />],
+            ['End', <FunctionField render={(record: CampaignRecord) => formatDateTime(record.budget.endTime)} />],
             ['Billing', <TextField source="bidding.billingType" />],
-            ['Bid', <FunctionField render={(record: any) => formatUsdt(record.bidding.costPer)} />],
-            ['Frequency cap', <FunctionField render={(record: any) => formatFrequencyCap(record.frequencyCap)} />],
+            ['Bid', <FunctionField render={(record: CampaignRecord) => formatUsdt(record.bidding.costPer)} />],
+            ['Frequency cap', <FunctionField render={(record: CampaignRecord) => formatFrequencyCap(record.frequencyCap)} />],
           ]}
         />
         <Typography variant="h6" sx={{ mt: 2 }}>

@@ -1,6 +1,6 @@
 import { Alert, Box, Card, CardContent, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Link, useDataProvider, useRecordContext } from 'react-admin';
-import type { AdnetDataProvider } from '../dataProvider';
+import type { AdnetDataProvider, VerificationHealth } from '../dataProvider';
 import { formatDateTime } from '../common/format';
 import { useLoaded } from '../common/useLoaded';
 
@@ -16,7 +16,7 @@ export const VerificationPanel = () => {
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const id = record?.id;
   const version = record?.updatedAt;
-  const { data: health, error } = useLoaded<any>(() => (id ? dataProvider.verificationHealth(String(id)) : null), [dataProvider, id, version]);
+  const { data: health, error } = useLoaded<VerificationHealth>(() => (id ? dataProvider.verificationHealth(String(id)) : null), [dataProvider, id, version]);
 
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!health) return null;
@@ -65,7 +65,7 @@ export const VerificationPanel = () => {
             </TableRow>
           </TableHead>
           <TableBody>
-            {health.calls.map((call: any, index: number) => (
+            {health.calls.map((call, index) => (
               <TableRow key={`${call.clickId}-${call.attempt}-${index}`}>
                 <TableCell>{formatDateTime(call.calledAt)}</TableCell>
                 <TableCell>

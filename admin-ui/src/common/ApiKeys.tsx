@@ -3,7 +3,7 @@ import BlockIcon from '@mui/icons-material/Block';
 import { Box, Chip, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Button, Confirm, useDataProvider, useGetList, useNotify } from 'react-admin';
-import type { AdnetDataProvider, KeyScope } from '../dataProvider';
+import type { AdnetDataProvider, ApiKeyRecord, KeyScope } from '../dataProvider';
 import { servingSnippet } from '../dataProvider';
 import { CopyButton } from './CopyButton';
 import { OneTimeKeyDialog } from './OneTimeSecret';
@@ -58,11 +58,11 @@ export const ApiKeys = ({ owner }: { owner: KeyOwner }) => {
   const [scope, setScope] = useState<KeyScope>('full');
   const [origins, setOrigins] = useState('');
   const [issued, setIssued] = useState<{ apiKey: string; scope: KeyScope } | null>(null);
-  const [revoking, setRevoking] = useState<any>(null);
+  const [revoking, setRevoking] = useState<ApiKeyRecord | null>(null);
   // The dialog's title stays while it fades out after the key is cleared.
   const [revokeTitle, setRevokeTitle] = useState('');
   const own = 'own' in owner;
-  const { data: keys = [], refetch } = useGetList('keys', {
+  const { data: keys = [], refetch } = useGetList<ApiKeyRecord>('keys', {
     filter: own ? { own: true } : { accountId: owner.accountId },
     pagination: { page: 1, perPage: 1000 },
   });
@@ -80,7 +80,7 @@ export const ApiKeys = ({ owner }: { owner: KeyOwner }) => {
   };
   const revoke = async () => {
     try {
-      await dataProvider.revokeKey(revoking.keyId, { own });
+      await dataProvider.revokeKey(revoking!.keyId, { own });
       notify('Key revoked', { type: 'success' });
       await refetch();
     } catch (error) {
@@ -136,7 +136,7 @@ export const ApiKeys = ({ owner }: { owner: KeyOwner }) => {
           </TableRow>
         </TableHead>
         <TableBody>
-          {keys.map((key: any) => (
+          {keys.map((key) => (
             <TableRow key={key.id} data-testid={`key-${key.keyId}`}>
               <TableCell>
                 <code>{key.keyId}</code>

@@ -1,7 +1,7 @@
 import { Alert, Box } from '@mui/material';
 import { type ReactNode, useState } from 'react';
 import { useDataProvider, useRecordContext } from 'react-admin';
-import type { AdnetDataProvider, Granularity } from '../dataProvider';
+import type { AdnetDataProvider, Granularity, SeriesPoint } from '../dataProvider';
 import { NotBilledChart } from './NotBilledFigures';
 import { RangePicker } from './RangePicker';
 import { RANGES, rangeBounds, SeriesChart, type Metric, type RangeName } from './SeriesChart';
@@ -29,13 +29,13 @@ export const RecordCharts = ({
   series: 'campaignSeries' | 'adBlockSeries' | 'exchangeCampaignSeries';
   charts: ChartSpec[];
   notBilled?: boolean;
-  children?: (series: any[], granularity: Granularity, range: RangeName) => ReactNode;
+  children?: (series: SeriesPoint[], granularity: Granularity, range: RangeName) => ReactNode;
 }) => {
   const record = useRecordContext();
   const dataProvider = useDataProvider<AdnetDataProvider>();
   const [range, setRange] = useState<RangeName>('7d');
   const id = record?.id;
-  const { data: series, error } = useLoaded<any[]>(
+  const { data: series, error } = useLoaded<SeriesPoint[]>(
     () => (id ? dataProvider[method](String(id), rangeBounds(range)) : null),
     [dataProvider, method, id, range, record?.updatedAt],
   );

@@ -1,6 +1,6 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Granularity } from '../dataProvider';
+import type { Granularity, SeriesPoint } from '../dataProvider';
 import { formatBucket } from './format';
 
 export interface Metric {
@@ -25,7 +25,7 @@ export const SeriesChart = ({
   testId,
 }: {
   title: string;
-  series: any[];
+  series: SeriesPoint[];
   metrics: Metric[];
   granularity: Granularity;
   kind?: 'line' | 'area' | 'bar';
@@ -115,12 +115,15 @@ export function rangeBounds(name: RangeName, now = Date.now()) {
   return { from, to, granularity };
 }
 
+/** A bucket to add up: counters it lacks count as 0. */
+type PartialPoint = { time: number; [counter: string]: number | undefined };
+
 /** Adds up several series bucket by bucket (for totals across campaigns or blocks). */
-export function sumSeries(seriesList: any[][], keys: string[]): any[] {
-  const byTime = new Map<number, any>();
+export function sumSeries(seriesList: PartialPoint[][], keys: string[]): SeriesPoint[] {
+  const byTime = new Map<number, SeriesPoint>();
   for (const series of seriesList) {
     for (const point of series) {
-      const sum = byTime.get(point.time) ?? Object.fromEntries([['time', point.time], ...keys.map((key) => [key, 0])]);
+      const sum = byTime.get(point.time) ?? (Object.fromEntries([['time', point.time], ...keys.map((key) => [key, 0])]) as SeriesPoint);
       for (const key of keys) sum[key] = Math.round(((sum[key] ?? 0) + (Number(point[key]) || 0)) * 1e6) / 1e6;
       byTime.set(point.time, sum);
     }

@@ -1,25 +1,25 @@
 import { Chip } from '@mui/material';
-import { FunctionField, ReferenceField, TextField, usePermissions, useRecordContext } from 'react-admin';
+import { FunctionField, type RaRecord, ReferenceField, TextField, usePermissions, useRecordContext } from 'react-admin';
 import { isAdmin, storedAccount } from '../authProvider';
 import { formatCount, formatDateTime, formatRate, formatUsdt } from './format';
 
 type FieldProps = { source: string; label?: string; sortable?: boolean };
 
 export const MoneyField = ({ source, label, sortable }: FieldProps) => (
-  <FunctionField source={source} label={label} sortable={sortable} render={(record: any) => formatUsdt(record?.[source])} textAlign="right" />
+  <FunctionField source={source} label={label} sortable={sortable} render={(record: RaRecord) => formatUsdt(record?.[source])} textAlign="right" />
 );
 
 export const RateField = ({ source, label, sortable }: FieldProps) => (
-  <FunctionField source={source} label={label} sortable={sortable} render={(record: any) => formatRate(record?.[source])} textAlign="right" />
+  <FunctionField source={source} label={label} sortable={sortable} render={(record: RaRecord) => formatRate(record?.[source])} textAlign="right" />
 );
 
 export const CountField = ({ source, label, sortable }: FieldProps) => (
-  <FunctionField source={source} label={label} sortable={sortable} render={(record: any) => formatCount(record?.[source])} textAlign="right" />
+  <FunctionField source={source} label={label} sortable={sortable} render={(record: RaRecord) => formatCount(record?.[source])} textAlign="right" />
 );
 
 /** A time (ms since epoch) in the one format of the panel: the browser's locale and timezone. */
 export const DateTimeField = ({ source, label, sortable }: FieldProps) => (
-  <FunctionField source={source} label={label} sortable={sortable} render={(record: any) => formatDateTime(record?.[source])} />
+  <FunctionField source={source} label={label} sortable={sortable} render={(record: RaRecord) => formatDateTime(record?.[source])} />
 );
 
 /**

@@ -26,7 +26,7 @@ export const NOT_BILLED_METRICS = [
 
 export const NOT_BILLED_KEYS: string[] = NOT_BILLED_METRICS.map((metric) => metric.key);
 
-type Counts = { impressions?: number; invalidImpressions?: number; clicks?: number; invalidClicks?: number };
+export type Counts = { impressions?: number; invalidImpressions?: number; clicks?: number; invalidClicks?: number };
 
 /** Share of all impressions answered that were invalid traffic, 0..1 (0 without any). */
 export function invalidImpressionShare(record: Counts): number {

@@ -1,12 +1,12 @@
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { CreateButton, Title, useDataProvider, usePermissions } from 'react-admin';
+import { CreateButton, type RaRecord, Title, useDataProvider, usePermissions } from 'react-admin';
 import { hasRole, isAdmin } from '../authProvider';
 import { formatCount, formatRate, formatUsdt } from '../common/format';
 import { rangeBounds, SeriesChart, sumSeries } from '../common/SeriesChart';
 import { NOT_BILLED_KEYS } from '../common/traffic';
 import { useLoaded } from '../common/useLoaded';
-import type { AdnetDataProvider } from '../dataProvider';
+import type { AdnetDataProvider, SeriesPoint } from '../dataProvider';
 import { plural } from '../i18n';
 
 /** At most this many campaigns / blocks are summed (the newest), one page of the API. */
@@ -31,11 +31,11 @@ const Figures = ({ children }: { children: ReactNode }) => <Box sx={{ display: '
 type SeriesMethod = 'campaignSeries' | 'adBlockSeries' | 'exchangeCampaignSeries';
 interface LastWeek {
   /** The newest records (at most SUMMED). */
-  rows: any[];
+  rows: RaRecord[];
   /** How many records there are in all. */
   count: number;
   /** Their series over the last 7 days, summed day by day. */
-  series: any[];
+  series: SeriesPoint[];
 }
 
 /** The newest records of a resource and their series summed over the last 7 days (one request per record, 6 at a time). */
@@ -44,7 +44,7 @@ function useLastWeek(resource: string, method: SeriesMethod, keys: string[]) {
   return useLoaded<LastWeek>(async () => {
     const { data, total: count } = await dataProvider.getList(resource, page);
     const range = rangeBounds('7d');
-    const all: any[][] = [];
+    const all: SeriesPoint[][] = [];
     for (let index = 0; index < data.length; index += 6) {
       all.push(...(await Promise.all(data.slice(index, index + 6).map((row) => dataProvider[method](String(row.id), range)))));
     }
@@ -54,7 +54,7 @@ function useLastWeek(resource: string, method: SeriesMethod, keys: string[]) {
   }, [dataProvider, resource, method]);
 }
 
-const total = (series: any[], key: string) => Math.round(series.reduce((sum, point) => sum + point[key], 0) * 1e6) / 1e6;
+const total = (series: SeriesPoint[], key: string) => Math.round(series.reduce((sum, point) => sum + point[key], 0) * 1e6) / 1e6;
 
 /**
  * One role's part of the dashboard: its title, then its figures and charts, or, while the account has no record

@@ -7,7 +7,7 @@ import { formatBucket } from '../common/format';
 import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
 import { RecordShow } from '../common/RecordPages';
 import { RANGES, type RangeName } from '../common/SeriesChart';
-import type { Granularity } from '../dataProvider';
+import type { Granularity, SeriesPoint } from '../dataProvider';
 import { BalanceField } from './BalanceField';
 
 const CHARTS: ChartSpec[] = [
@@ -31,9 +31,9 @@ const CHARTS: ChartSpec[] = [
 ];
 
 /** The buckets with traffic, each with the running balance since the range's start. */
-const LedgerTable = ({ series, granularity, range }: { series: any[]; granularity: Granularity; range: RangeName }) => {
+const LedgerTable = ({ series, granularity, range }: { series: SeriesPoint[]; granularity: Granularity; range: RangeName }) => {
   let running = 0;
-  const withRunning = series.map((point) => ({ ...point, runningBalance: (running += point.balance) }));
+  const withRunning = series.map((point): SeriesPoint & { runningBalance: number } => ({ ...point, runningBalance: (running += point.balance) }));
   const active = withRunning.filter((point) => point.clicksSent || point.clicksReceived || point.impressions || point.impressionsSent || point.conversions);
   return (
     <>

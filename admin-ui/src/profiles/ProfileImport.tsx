@@ -20,17 +20,10 @@ import { useEffect, useRef, useState } from 'react';
 import { Title, useDataProvider, useGetList, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
 import type { FieldError } from '../api';
-import type { AdnetDataProvider } from '../dataProvider';
+import type { AdnetDataProvider, ProfileBatchStatus } from '../dataProvider';
 import { plural } from '../i18n';
 
-interface BatchStatus {
-  batchId: string;
-  status: 'queued' | 'processing' | 'done' | 'failed';
-  total: number;
-  processed: number;
-  attempts?: number;
-  error?: string | null;
-}
+type BatchStatus = ProfileBatchStatus;
 
 const FINISHED = new Set(['done', 'failed']);
 const STATUS_COLORS = { queued: 'default', processing: 'info', done: 'success', failed: 'error' } as const;
@@ -147,8 +140,9 @@ export const ProfileImport = () => {
       const answer = await dataProvider.importProfilesCsv(file, admin && target !== OWN_ACCOUNT ? target : undefined);
       setTotal(answer.total);
       setBatches(answer.batchIds.map((batchId) => ({ batchId, status: 'queued', total: 0, processed: 0 })));
-    } catch (caught: any) {
-      setError({ message: caught.message, fieldErrors: caught.body?.fieldErrors ?? [] });
+    } catch (caught) {
+      const failure = caught as { message: string; body?: { fieldErrors?: FieldError[] } };
+      setError({ message: failure.message, fieldErrors: failure.body?.fieldErrors ?? [] });
     } finally {
       setSending(false);
     }
