@@ -12,6 +12,10 @@
  * generator (read from /proc; all of them share this machine's cores, so they also share its throughput). Needs a
  * built service (`npm run build`, which `npm run bench` does) and reachable MySQL and Redis.
  *
+ * Both profiles are measured, one after the other (BENCH_STORES, `mysql,embedded`): MySQL + Redis, and the embedded
+ * profile (SQLite in WAL mode and in-process state, a fresh file under /tmp/adnet-bench-embedded). On the embedded
+ * profile the durable-row floor commits its rows to SQLite the same way, and there is no Redis floor.
+ *
  * Environment: BENCH_DATABASE_URL (mysql://root@127.0.0.1:3306/adnet_bench; the database is dropped and recreated),
  * BENCH_REDIS_URL (redis://127.0.0.1:6379; keys under adnet-bench: are deleted), BENCH_DURATION (seconds per run,
  * 10), BENCH_CAMPAIGNS (10000), BENCH_PROFILES (100000), BENCH_LOG_LEVEL (the service's LOG_LEVEL, info),
@@ -33,6 +37,8 @@ const FIXED_RATE_CONNECTIONS = 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const CLICKS_PER_ROUND = 40_000;
 const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,floors,fixed').split(','));
+const STORES = (process.env.BENCH_STORES || 'mysql,embedded').split(',').map((store) => store.trim());
+const EMBEDDED_DIR = '/tmp/adnet-bench-embedded';
 const SERVICE_PORT = 3998;
 const BARE_PORT = 3999;
 const FLOOR_PORT = 3997;
@@ -71,7 +77,12 @@ async function api(method, route, key, body) {
   return json.data;
 }
 
-async function resetStores() {
+async function resetStores(store) {
+  if (store === 'embedded') {
+    require('node:fs').rmSync(EMBEDDED_DIR, { recursive: true, force: true });
+    require('node:fs').mkdirSync(EMBEDDED_DIR, { recursive: true });
+    return;
+  }
   const mysql = require('mysql2/promise');
   const url = new URL(DATABASE_URL);
   const database = url.pathname.slice(1);
@@ -174,10 +185,45 @@ async function seedProfiles(publisherKey) {
   return `${PROFILES} profiles applied in ${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
 
+const say = (line) => process.stdout.write(`${line}\n`);
+
 async function main() {
-  const say = (line) => process.stdout.write(`${line}\n`);
-  say(`bench: ${CAMPAIGNS} campaigns, ${PROFILES} profiles, ${DURATION} s per run, MySQL ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}, Redis ${REDIS_URL}`);
-  await resetStores();
+  const results = [];
+  for (const store of STORES) {
+    if (store !== 'mysql' && store !== 'embedded') throw new Error(`BENCH_STORES: unknown profile ${store} (mysql, embedded)`);
+    results.push({ store, ...(await benchStore(store)) });
+  }
+  const clicks = Object.fromEntries(results.map(({ store, clickRps }) => [store, clickRps]));
+  if (clicks.mysql && clicks.embedded) {
+    const ok = clicks.embedded >= clicks.mysql;
+    results
+      .find(({ store }) => store === 'embedded')
+      ?.lines.push(
+        `embedded clicks at saturation: ${clicks.embedded.toFixed(0)} req/s vs ${clicks.mysql.toFixed(0)} on MySQL + Redis (target: at least as fast: ${ok ? 'met' : 'NOT met'})`,
+      );
+  }
+  say('');
+  say('=== results ===');
+  for (const { store, lines } of results) {
+    say(`${store === 'mysql' ? 'MySQL + Redis' : 'embedded (SQLite)'}:`);
+    for (const line of lines) say(`  ${line}`);
+  }
+}
+
+/** Seeds, loads and measures one profile; answers its result lines. */
+async function benchStore(store) {
+  const storeEnv = store === 'mysql' ? { DATABASE_URL, REDIS_URL } : { DATABASE_URL: `sqlite:${EMBEDDED_DIR}/adnet.sqlite` };
+  const storeText = store === 'mysql' ? `MySQL ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}, Redis ${REDIS_URL}` : `SQLite ${EMBEDDED_DIR}`;
+  say('');
+  say(`bench (${store}): ${CAMPAIGNS} campaigns, ${PROFILES} profiles, ${DURATION} s per run, ${storeText}`);
+  await resetStores(store);
+  /** @type {string[]} */
+  const results = [];
+  let clickRps = 0;
+  const result = (line) => {
+    results.push(line);
+    say(line);
+  };
 
   let bare;
   const service = await startServer(
@@ -187,8 +233,7 @@ async function main() {
       PORT: String(SERVICE_PORT),
       HOST: '127.0.0.1',
       APP_ENV: 'production',
-      DATABASE_URL,
-      REDIS_URL,
+      ...storeEnv,
       REDIS_PREFIX,
       ADMIN_API_KEY: ADMIN_KEY,
       TRUST_PROXY: 'true',
@@ -201,12 +246,12 @@ async function main() {
       LOG_FORMAT: 'json',
     },
     `${SERVICE}/health`,
-    '/tmp/adnet-bench-service.log',
+    `/tmp/adnet-bench-service-${store}.log`,
   );
   const floor = await startServer(
     'floor',
     path.join(__dirname, 'floor-fastify.js'),
-    { PORT: String(FLOOR_PORT), DATABASE_URL, REDIS_URL },
+    store === 'mysql' ? { PORT: String(FLOOR_PORT), DATABASE_URL, REDIS_URL } : { PORT: String(FLOOR_PORT), FLOOR_SQLITE: `${EMBEDDED_DIR}/floor.sqlite` },
     `${FLOOR}/`,
     '/tmp/adnet-bench-floor.log',
   );
@@ -331,8 +376,7 @@ async function main() {
     const servers = { [SERVICE]: service, [BARE]: bare, [FLOOR]: floor };
     const cpu = cpuMeter({
       ...Object.fromEntries(Object.entries(servers).map(([url, server]) => [url, server.child.pid])),
-      redis: pidOf('redis-server'),
-      mysql: pidOf('mariadbd') ?? pidOf('mysqld'),
+      ...(store === 'mysql' ? { redis: pidOf('redis-server'), mysql: pidOf('mariadbd') ?? pidOf('mysqld') } : {}),
       generator: process.pid,
     });
     const run = async (name, options) => {
@@ -384,12 +428,14 @@ async function main() {
     const floors = {};
     if (PHASES.has('floors')) {
       say('floors, 50 connections: bare Fastify plus only the I/O a hot route cannot skip');
-      const bareRedis = await run('bare fastify (50 conn) #f1', { url: BARE, requests: fetchRequests });
-      floors.redis = await run('floor: bare + 1 Redis GET (50 conn)', { url: `${FLOOR}/redis-get` });
-      floors.redis.ratio = floors.redis.rps / bareRedis.rps;
+      if (store === 'mysql') {
+        const bareRedis = await run('bare fastify (50 conn) #f1', { url: BARE, requests: fetchRequests });
+        floors.redis = await run('floor: bare + 1 Redis GET (50 conn)', { url: `${FLOOR}/redis-get` });
+        floors.redis.ratio = floors.redis.rps / bareRedis.rps;
+      }
       const bareDurable = await run('bare fastify (50 conn) #f2', { url: BARE, headers: clickHeaders, requests: clickRequests });
       let nextBody = 0;
-      floors.durable = await run('floor: bare + 1 durable MySQL row (50 conn)', {
+      floors.durable = await run(`floor: bare + 1 durable ${store === 'mysql' ? 'MySQL' : 'SQLite'} row (50 conn)`, {
         url: `${FLOOR}/durable-insert`,
         headers: { 'content-type': 'application/json' },
         requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: clickBodies[nextBody++ % clickBodies.length] }) }],
@@ -413,41 +459,41 @@ async function main() {
     const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
     const percents = (list) => list.map((ratio) => `${(ratio * 100).toFixed(0)} %`).join(', ');
     if (ratios.fetch.length > 0) {
-      say(
+      result(
         `ad fetch at saturation: ${(mean(ratios.fetch) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.fetch)}; target >= 50 %: ${verdict(mean(ratios.fetch) >= 0.5)})`,
       );
     }
-    if (fetchFixed) say(`ad fetch p99 at 2,000 req/s: ${fetchFixed.p99} ms (target <= 10 ms: ${verdict(fetchFixed.p99 <= 10)}); bare ${bareFixed.p99} ms`);
+    if (fetchFixed) result(`ad fetch p99 at 2,000 req/s: ${fetchFixed.p99} ms (target <= 10 ms: ${verdict(fetchFixed.p99 <= 10)}); bare ${bareFixed.p99} ms`);
     if (ratios.click.length > 0) {
-      say(
+      result(
         `click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`,
       );
     }
     if (ratios.click.length > 0 && floors.durable) {
       // The click's own floor: it cannot answer before one durable row is committed (docs/CONTRACT.md §6).
       const ofFloor = mean(saturated.click.map((run) => run.rps)) / floors.durable.rps;
-      say(
+      result(
         `click report at saturation: ${(ofFloor * 100).toFixed(0)} % of the durable-row floor measured in this run (target >= 80 %: ${verdict(ofFloor >= 0.8)})`,
       );
     }
-    if (clickFixed) say(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
+    if (clickFixed) result(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
+    if (saturated.click.length > 0) clickRps = mean(saturated.click.map((run) => run.rps));
     for (const [name, target] of /** @type {Array<[string, number]>} */ ([
       ['ad fetch', 0.5],
       ['click report', 0.4],
     ])) {
       const line = cpuBudget(saturated[name === 'ad fetch' ? 'fetch' : 'click'], target);
-      if (line) say(`${name} CPU budget at ${target * 100} %: ${line}`);
+      if (line) result(`${name} CPU budget at ${target * 100} %: ${line}`);
     }
-    if (floors.redis) {
-      say(
-        `floors: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify, one durable row per request ${(floors.durable.ratio * 100).toFixed(0)} %`,
-      );
-    }
+    if (floors.redis) result(`floor: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify`);
+    if (floors.durable)
+      result(`floor: one durable row per request leaves ${(floors.durable.ratio * 100).toFixed(0)} % of bare Fastify (${floors.durable.rps.toFixed(0)} req/s)`);
   } finally {
     await service.stop();
     await floor.stop();
     await bare?.stop();
   }
+  return { lines: results, clickRps };
 }
 
 /**
