@@ -8,6 +8,7 @@ import { ExchangeFetchQueryDto } from '../exchange/dto/exchange.dto';
 import { ExchangeConversionsService } from '../exchange/exchange-conversions.service';
 import { ExchangeService } from '../exchange/exchange.service';
 import type { WalletClass } from '../profiles/dto/profile.dto';
+import { MetricsService } from '../metrics/metrics.service';
 import { ProfilesService } from '../profiles/profiles.service';
 import { AdFetchQueryDto, DestinationResponseDto } from '../serving/dto/serving.dto';
 import { ServingService } from '../serving/serving.service';
@@ -41,6 +42,11 @@ const VIEW_MESSAGES = {
  * clicks, views, conversions, exchange and profiles are theirs; this only translates names and answer shapes and
  * checks the SDK's `sign`. The caller's access to each canonical operation is checked by the controller.
  */
+/** At most one common event per account per this interval is logged at info. */
+const COMMON_EVENT_LOG_EVERY_MS = 60_000;
+/** Accounts remembered for the sampling; past it the memory starts over (a few extra info lines, never growth). */
+const COMMON_EVENT_LOG_ACCOUNTS = 10_000;
+
 @Injectable()
 export class CompatService {
   private readonly logger = new Logger('TonAiSdk');
@@ -52,7 +58,11 @@ export class CompatService {
     private readonly exchange: ExchangeService,
     private readonly exchangeConversions: ExchangeConversionsService,
     private readonly profiles: ProfilesService,
+    private readonly metrics: MetricsService,
   ) {}
+
+  /** When each account's last common event was logged at info (sampling, see recordCommonEvent). */
+  private readonly commonEventLogged = new Map<string, number>();
 
   async fetchAds(principal: Principal, adBlockId: string, openId: string, limit: number, facts: RequestFacts): Promise<{ msg: string; ads: SdkAdDto[] }> {
     const query = Object.assign(new AdFetchQueryDto(), { adBlockId, openId, type: 'messenger', limit });
@@ -163,9 +173,23 @@ export class CompatService {
     return { messengerUserId: body.openId, batchId };
   }
 
-  /** The SDK's common events are mostly its own error reports: written to the log for the operators, not stored. */
-  recordCommonEvent(principal: Principal, body: SdkCommonEventDto): void {
-    this.logger.log({ accountId: principal.accountId, keyId: principal.keyId, eventName: body.eventName, openId: body.openId }, 'ton-ai-sdk event');
+  /**
+   * The SDK's common events are mostly its own error reports, sent with a public key: counted in /metrics (errors
+   * apart) and not stored. A script could send them as fast as the rate limit allows, so the log gets a sample: one
+   * line per account per minute at info, the rest at debug.
+   */
+  recordCommonEvent(principal: Principal, body: SdkCommonEventDto, now: number = Date.now()): void {
+    const kind = body.eventName.startsWith('error-') ? 'error' : 'other';
+    this.metrics.countSdkCommonEvent(kind);
+    const line = { accountId: principal.accountId, keyId: principal.keyId, eventName: body.eventName, openId: body.openId };
+    const last = this.commonEventLogged.get(principal.accountId);
+    if (last !== undefined && now - last < COMMON_EVENT_LOG_EVERY_MS) {
+      this.logger.debug(line, 'ton-ai-sdk event');
+      return;
+    }
+    if (this.commonEventLogged.size >= COMMON_EVENT_LOG_ACCOUNTS) this.commonEventLogged.clear();
+    this.commonEventLogged.set(principal.accountId, now);
+    this.logger.log(line, 'ton-ai-sdk event (one per account per minute logged at info; all counted in adnet_sdk_common_events_total)');
   }
 
   async adVerification(principal: Principal, query: SdkAdVerifyQueryDto): Promise<SdkVerifyResultDto> {

@@ -64,6 +64,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly sdkCommonEvents = new Counter({
+    name: 'adnet_sdk_common_events_total',
+    help: 'Common events sent by ton-ai-sdk clients (its SendCommonEvent and its own error reports), by kind: error or other. Not stored; the log keeps a sample.',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+
   constructor() {
     this.total('adnet_ads_served_total', 'Ads served: impressions of valid traffic, each billed by its campaign (CPM) or free (CPC).', () => ({
       '': this.adsServed,
@@ -113,6 +120,11 @@ export class MetricsService {
   countEvent(eventType: string, attributed: boolean): void {
     if (eventType === 'conversion') this.conversions.inc({ attributed: String(attributed) });
     else this.customEvents.inc({ event: eventType, attributed: String(attributed) });
+  }
+
+  /** A ton-ai-sdk common event (docs/SWITCHING_FROM_TON_AI.md); the kind is bounded: error or other. */
+  countSdkCommonEvent(kind: 'error' | 'other'): void {
+    this.sdkCommonEvents.inc({ kind });
   }
 
   countJobFailure(queue: string, final: boolean): void {

@@ -6,6 +6,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
+import { MetricsService } from '../../src/metrics/metrics.service';
 import { ProfilesService } from '../../src/profiles/profiles.service';
 import { TEST_PROFILE } from '../support/profile';
 import { blockDetail, createServable, openCampaign, setStatus } from '../support/serving-fixtures';
@@ -523,14 +524,31 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       expect([profile?.walletAddress, profile?.walletClassify]).toEqual([WALLET, 'primary']);
     });
 
-    it('SendCommonEvent is answered success and logged with the account', async () => {
+    it('SendCommonEvent is answered success and counted in /metrics; the log keeps one line per account per minute', async () => {
+      const commonEvents = async (kind: string) =>
+        (await t.app.get(MetricsService).registry.getSingleMetric('adnet_sdk_common_events_total')!.get()).values.find((value) => value.labels.kind === kind)
+          ?.value ?? 0;
+      const [otherBefore, errorsBefore] = [await commonEvents('other'), await commonEvents('error')];
       expect(await browser.call('SendCommonEvent', ['level_up', '5512345678'])).toEqual({ success: true, message: 'Event sent successfully' });
       const [event] = await browser.step(1);
       expect(event).toMatchObject({
         path: '/api/v2/common/event/report',
         body: { eventName: 'level_up', openId: '5512345678', type: 'telegram', eventSource: 'sdk' },
       });
-      expect(t.logs.some((line) => line.includes('ton-ai-sdk event') && line.includes('level_up') && line.includes(publisher.accountId))).toBe(true);
+      // A script holding another publisher's public key sends several, errors among them: all counted, one logged.
+      const sender = await createAccount(t, ['publisher']);
+      for (const eventName of ['level_up', 'error-[GetTonAd error: timeout]', 'error-[x]', 'level_up']) {
+        await t
+          .http()
+          .post('/api/v2/common/event/report')
+          .set('x-api-key', sender.apiKey)
+          .send({ eventName, openId: '5512345678', type: 'telegram', eventSource: 'sdk' })
+          .expect(200);
+      }
+      expect([(await commonEvents('other')) - otherBefore, (await commonEvents('error')) - errorsBefore]).toEqual([3, 2]);
+      const lines = t.logs.filter((line) => line.includes('ton-ai-sdk event') && line.includes(sender.accountId));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('level_up');
     });
   });
 
