@@ -485,6 +485,9 @@ async function benchStore(store) {
       const line = cpuBudget(saturated[name === 'ad fetch' ? 'fetch' : 'click'], target);
       if (line) result(`${name} CPU budget at ${target * 100} %: ${line}`);
     }
+    if (store === 'mysql' && saturated.fetch.length > 0 && saturated.click.length > 0) {
+      for (const line of capacityModel(saturated.fetch, saturated.click)) result(line);
+    }
     if (floors.redis) result(`floor: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify`);
     if (floors.durable)
       result(`floor: one durable row per request leaves ${(floors.durable.ratio * 100).toFixed(0)} % of bare Fastify (${floors.durable.rps.toFixed(0)} req/s)`);
@@ -494,6 +497,41 @@ async function benchStore(store) {
     await bare?.stop();
   }
   return { lines: results, clickRps };
+}
+
+/** Clicks per ad request assumed by the capacity model (an answer of several ads, a few per cent clicked). */
+const CLICKS_PER_AD_REQUEST = 0.01;
+/** Share of a core a process is planned at, leaving room for bursts and GC. */
+const PLANNED_CORE_USE = 0.6;
+/** Share of its one thread a Redis shard is planned at (Redis runs its commands on one core). */
+const PLANNED_REDIS_SHARD_USE = 0.5;
+
+/**
+ * The capacity model of docs/SCALING.md from this run's own CPU per request (saturation runs, MySQL + Redis): how
+ * many API cores, Redis shards and MySQL cores 10,000 and 100,000 ad requests per second need, with
+ * CLICKS_PER_AD_REQUEST clicks per ad request.
+ */
+function capacityModel(fetchRuns, clickRuns) {
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const cost = (runs, part) => mean(runs.map((run) => run.cpu[part] ?? 0));
+  const fetch = { server: cost(fetchRuns, 'server'), redis: cost(fetchRuns, 'redis'), mysql: cost(fetchRuns, 'mysql') };
+  const click = { server: cost(clickRuns, 'server'), redis: cost(clickRuns, 'redis'), mysql: cost(clickRuns, 'mysql') };
+  const lines = [
+    `capacity inputs (CPU µs per request, saturation): ad request ${fetch.server.toFixed(0)} API + ${fetch.redis.toFixed(0)} Redis + ${fetch.mysql.toFixed(0)} MySQL; ` +
+      `click ${click.server.toFixed(0)} API + ${click.redis.toFixed(0)} Redis + ${click.mysql.toFixed(0)} MySQL; ${CLICKS_PER_AD_REQUEST * 100} % clicks per ad request`,
+  ];
+  for (const adRate of [10_000, 100_000]) {
+    const clickRate = adRate * CLICKS_PER_AD_REQUEST;
+    const cores = (part) => (adRate * fetch[part] + clickRate * click[part]) / 1e6;
+    const apiCores = Math.ceil(cores('server') / PLANNED_CORE_USE);
+    const redisShards = Math.max(1, Math.ceil(cores('redis') / PLANNED_REDIS_SHARD_USE));
+    lines.push(
+      `capacity for ${adRate.toLocaleString('en')} ad requests/s and ${clickRate.toLocaleString('en')} clicks/s: ${apiCores} API processes (one core each at ${PLANNED_CORE_USE * 100} %), ` +
+        `${redisShards} Redis shard(s) (${cores('redis').toFixed(2)} cores of Redis, each shard at most ${PLANNED_REDIS_SHARD_USE * 100} % of its thread), ` +
+        `MySQL ${cores('mysql').toFixed(2)} cores and ${clickRate.toLocaleString('en')} click rows/s (group-committed)`,
+    );
+  }
+  return lines;
 }
 
 /**
