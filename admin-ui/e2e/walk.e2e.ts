@@ -102,11 +102,19 @@ test.describe('every page, for every role', () => {
     const problems = watchProblems(page);
     await login(page, advertiser.apiKey);
 
-    // The list's row reads the budget from the campaign's detail: 0.2 of 50 today, 0.2 of 500 in all.
+    // The list's row carries its budget and spend (0.2 of 50 today, 0.2 of 500 in all): no request per row.
+    await page.waitForLoadState('networkidle'); // the dashboard's own reads are done
+    const perRowReads: string[] = [];
+    const countPerRowReads = (request: { url(): string }) => {
+      if (/\/ad\/campaign\/(detail|stats)\?/.test(request.url())) perRowReads.push(request.url());
+    };
+    page.on('request', countPerRowReads);
     await page.getByRole('menuitem', { name: 'Campaigns' }).click();
     const row = page.locator('tbody tr', { hasText: name });
     await expect(row.getByTestId('budget-spent-today')).toHaveText('Today (UTC) 0.4 %');
     await expect(row.getByTestId('budget-spent-total')).toHaveText('Total 0 %');
+    page.off('request', countPerRowReads);
+    expect(perRowReads).toEqual([]);
     // The browser runs in Asia/Kolkata (UTC+5:30, no daylight saving time): the pickers show the stored times there.
     const kolkata = (ms: number) => new Date(ms + 5.5 * 3_600_000).toISOString().slice(0, 16);
     await walk(page, problems, {

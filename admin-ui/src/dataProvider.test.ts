@@ -390,15 +390,6 @@ describe('data provider', () => {
     expect(points).toEqual(series);
   });
 
-  it("should read what a campaign spent in today's UTC day from its day bucket", async () => {
-    const { provider, calls } = fakeApi({
-      'GET /api/v2/openapi/ad/campaign/stats': () => ok({ series: [{ time: Date.UTC(2026, 0, 2), cost: 1.234567, impressions: 9 }] }),
-    });
-    const now = Date.UTC(2026, 0, 2, 15, 30);
-    expect(await provider.campaignSpentToday('c1', now)).toBe(1.234567);
-    expect(query(calls[0])).toEqual({ campaignId: 'c1', from: String(Date.UTC(2026, 0, 2)), to: String(now), granularity: 'day' });
-  });
-
   it('should refuse what the API cannot do', async () => {
     const { provider } = fakeApi({});
     await expect(provider.delete('campaigns')).rejects.toThrow('delete is not available for campaigns');

@@ -375,10 +375,6 @@ export function createDataProvider(api: Api = defaultApi) {
     campaignSeries: (campaignId: string, range: SeriesRange = {}) =>
       api<SeriesAnswer>(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series),
     /** What the campaign spent in the current UTC day (its daily budget's day): the cost of today's stats bucket. */
-    campaignSpentToday: (campaignId: string, now = Date.now()) =>
-      api<SeriesAnswer>(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, from: startOfUtcDay(now), to: now, granularity: 'day' } }).then((data) =>
-        data.series.reduce((sum, point) => Math.round((sum + point.cost) * 1e6) / 1e6, 0),
-      ),
     adBlockSeries: (adBlockId: string, range: SeriesRange = {}) =>
       api<SeriesAnswer>(`${OPENAPI}/ad/block/stats`, { query: { adBlockId, ...range } }).then((data) => data.series),
     verificationHealth: (campaignId: string, limit = 20) => api<VerificationHealth>(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../common/errors'
 import { newId } from '../common/ids';
 import { changeWithVersion } from '../database/versioned-change';
 import { fromMicros, toMicros } from '../common/money';
-import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, StatusAction } from './campaign-rules';
+import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
 import { eventCountsOf } from '../conversions/event-types';
 import { CampaignRepository } from './campaign.repository';
 import { CampaignCreateDto, CampaignListItemDto, CampaignResponseDto, CampaignUpdateDto, FrequencyCapDto, TargetingDto } from './dto/campaign.dto';
@@ -248,7 +248,7 @@ export function normalizeTargeting(previous: Partial<CampaignTargeting>, given: 
 }
 
 /** `conversions` and `cr` count the campaign's optimization event (docs/CONTRACT.md §13); `events` every type. */
-function statsOf(campaign: Campaign) {
+function statsOf(campaign: Campaign, now: number) {
   const events = eventCountsOf(campaign);
   const conversions = events[campaign.optimizationEvent];
   return {
@@ -262,6 +262,7 @@ function statsOf(campaign: Campaign) {
     conversions,
     events,
     cost: fromMicros(campaign.spentMicros),
+    spentToday: fromMicros(spentToday(campaign, now)),
     ctr: campaign.impressions > 0 ? campaign.clicks / campaign.impressions : 0,
     cr: campaign.clicks > 0 ? conversions / campaign.clicks : 0,
     verifiedClicks: campaign.verifiedClicks,
@@ -277,13 +278,14 @@ function toListItem(campaign: Campaign, now: number): CampaignListItemDto {
     deliveryStatus: deliveryStatus(campaign, now),
     billingType: campaign.billingType,
     frequencyCap: frequencyCapOf(campaign),
-    ...statsOf(campaign),
+    ...statsOf(campaign, now),
+    budget: budgetOf(campaign),
     createdAt: campaign.createdAt,
   };
 }
 
 export function toResponse(campaign: Campaign, now: number, priors: EventRatePriors): CampaignResponseDto {
-  const stats = statsOf(campaign);
+  const stats = statsOf(campaign, now);
   return {
     campaignId: campaign.id,
     id: campaign.id,

@@ -172,6 +172,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         conversions: 0,
         events: { conversion: 0, onboard: 0, register: 0, play: 0, payment: 0, withdraw: 0 },
         cost: 0,
+        spentToday: 0,
         ctr: 0,
         cr: 0,
         // no clicks yet: the prior alone (the default rate while the network is too small to share its own)
@@ -302,7 +303,9 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         events: { conversion: 0, onboard: 0, register: 0, play: 0, payment: 0, withdraw: 0 },
         billingType: 'CPC',
         frequencyCap: null,
+        budget: secondDetail.budget,
         cost: 0,
+        spentToday: 0,
         ctr: 0,
         cr: 0,
         verifiedClicks: 0,

@@ -208,7 +208,11 @@ describe('Clicks (endpoint 6) and stats', () => {
 
       // durable before the answer: visible without a stats flush
       const campaign = await http().get(`${CAMPAIGN_BASE}/detail`).query({ campaignId }).set('x-api-key', advertiser.apiKey);
-      expect(campaign.body.data).toEqual(expect.objectContaining({ clicks: 1, cost: 0.123457 }));
+      expect(campaign.body.data).toEqual(expect.objectContaining({ clicks: 1, cost: 0.123457, spentToday: 0.123457 }));
+      // the list row carries the budget and both spends too (the panel's budget bars read no detail per row)
+      const list = await http().get(`${CAMPAIGN_BASE}/list`).query({ pageSize: 100 }).set('x-api-key', advertiser.apiKey).expect(200);
+      const row = list.body.data.campaigns.find((item: { id: string }) => item.id === campaignId);
+      expect(row).toEqual(expect.objectContaining({ clicks: 1, cost: 0.123457, spentToday: 0.123457, budget: campaign.body.data.budget }));
       expect(await counters(campaignId, clickBlock)).toEqual({
         campaign: { impressions: 1, clicks: 1, cost: 0.123457 },
         // floor(123457 x 0.7) = 86419 micro-USDT

@@ -1473,6 +1473,11 @@ export interface components {
              */
             cost: number;
             /**
+             * @description Spend of the current UTC day (when the daily budget starts again), USDT
+             * @example 0.42
+             */
+            spentToday: number;
+            /**
              * @description clicks / impressions, a fraction 0..1 (0 without impressions)
              * @example 0.03
              */
@@ -1513,6 +1518,8 @@ export interface components {
             billingType: "CPM" | "CPC";
             /** @description Per-user frequency cap, or null when the campaign has none */
             frequencyCap: components["schemas"]["FrequencyCapDto"] | null;
+            /** @description The budget, as in the detail: with `cost` and `spentToday` a list shows what is left */
+            budget: components["schemas"]["BudgetDto"];
             /**
              * @description ms since epoch
              * @example 1767225600000
@@ -1582,6 +1589,11 @@ export interface components {
              * @example 3
              */
             cost: number;
+            /**
+             * @description Spend of the current UTC day (when the daily budget starts again), USDT
+             * @example 0.42
+             */
+            spentToday: number;
             /**
              * @description clicks / impressions, a fraction 0..1 (0 without impressions)
              * @example 0.03

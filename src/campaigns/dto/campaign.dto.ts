@@ -372,6 +372,9 @@ class CampaignStatsDto extends NotBilledTrafficDto {
   @ApiProperty({ description: 'Spend so far, USDT', example: 3 })
   cost: number;
 
+  @ApiProperty({ description: 'Spend of the current UTC day (when the daily budget starts again), USDT', example: 0.42 })
+  spentToday: number;
+
   @ApiProperty({ description: 'clicks / impressions, a fraction 0..1 (0 without impressions)', example: 0.03 })
   ctr: number;
 
@@ -403,6 +406,9 @@ export class CampaignListItemDto extends CampaignStatsDto {
 
   @ApiProperty({ type: FrequencyCapDto, nullable: true, description: 'Per-user frequency cap, or null when the campaign has none' })
   frequencyCap: FrequencyCapDto | null;
+
+  @ApiProperty({ type: BudgetDto, description: 'The budget, as in the detail: with `cost` and `spentToday` a list shows what is left' })
+  budget: BudgetDto;
 
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   createdAt: number;
