@@ -87,7 +87,7 @@ export class DayPartitionedTable {
       const [{ got }] = await runner.query('SELECT GET_LOCK(?, 0) AS got', [lock]);
       if (Number(got) !== 1) return null;
       try {
-        const addedPartitions = await this.addDaysAhead(runner, now, daysAhead);
+        const addedPartitions = await this.addDaysAhead(runner, now, daysAhead, cutoff);
         const droppedPartitions = await this.dropBefore(runner, cutoff);
         return { table: this.table, addedPartitions, droppedPartitions, deletedRows: 0 };
       } finally {
@@ -113,9 +113,11 @@ export class DayPartitionedTable {
 
   /**
    * Makes sure a partition exists for every day through `daysAhead` days after `now`'s, splitting them off `pmax`
-   * (nothing to do when they exist: running it again changes nothing). Answers the partitions added.
+   * (nothing to do when they exist: running it again changes nothing). Answers the partitions added. Days the job
+   * missed get their own partitions too, back to `from` (the retention cut-off); older ones, due to go anyway, share
+   * the first.
    */
-  private async addDaysAhead(on: QueryRunner, now: number, daysAhead: number): Promise<string[]> {
+  private async addDaysAhead(on: QueryRunner, now: number, daysAhead: number, from: number): Promise<string[]> {
     const partitions = await this.partitions(on);
     const last = partitions[partitions.length - 1];
     if (!last || last.name !== MAX_PARTITION || last.lessThan !== null) {
@@ -123,9 +125,8 @@ export class DayPartitionedTable {
     }
     const highest = partitions.reduce((max, partition) => (partition.lessThan === null ? max : Math.max(max, partition.lessThan)), 0);
     const until = dayStart(now) + (daysAhead + 1) * DAY_MS;
-    // After a long stop the first new partition also takes the days missed (no empty partition per missed day).
     const bounds: number[] = [];
-    for (let bound = Math.max(highest, dayStart(now)) + DAY_MS; bound <= until; bound += DAY_MS) bounds.push(bound);
+    for (let bound = Math.max(highest, dayStart(from)) + DAY_MS; bound <= until; bound += DAY_MS) bounds.push(bound);
     if (bounds.length === 0) return [];
     const added = bounds.map((bound) => `PARTITION \`${partitionName(bound)}\` VALUES LESS THAN (${bound})`);
     await on.query(
