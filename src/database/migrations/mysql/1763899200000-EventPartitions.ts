@@ -39,14 +39,17 @@ export class EventPartitions1763899200000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    for (const table of ['exchange_conversions', 'conversions', ...BY_OWN_TIME.map(([name]) => name).reverse()]) {
+      await queryRunner.query(`ALTER TABLE \`${table}\` REMOVE PARTITIONING`);
+    }
     await queryRunner.query(
-      `ALTER TABLE \`exchange_conversions\` REMOVE PARTITIONING, DROP INDEX \`uq_exchange_conversions_click\`, ADD UNIQUE INDEX \`uq_exchange_conversions_click\` (\`exchangeClickId\`), DROP PRIMARY KEY, ADD PRIMARY KEY (\`id\`), DROP COLUMN \`partitionAt\``,
+      `ALTER TABLE \`exchange_conversions\` DROP INDEX \`uq_exchange_conversions_click\`, ADD UNIQUE INDEX \`uq_exchange_conversions_click\` (\`exchangeClickId\`), DROP PRIMARY KEY, ADD PRIMARY KEY (\`id\`), DROP COLUMN \`partitionAt\``,
     );
     await queryRunner.query(
-      `ALTER TABLE \`conversions\` REMOVE PARTITIONING, DROP INDEX \`uq_conversions_click_event\`, ADD UNIQUE INDEX \`uq_conversions_click_event\` (\`clickId\`, \`eventType\`), DROP PRIMARY KEY, ADD PRIMARY KEY (\`id\`), DROP COLUMN \`partitionAt\``,
+      `ALTER TABLE \`conversions\` DROP INDEX \`uq_conversions_click_event\`, ADD UNIQUE INDEX \`uq_conversions_click_event\` (\`clickId\`, \`eventType\`), DROP PRIMARY KEY, ADD PRIMARY KEY (\`id\`), DROP COLUMN \`partitionAt\``,
     );
     for (const [table] of [...BY_OWN_TIME].reverse()) {
-      await queryRunner.query(`ALTER TABLE \`${table}\` REMOVE PARTITIONING, DROP PRIMARY KEY, ADD PRIMARY KEY (\`id\`)`);
+      await queryRunner.query(`ALTER TABLE \`${table}\` DROP PRIMARY KEY, ADD PRIMARY KEY (\`id\`)`);
     }
   }
 }
