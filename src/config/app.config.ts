@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DEFAULT_DAYS_AHEAD } from '../database/day-partitions';
 
 export type AppEnv = 'production' | 'test';
 
@@ -230,7 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: secret('METRICS_TOKEN'),
     attributionDays: integer('ATTRIBUTION_DAYS', 7, 1, 90),
     eventRetentionDays: integer('EVENT_RETENTION_DAYS', 90, 2, 36_500),
-    eventPartitionDaysAhead: integer('EVENT_PARTITION_DAYS_AHEAD', 7, 1, 365),
+    eventPartitionDaysAhead: integer('EVENT_PARTITION_DAYS_AHEAD', DEFAULT_DAYS_AHEAD, 1, 365),
     verifyDelayMs: integer('VERIFY_DELAY_MS', 60_000, 0, 86_400_000),
     verifyTimeoutMs: integer('VERIFY_TIMEOUT_MS', 5000, 100, 60_000),
     verifyAttempts: integer('VERIFY_ATTEMPTS', 5, 1, 20),

@@ -11,9 +11,10 @@ describe('day partitions', () => {
     expect(dayStart(Date.UTC(2026, 10, 25))).toBe(Date.UTC(2026, 10, 25));
   });
 
-  it('should convert a table into one partition ending with the current day, then pmax', () => {
-    expect(initialPartitionsSql('createdAt', Date.UTC(2026, 10, 25, 14))).toBe(
-      `PARTITION BY RANGE (\`createdAt\`) (PARTITION \`p20261125\` VALUES LESS THAN (${Date.UTC(2026, 10, 26)}), PARTITION \`pmax\` VALUES LESS THAN MAXVALUE)`,
+  it('should convert a table into one partition ending with the current day, the days ahead, then pmax', () => {
+    const day = (date: number) => `PARTITION \`p202611${date}\` VALUES LESS THAN (${Date.UTC(2026, 10, date + 1)})`;
+    expect(initialPartitionsSql('createdAt', Date.UTC(2026, 10, 25, 14), 2)).toBe(
+      `PARTITION BY RANGE (\`createdAt\`) (${day(25)}, ${day(26)}, ${day(27)}, PARTITION \`pmax\` VALUES LESS THAN MAXVALUE)`,
     );
   });
 

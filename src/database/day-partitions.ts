@@ -41,6 +41,9 @@ export const DELETE_BATCH = 5000;
 
 export const MAX_PARTITION = 'pmax';
 
+/** EVENT_PARTITION_DAYS_AHEAD's default. */
+export const DEFAULT_DAYS_AHEAD = 7;
+
 /** `p20261125` holds the rows of 2026-11-25 (UTC): the name is the last day below its bound. */
 export function partitionName(lessThan: number): string {
   return `p${new Date(lessThan - 1).toISOString().slice(0, 10).replace(/-/g, '')}`;
@@ -50,10 +53,14 @@ export function dayStart(ms: number): number {
   return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
-/** The partition clause a migration converts a table with: the days so far in one partition, then `pmax`. */
-export function initialPartitionsSql(partitionColumn: string, now: number): string {
-  const bound = dayStart(now) + DAY_MS;
-  return `PARTITION BY RANGE (\`${partitionColumn}\`) (PARTITION \`${partitionName(bound)}\` VALUES LESS THAN (${bound}), PARTITION \`${MAX_PARTITION}\` VALUES LESS THAN MAXVALUE)`;
+/**
+ * The partition clause a migration converts a table with: the days so far in one partition ending with `now`'s day,
+ * the next `daysAhead` days (so the job's first run at start has nothing to add), then `pmax`.
+ */
+export function initialPartitionsSql(partitionColumn: string, now: number, daysAhead = DEFAULT_DAYS_AHEAD): string {
+  const bounds = Array.from({ length: daysAhead + 1 }, (_, i) => dayStart(now) + (i + 1) * DAY_MS);
+  const days = bounds.map((bound) => `PARTITION \`${partitionName(bound)}\` VALUES LESS THAN (${bound})`);
+  return `PARTITION BY RANGE (\`${partitionColumn}\`) (${days.join(', ')}, PARTITION \`${MAX_PARTITION}\` VALUES LESS THAN MAXVALUE)`;
 }
 
 export class DayPartitionedTable {

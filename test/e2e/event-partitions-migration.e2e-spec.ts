@@ -68,7 +68,7 @@ describe(`Migration of the event tables to day partitions [${TEST_PROFILE}]`, ()
     for (const suffix of ['', '-wal', '-shm']) rmSync(sqliteFile + suffix, { force: true });
   });
 
-  it('should convert empty tables: on MySQL one partition ending with today, then pmax', async () => {
+  it('should convert empty tables: on MySQL one partition ending with today, one per day of the 7 ahead, then pmax', async () => {
     await migrateFrom(async () => undefined);
     for (const table of EVENT_TABLES) expect(await count(table)).toBe(0);
     if (TEST_PROFILE !== 'mysql') return;
@@ -77,7 +77,7 @@ describe(`Migration of the event tables to day partitions [${TEST_PROFILE}]`, ()
       expect({ table, partitions: await partitions(table) }).toEqual({
         table,
         partitions: [
-          { name: partitionName(end), bound: String(end) },
+          ...[0, 1, 2, 3, 4, 5, 6, 7].map((day) => ({ name: partitionName(end + day * DAY_MS), bound: String(end + day * DAY_MS) })),
           { name: 'pmax', bound: 'MAXVALUE' },
         ],
       });

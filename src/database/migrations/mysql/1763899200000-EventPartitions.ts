@@ -12,7 +12,7 @@ const BY_OWN_TIME: [table: string, column: string][] = [
  * The raw event tables partitioned by UTC day (docs/SCALING.md, step 4). MySQL wants the partition column in every
  * unique key: conversions and exchange conversions get `partitionAt`, their credited click's createdAt (the same
  * for every report on one click, so the unique keys stay as strict), else their own createdAt. The rows so far go
- * into one partition ending with today; RetentionService adds the days ahead at start.
+ * into one partition ending with today, and the next 7 days are made in the same copy; RetentionService keeps it up.
  */
 export class EventPartitions1763899200000 implements MigrationInterface {
   name = 'EventPartitions1763899200000';
