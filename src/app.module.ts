@@ -20,6 +20,7 @@ import { MetricsEndpointModule, MetricsModule } from './metrics/metrics.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+import { RetentionModule } from './retention/retention.module';
 import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
 import { TrustModule } from './trust/trust.module';
@@ -61,6 +62,7 @@ export class AppModule {
         CompatModule,
         HealthModule,
         MetricsEndpointModule,
+        RetentionModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: RequestValidationPipe },

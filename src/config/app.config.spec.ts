@@ -99,6 +99,18 @@ describe('loadConfig: queues and profile imports', () => {
     expect(() => loadConfig({ QUEUE_WORKERS: 'false' })).toThrow(/QUEUE_WORKERS=false needs REDIS_URL/);
   });
 
+  it('should keep raw events 90 days by default, with partitions 7 days ahead, and refuse a retention within the attribution window', () => {
+    const config = loadConfig({});
+    expect([config.eventRetentionDays, config.eventPartitionDaysAhead]).toEqual([90, 7]);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '400', EVENT_PARTITION_DAYS_AHEAD: '14' })).toEqual(
+      expect.objectContaining({ eventRetentionDays: 400, eventPartitionDaysAhead: 14 }),
+    );
+    expect(() => loadConfig({ EVENT_RETENTION_DAYS: '7' })).toThrow(/EVENT_RETENTION_DAYS \(7\) must be more than ATTRIBUTION_DAYS \(7\)/);
+    expect(loadConfig({ EVENT_RETENTION_DAYS: '7', ATTRIBUTION_DAYS: '3' }).eventRetentionDays).toBe(7);
+    expect(() => loadConfig({ EVENT_RETENTION_DAYS: 'forever' })).toThrow(/EVENT_RETENTION_DAYS must be an integer/);
+    expect(() => loadConfig({ EVENT_PARTITION_DAYS_AHEAD: '0' })).toThrow(/EVENT_PARTITION_DAYS_AHEAD must be an integer from 1 to 365/);
+  });
+
   it('should read the profile batch settings within their bounds', () => {
     const config = loadConfig({});
     expect([config.profileBatchAttempts, config.profileBatchBackoffMs, config.profileChunkSize]).toEqual([5, 1000, 1000]);

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DEFAULT_DAYS_AHEAD } from '../database/day-partitions';
 
 export type AppEnv = 'production' | 'test';
 
@@ -55,6 +56,13 @@ export interface AppConfig {
   metricsToken: string | null;
   /** A conversion is credited to the user's latest click on the advertiser's campaigns within this many days. */
   attributionDays: number;
+  /**
+   * Raw event rows (clicks, conversions and custom events, exchange clicks and conversions, verification calls) are
+   * removed once older than this many whole UTC days; hourly stats and counters are kept forever (docs/SCALING.md).
+   */
+  eventRetentionDays: number;
+  /** Day partitions of the event tables made ahead of time (MySQL). */
+  eventPartitionDaysAhead: number;
   /** Verification calls (docs/CONTRACT.md §7): delay after the click, timeout, tries, first retry delay, private targets. */
   verifyDelayMs: number;
   verifyTimeoutMs: number;
@@ -222,6 +230,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logFormat,
     metricsToken: secret('METRICS_TOKEN'),
     attributionDays: integer('ATTRIBUTION_DAYS', 7, 1, 90),
+    eventRetentionDays: integer('EVENT_RETENTION_DAYS', 90, 2, 36_500),
+    eventPartitionDaysAhead: integer('EVENT_PARTITION_DAYS_AHEAD', DEFAULT_DAYS_AHEAD, 1, 365),
     verifyDelayMs: integer('VERIFY_DELAY_MS', 60_000, 0, 86_400_000),
     verifyTimeoutMs: integer('VERIFY_TIMEOUT_MS', 5000, 100, 60_000),
     verifyAttempts: integer('VERIFY_ATTEMPTS', 5, 1, 20),
@@ -235,6 +245,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     profileCsvMaxBytes: integer('PROFILE_CSV_MAX_BYTES', 256 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
     userImpressionsPerHour: integer('USER_IMPRESSIONS_PER_HOUR', 60, 0, 100_000),
   };
+  // Attribution reads the clicks of the window back: they must still be there.
+  if (config.eventRetentionDays <= config.attributionDays) {
+    problems.push(`EVENT_RETENTION_DAYS (${config.eventRetentionDays}) must be more than ATTRIBUTION_DAYS (${config.attributionDays})`);
+  }
   if (!config.queueWorkers && !redisUrl) {
     problems.push('QUEUE_WORKERS=false needs REDIS_URL: without Redis the queues are in process, and no other process could run their jobs');
   }

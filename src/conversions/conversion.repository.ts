@@ -1,7 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { DAY_MS } from '../common/clock';
 import { newId } from '../common/ids';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { DayPartitionedTable } from '../database/day-partitions';
+import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { Conversion } from './entities/conversion.entity';
 import type { EventType } from './event-types';
 
@@ -13,14 +17,28 @@ export interface AttributionCount {
 
 /** Every statement on the `conversions` table: conversions and custom events alike. */
 @Injectable()
-export class ConversionRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+@OwnsEventTables()
+export class ConversionRepository implements EventTablesOwner {
+  private readonly days: DayPartitionedTable;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    // A row comes up to the attribution window after the click whose day it is kept in.
+    const lagMs = () => config.attributionDays * DAY_MS;
+    this.days = new DayPartitionedTable(dataSource, { table: 'conversions', partitionColumn: 'partitionAt', timeColumn: 'createdAt', lagMs });
+  }
+
+  eventTables(): DayPartitionedTable[] {
+    return [this.days];
+  }
 
   /** Fails with a duplicate key (see isDuplicateKey) when the click was credited with this event type already. */
   async insert(
     manager: EntityManager,
     event: { advertiserId: string; messengerUserId: string; eventType: EventType },
-    click: { id: string; campaignId: string } | null,
+    click: { id: string; campaignId: string; createdAt: number } | null,
     now: number,
   ): Promise<void> {
     await manager.insert(Conversion, {
@@ -31,6 +49,7 @@ export class ConversionRepository {
       clickId: click?.id ?? null,
       campaignId: click?.campaignId ?? null,
       createdAt: now,
+      partitionAt: click?.createdAt ?? now,
     });
   }
 

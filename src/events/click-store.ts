@@ -24,7 +24,12 @@ export interface ClickStore extends CommittedClicks {
   /** One multi-row INSERT, inside the caller's transaction. */
   insertMany(into: Queryable, clicks: Click[]): Promise<void>;
   /** The user's latest counted click on this advertiser's campaigns since `since`. */
-  latestCounted(manager: EntityManager, messengerUserId: string, advertiserId: string, since: number): Promise<Pick<Click, 'id' | 'campaignId'> | null>;
+  latestCounted(
+    manager: EntityManager,
+    messengerUserId: string,
+    advertiserId: string,
+    since: number,
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt'> | null>;
   findToVerify(clickId: string): Promise<ClickToVerify | undefined>;
   /** Records a failed try of a click still pending. */
   recordVerificationTry(clickId: string, attempts: number, error: string | null): Promise<void>;

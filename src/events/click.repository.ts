@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { DayPartitionedTable } from '../database/day-partitions';
 import type { Queryable } from '../database/queryable';
+import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import type { ClickStore, ClickToVerify } from './click-store';
 import { Click } from './entities/click.entity';
 
@@ -25,8 +27,17 @@ const ID_SLICE = 500;
 
 /** Every statement on the `clicks` table. */
 @Injectable()
-export class ClickRepository implements ClickStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+@OwnsEventTables()
+export class ClickRepository implements ClickStore, EventTablesOwner {
+  private readonly days: DayPartitionedTable;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.days = new DayPartitionedTable(dataSource, { table: 'clicks', partitionColumn: 'createdAt', timeColumn: 'createdAt' });
+  }
+
+  eventTables(): DayPartitionedTable[] {
+    return [this.days];
+  }
 
   /** One multi-row INSERT: the ORM's per-entity insert cost more than the rest of a click's write. */
   async insertMany(into: Queryable, clicks: Click[]): Promise<void> {
@@ -47,12 +58,17 @@ export class ClickRepository implements ClickStore {
     return found;
   }
 
-  async latestCounted(manager: EntityManager, messengerUserId: string, advertiserId: string, since: number): Promise<Pick<Click, 'id' | 'campaignId'> | null> {
+  async latestCounted(
+    manager: EntityManager,
+    messengerUserId: string,
+    advertiserId: string,
+    since: number,
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt'> | null> {
     return (
       manager
         .getRepository(Click)
         .createQueryBuilder('click')
-        .select(['click.id', 'click.campaignId'])
+        .select(['click.id', 'click.campaignId', 'click.createdAt'])
         .where('click.messengerUserId = :messengerUserId AND click.advertiserId = :advertiserId AND click.createdAt >= :since', {
           messengerUserId,
           advertiserId,

@@ -1,21 +1,39 @@
-import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { DAY_MS } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { DayPartitionedTable } from '../database/day-partitions';
+import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { newId } from '../common/ids';
 import { ExchangeClick } from './entities/exchange-click.entity';
 import { ExchangeConversion } from './entities/exchange-conversion.entity';
 
 /** The exchange click a conversion is credited to. */
-export type CreditedExchangeClick = Pick<ExchangeClick, 'id' | 'inExchangeCampaignId'>;
+export type CreditedExchangeClick = Pick<ExchangeClick, 'id' | 'inExchangeCampaignId' | 'createdAt'>;
 
 /** Every statement on `exchange_conversions`, and the attribution's read of `exchange_clicks`. */
 @Injectable()
-export class ExchangeConversionRepository {
+@OwnsEventTables()
+export class ExchangeConversionRepository implements EventTablesOwner {
+  private readonly days: DayPartitionedTable;
+
+  constructor(@InjectDataSource() dataSource: DataSource, @Inject(APP_CONFIG) config: AppConfig) {
+    // A row comes up to the attribution window after the click whose day it is kept in.
+    const lagMs = () => config.attributionDays * DAY_MS;
+    this.days = new DayPartitionedTable(dataSource, { table: 'exchange_conversions', partitionColumn: 'partitionAt', timeColumn: 'createdAt', lagMs });
+  }
+
+  eventTables(): DayPartitionedTable[] {
+    return [this.days];
+  }
+
   /** The latest exchange click since `since` that brought this user into one of this partner's campaigns (every stored exchange click is counted). */
   async latestReceivedClick(manager: EntityManager, partnerId: string, messengerUserId: string, since: number): Promise<CreditedExchangeClick | null> {
     return manager
       .getRepository(ExchangeClick)
       .createQueryBuilder('click')
-      .select(['click.id', 'click.inExchangeCampaignId'])
+      .select(['click.id', 'click.inExchangeCampaignId', 'click.createdAt'])
       .where('click.inAccountId = :partnerId AND click.messengerUserId = :messengerUserId AND click.createdAt >= :since', { partnerId, messengerUserId, since })
       .orderBy('click.createdAt', 'DESC')
       .addOrderBy('click.id', 'DESC')
@@ -52,6 +70,7 @@ export class ExchangeConversionRepository {
       exchangeClickId: click?.id ?? null,
       exchangeCampaignId: click?.inExchangeCampaignId ?? null,
       createdAt: now,
+      partitionAt: click?.createdAt ?? now,
     });
   }
 }

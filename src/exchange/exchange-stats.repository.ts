@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { DayPartitionedTable } from '../database/day-partitions';
+import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { ExchangeClick } from './entities/exchange-click.entity';
 
 export interface ExchangeCounts {
@@ -18,11 +21,19 @@ export interface ExchangeHourlyIncrement extends ExchangeCounts {
 
 /** Every write of the exchange ledger: its click rows, `exchange_stats_hourly` and the exchange campaigns' counters (conversions included). */
 @Injectable()
-export class ExchangeStatsRepository {
+@OwnsEventTables()
+export class ExchangeStatsRepository implements EventTablesOwner {
   private readonly mysql: boolean;
+  private readonly days: DayPartitionedTable;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @InjectDataSource() dataSource: DataSource) {
     this.mysql = config.database.type === 'mysql';
+    this.days = new DayPartitionedTable(dataSource, { table: 'exchange_clicks', partitionColumn: 'createdAt', timeColumn: 'createdAt' });
+  }
+
+  /** The click rows only: `exchange_stats_hourly` and the counters are aggregates, kept forever. */
+  eventTables(): DayPartitionedTable[] {
+    return [this.days];
   }
 
   async insertClicks(manager: EntityManager, clicks: ExchangeClick[]): Promise<void> {

@@ -14,6 +14,7 @@ export type ClickStatus = 'counted' | 'unbilled' | 'invalid';
 // The workers' sweep for verifications whose job was lost reads pending clicks by age.
 @Index('idx_clicks_verification_time', ['verificationStatus', 'createdAt'])
 export class Click {
+  // MySQL's primary key is (id, createdAt): the table is partitioned by day of createdAt (docs/SCALING.md).
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;
 

@@ -7,6 +7,7 @@ import { bigintToNumber } from '../../database/column-types';
 @Index('idx_exchange_clicks_in_time', ['inExchangeCampaignId', 'createdAt'])
 @Index('idx_exchange_clicks_in_account_user_time', ['inAccountId', 'messengerUserId', 'createdAt'])
 export class ExchangeClick {
+  // MySQL's primary key is (id, createdAt): the table is partitioned by day of createdAt (docs/SCALING.md).
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;
 

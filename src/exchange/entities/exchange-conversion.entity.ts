@@ -4,10 +4,11 @@ import { bigintToNumber } from '../../database/column-types';
 /**
  * One conversion a partner reported for a user its exchange campaigns received (docs/CONTRACT.md §14). Attributed
  * ones name the exchange click (and its promoted campaign) they were credited to, each click at most once (unique
- * exchangeClickId); unattributed ones keep both null.
+ * exchangeClickId, with the click's time, which one click always gives the same); unattributed ones keep both null.
+ * On MySQL the primary key is (id, partitionAt) and the table is partitioned by day of partitionAt (docs/SCALING.md).
  */
 @Entity('exchange_conversions')
-@Index('uq_exchange_conversions_click', ['exchangeClickId'], { unique: true })
+@Index('uq_exchange_conversions_click', ['exchangeClickId', 'partitionAt'], { unique: true })
 @Index('idx_exchange_conversions_partner_time', ['partnerId', 'createdAt'])
 export class ExchangeConversion {
   @PrimaryColumn({ type: 'varchar', length: 26 })
@@ -29,4 +30,8 @@ export class ExchangeConversion {
 
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
+
+  /** The credited exchange click's createdAt, else this row's own: the day partition it lives in. */
+  @Column({ type: 'bigint', transformer: bigintToNumber })
+  partitionAt: number;
 }

@@ -5,6 +5,7 @@ import { bigintToNumber } from '../../database/column-types';
 @Entity('verification_calls')
 @Index('idx_verification_calls_campaign_time', ['campaignId', 'calledAt'])
 export class VerificationCall {
+  // MySQL's primary key is (id, calledAt): the table is partitioned by day of calledAt (docs/SCALING.md).
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;
 

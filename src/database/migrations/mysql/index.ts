@@ -12,6 +12,7 @@ import { FrequencyCaps1763884800000 } from './1763884800000-FrequencyCaps';
 import { CustomEvents1763888400000 } from './1763888400000-CustomEvents';
 import { ExchangeConversions1763892000000 } from './1763892000000-ExchangeConversions';
 import { Views1763895600000 } from './1763895600000-Views';
+import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
 
 /** Every mysql migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MYSQL_MIGRATIONS = [
   CustomEvents1763888400000,
   ExchangeConversions1763892000000,
   Views1763895600000,
+  EventPartitions1763899200000,
 ];
