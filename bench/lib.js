@@ -141,4 +141,4 @@ function table(rows) {
   return [format(header), ...lines.map(format)].join('\n');
 }
 
-module.exports = { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf };
+module.exports = { ROOT, startServer, startScriptNodeFlags, load, inParallel, table, sleep, cpuMeter, pidOf };
