@@ -134,7 +134,7 @@ async function measureWarmup({ env, port, requests, headers, seconds = Number(pr
   } finally {
     process.off('exit', kill);
     await new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(undefined);
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
       child.once('exit', resolve);
       child.kill('SIGTERM');
       setTimeout(kill, 5000).unref();
