@@ -41,7 +41,8 @@ function startScriptNodeFlags() {
 
 function stopChild(child) {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    // a child stopped by a signal has no exit code, only a signal code
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
@@ -141,4 +142,4 @@ function table(rows) {
   return [format(header), ...lines.map(format)].join('\n');
 }
 
-module.exports = { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf };
+module.exports = { ROOT, startServer, startScriptNodeFlags, load, inParallel, table, sleep, cpuMeter, pidOf };

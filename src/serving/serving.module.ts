@@ -16,6 +16,7 @@ import { GeoService } from './geo.service';
 import { ServingController } from './serving.controller';
 import { ServingFastLane } from './serving.fast-lane';
 import { ServingService } from './serving.service';
+import { ServingWarmup } from './serving-warmup';
 import { SignedViewers } from './signed-viewer';
 import { MemoryServingState } from './state/memory-serving-state';
 import { holderTimings } from './state/budget-leases';
@@ -32,6 +33,7 @@ import { SERVING_STATE } from './state/serving-state';
     DeliveryDiagnosisService,
     ServingFastLane,
     SignedViewers,
+    ServingWarmup,
     {
       provide: SERVING_STATE,
       inject: [REDIS, APP_CONFIG, CLICK_STORE],

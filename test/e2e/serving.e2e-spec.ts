@@ -1,4 +1,5 @@
 import { ManualClock } from '../../src/common/clock';
+import { ServingWarmup } from '../../src/serving/serving-warmup';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { createAdBlock, createCampaign, flushStats, IP, refreshIndex, UA } from '../support/serving-helpers';
 import {
@@ -507,6 +508,19 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
       expect(detail).toEqual(expect.objectContaining({ impressions: 5, cost: 0.005, deliveryStatus: 'budgetSpent' }));
       await refreshIndex(t);
       expect(await fetchAs(newUser())).toEqual([]);
+    });
+
+    it('should count and bill nothing when the process warms up the ad fetch over the real index', async () => {
+      const campaignId = await create(openCampaign({ budget: { amount: 0.005, total: 0.005 }, bidding: { billingType: 'CPM', costPer: 1 } }));
+      const warmed = t.app.get(ServingWarmup).warm();
+      expect(warmed.contexts).toBeGreaterThan(0);
+      expect(warmed.campaigns).toBe(1);
+      expect(await flushedCampaign(t, campaignId)).toEqual(expect.objectContaining({ impressions: 0, cost: 0 }));
+      // its whole budget is still there: exactly 5 impressions of 0.001
+      const served: string[][] = [];
+      for (let i = 0; i < 6; i++) served.push(await fetchAs(newUser()));
+      expect(served).toEqual([[campaignId], [campaignId], [campaignId], [campaignId], [campaignId], []]);
+      expect(await flushedCampaign(t, campaignId)).toEqual(expect.objectContaining({ impressions: 5, cost: 0.005 }));
     });
 
     it('should not pass the total budget under concurrent fetches', async () => {
