@@ -20,11 +20,13 @@
  * BENCH_REDIS_URL (redis://127.0.0.1:6379; keys under adnet-bench: are deleted), BENCH_DURATION (seconds per run,
  * 10), BENCH_CAMPAIGNS (10000), BENCH_PROFILES (100000), BENCH_LOG_LEVEL (the service's LOG_LEVEL, info),
  * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
- * BENCH_PHASES (saturation,floors,fixed: which parts to run, e.g. `fixed` alone to look at latency; `floors` loads
- * bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip).
+ * BENCH_PHASES (saturation,floors,fixed,warmup: which parts to run, e.g. `fixed` alone to look at latency; `floors`
+ * loads bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip;
+ * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js).
  */
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf } = require('./lib');
+const { measureWarmup } = require('./warmup');
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -36,7 +38,7 @@ const FIXED_RATE_CONNECTIONS = 20;
 /** Saturation rounds, each bare Fastify then the service, for the fetch and for the click (BENCH_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const CLICKS_PER_ROUND = 40_000;
-const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,floors,fixed').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,floors,fixed,warmup').split(','));
 const STORES = (process.env.BENCH_STORES || 'mysql,embedded').split(',').map((store) => store.trim());
 const EMBEDDED_DIR = '/tmp/adnet-bench-embedded';
 const SERVICE_PORT = 3998;
@@ -226,28 +228,23 @@ async function benchStore(store) {
   };
 
   let bare;
-  const service = await startServer(
-    'service',
-    path.join(ROOT, 'dist/src/main.js'),
-    {
-      PORT: String(SERVICE_PORT),
-      HOST: '127.0.0.1',
-      APP_ENV: 'production',
-      ...storeEnv,
-      REDIS_PREFIX,
-      ADMIN_API_KEY: ADMIN_KEY,
-      TRUST_PROXY: 'true',
-      RATE_LIMIT_PER_SECOND: '0',
-      // The bench cycles a few thousand users many times a second, far faster than real users come back: the hourly
-      // per-user cap would soon serve them nothing. Off unless asked for (BENCH_USER_IMPRESSIONS_PER_HOUR).
-      USER_IMPRESSIONS_PER_HOUR: process.env.BENCH_USER_IMPRESSIONS_PER_HOUR || '0',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
-      // the production format: request lines as JSON, as a log collector takes them
-      LOG_FORMAT: 'json',
-    },
-    `${SERVICE}/health`,
-    `/tmp/adnet-bench-service-${store}.log`,
-  );
+  const serviceEnv = {
+    PORT: String(SERVICE_PORT),
+    HOST: '127.0.0.1',
+    APP_ENV: 'production',
+    ...storeEnv,
+    REDIS_PREFIX,
+    ADMIN_API_KEY: ADMIN_KEY,
+    TRUST_PROXY: 'true',
+    RATE_LIMIT_PER_SECOND: '0',
+    // The bench cycles a few thousand users many times a second, far faster than real users come back: the hourly
+    // per-user cap would soon serve them nothing. Off unless asked for (BENCH_USER_IMPRESSIONS_PER_HOUR).
+    USER_IMPRESSIONS_PER_HOUR: process.env.BENCH_USER_IMPRESSIONS_PER_HOUR || '0',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+    // the production format: request lines as JSON, as a log collector takes them
+    LOG_FORMAT: 'json',
+  };
+  const service = await startServer('service', path.join(ROOT, 'dist/src/main.js'), serviceEnv, `${SERVICE}/health`, `/tmp/adnet-bench-service-${store}.log`);
   const floor = await startServer(
     'floor',
     path.join(__dirname, 'floor-fastify.js'),
@@ -452,6 +449,14 @@ async function benchStore(store) {
       clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
     }
 
+    // Target 4: a fresh process on the same data, loaded at saturation from the moment /health answers.
+    let warmup;
+    if (PHASES.has('warmup')) {
+      say('warm-up: a fresh service process on the same data');
+      await service.stop();
+      warmup = await measureWarmup({ env: serviceEnv, port: SERVICE_PORT, requests: fetchRequests, logFile: `/tmp/adnet-bench-warmup-${store}.log` });
+    }
+
     say('');
     say(table(rows));
     say('');
@@ -488,6 +493,7 @@ async function benchStore(store) {
     if (store === 'mysql' && saturated.fetch.length > 0 && saturated.click.length > 0) {
       for (const line of capacityModel(saturated.fetch, saturated.click)) result(line);
     }
+    for (const line of warmup?.lines ?? []) result(line);
     if (floors.redis) result(`floor: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify`);
     if (floors.durable)
       result(`floor: one durable row per request leaves ${(floors.durable.ratio * 100).toFixed(0)} % of bare Fastify (${floors.durable.rps.toFixed(0)} req/s)`);
