@@ -6,7 +6,8 @@
  * service on MySQL + Redis under GET /matching/ad (limit 5, the request mix of bench/serving.js): req/s, p50 and p99
  * at saturation (50 connections), p99 at a fixed 2,000 req/s (20 connections), the CPU µs per request of the
  * service, Redis, MySQL and the load generator, and the service's memory after its warm-up (resident set and V8 heap
- * used, from /proc and from /metrics) and its peak resident set.
+ * used, from /proc and from /metrics) and its peak resident set, and the CPU it uses with no requests for 20 s (its
+ * own background work: mostly the index refresh, which re-reads every active campaign's counters every 10 s).
  *
  * Seeding: the data only grows, so the cells run in order of profiles, then campaigns. Campaigns have the targeting
  * mix of bench/serving.js and are inserted in bulk, 500 rows per insert, as the rows CampaignsService.create writes
@@ -49,6 +50,8 @@ const SERVICE = `http://127.0.0.1:${PORT}`;
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const PROFILE_BATCH = 5000;
 const FIXED_RATE = 2000;
+/** Two index refreshes at the default INDEX_REFRESH_MS. */
+const IDLE_SECONDS = 20;
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
@@ -166,7 +169,7 @@ async function benchStore(store) {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
     LOG_FORMAT: 'json',
   };
-  const start = () => startServer('service', path.join(ROOT, 'dist/src/main.js'), env, `${SERVICE}/health`, `/tmp/adnet-scale-service-${store}.log`);
+  const start = () => startServer('service', path.join(ROOT, 'dist/src/main.js'), env, `${SERVICE}/health`, `/tmp/adnet-scale-service-${store}.log`, 180_000);
   let service = await start();
   const rows = [];
   try {
@@ -307,10 +310,15 @@ async function measureCell(store, service, publisher, adBlockId, addresses, cell
   const saturation = await run('saturation (50 conn)', { connections: 50 });
   const fixed = await run(`@${FIXED_RATE}/s (20 conn)`, { connections: 20, overallRate: FIXED_RATE });
   const after = await memoryOf(service.child.pid);
+  // With no requests: what the process spends on its own (mostly the index refresh, every INDEX_REFRESH_MS, 10 s).
+  const idle = cpuMeter({ server: service.child.pid }).start();
+  await sleep(IDLE_SECONDS * 1000);
+  const idleCpu = idle(1).server / (IDLE_SECONDS * 1e6);
+  say(`  idle for ${IDLE_SECONDS} s: the service used ${(idleCpu * 100).toFixed(1)} % of a core`);
   // the machine's load over the runs (other work on the shared cores makes every figure slower)
   const machineLoad = require('node:os').loadavg()[0];
   say(`  peak RSS ${after.peakRssMb.toFixed(0)} MB; load average (1 min) ${machineLoad.toFixed(1)} on ${require('node:os').availableParallelism()} cores`);
-  return { ...cell, ads, memory, peakRssMb: after.peakRssMb, saturation, fixed, machineLoad };
+  return { ...cell, ads, memory, peakRssMb: after.peakRssMb, saturation, fixed, machineLoad, idleCpu };
 }
 
 function scaleTable(rows) {
@@ -331,6 +339,7 @@ function scaleTable(rows) {
     'heap MB',
     'peak RSS MB',
     'start s',
+    'idle CPU %',
     'load',
   ];
   const micros = (value) => (value === undefined ? '' : value.toFixed(0));
@@ -351,6 +360,7 @@ function scaleTable(rows) {
     row.memory.heapUsedMb.toFixed(0),
     row.peakRssMb.toFixed(0),
     row.startSeconds.toFixed(1),
+    (row.idleCpu * 100).toFixed(1),
     row.machineLoad.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
