@@ -9,8 +9,9 @@ const ROOT = path.resolve(__dirname, '..');
 /**
  * Starts `node <script>` with `env` and waits until `readyUrl` answers; the child dies with this process.
  * BENCH_SERVICE_NODE_ARGS adds node options to the service (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * `timeoutMs`: how long it may take (bench/scale.js waits longer: 100,000 campaigns load in tens of seconds).
  */
-async function startServer(label, script, env, readyUrl, logFile) {
+async function startServer(label, script, env, readyUrl, logFile, timeoutMs = 60_000) {
   const fs = require('node:fs');
   const out = fs.openSync(logFile, 'w');
   const extraArgs = process.env.BENCH_SERVICE_NODE_ARGS ? process.env.BENCH_SERVICE_NODE_ARGS.split(/\s+/) : [];
@@ -18,7 +19,7 @@ async function startServer(label, script, env, readyUrl, logFile) {
   const child = spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
   const stop = () => child.kill('SIGTERM');
   process.on('exit', stop);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}; see ${logFile}`);
     try {
@@ -30,7 +31,7 @@ async function startServer(label, script, env, readyUrl, logFile) {
     await sleep(200);
   }
   stop();
-  throw new Error(`${label} did not start within 60 s; see ${logFile}`);
+  throw new Error(`${label} did not start within ${timeoutMs / 1000} s; see ${logFile}`);
 }
 
 /** The node flags of `npm start` (heap settings), so the bench runs the service as it is run in production. */

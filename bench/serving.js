@@ -562,10 +562,15 @@ function cpuBudget(runs, target) {
   );
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`bench failed: ${error.stack}\n`);
-    process.exit(1);
-  },
-);
+// bench/scale.js seeds the same data: the targeting mix, request headers and addresses.
+module.exports = { campaignBody, addressesByCountry, random, pick, chance, COUNTRIES, LANGUAGES, USER_AGENTS };
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`bench failed: ${error.stack}\n`);
+      process.exit(1);
+    },
+  );
+}

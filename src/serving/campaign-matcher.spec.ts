@@ -230,6 +230,36 @@ describe('campaign matcher', () => {
       }
     });
 
+    it('should answer exactly what a full scan answers past the kept entries: later rounds and large skip sets', () => {
+      const cache = new MatchCache();
+      const many = Array.from({ length: 2000 }, (_, i) => ({ ...campaigns[i % campaigns.length], id: `d${i}`, ecpmMicros: Math.floor(random() * 500) }));
+      const ranked = rankCampaigns(many);
+      let deeper = 0;
+      for (let i = 0; i < 1500; i++) {
+        const request: MatchContext = {
+          ...context,
+          now: NOW + Math.floor((random() - 0.5) * 20_000),
+          country: pick(COUNTRIES),
+          language: pick(LANGUAGES),
+          platform: pick(PLATFORMS),
+          premium: random() < 0.3,
+          highValue: random() < 0.3,
+          linkedWallet: random() < 0.3,
+          linkedChainWallet: random() < 0.3,
+          walletHasBalance: random() < 0.3,
+        };
+        // as the serving rounds ask: up to (9 + 3) << 3 candidates, those offered before skipped
+        const max = 1 + Math.floor(random() * 96);
+        const offered = selectCandidates(ranked, request, Math.floor(random() * 120)).map((c) => c.id);
+        const skip = new Set([...offered, ...Array.from({ length: 30 }, () => `d${Math.floor(random() * 2000)}`)]);
+        const expected = selectCandidates(ranked, request, max, skip).map((c) => c.id);
+        if (expected.length > 32 || offered.length > 32) deeper++;
+        expect(cache.select(ranked, request, max, skip).map((c) => c.id)).toEqual(expected);
+      }
+      // the case this test is for did happen: answers beyond the 32 kept entries of a context
+      expect(deeper).toBeGreaterThan(500);
+    });
+
     it('should stop serving a cached campaign at its end time and start one at its start time', () => {
       const cache = new MatchCache();
       const ranked = rankCampaigns([campaign('ends', { ecpmMicros: 9, endTime: NOW + 10 }), campaign('starts', { ecpmMicros: 8, startTime: NOW + 5 })]);

@@ -291,20 +291,23 @@ class TargetingBitsets {
     return this.ranked === ranked;
   }
 
-  /** The positions whose campaigns pass every targeting rule for the context (time windows not checked). */
-  matching(context: MatchContext, flagBits: number): Uint32Array {
-    const region = this.memo(`r${context.country}`, () => this.regions.passing(context.country));
-    const language = this.memo(`l${context.language}`, () => this.languages.passing(context.language));
-    const platform = this.memo(`p${context.platform}`, () => or(this.anyPlatform, context.platform === null ? undefined : this.platform.get(context.platform)));
-    const flags = this.memo(`f${flagBits}`, () => {
-      const allowed = new Uint32Array(this.words);
-      // a campaign passes when every flag it requires is among the user's
-      for (let m = 0; m < 32; m++) if ((m & ~flagBits) === 0) orInto(allowed, this.byRequiredFlags[m]);
-      return allowed;
-    });
-    const result = new Uint32Array(this.words);
-    for (let w = 0; w < this.words; w++) result[w] = region[w] & language[w] & platform[w] & flags[w];
-    return result;
+  /**
+   * The positions whose campaigns pass every targeting rule for the context (time windows not checked), as the four
+   * sets of its values: a scan ANDs a word of each as it reads it (matchingWord), so one that stops early reads only
+   * the words it needs and its cost does not grow with the campaigns behind the ones it takes.
+   */
+  matching(context: MatchContext, flagBits: number): ContextBits {
+    return {
+      region: this.memo(`r${context.country}`, () => this.regions.passing(context.country)),
+      language: this.memo(`l${context.language}`, () => this.languages.passing(context.language)),
+      platform: this.memo(`p${context.platform}`, () => or(this.anyPlatform, context.platform === null ? undefined : this.platform.get(context.platform))),
+      flags: this.memo(`f${flagBits}`, () => {
+        const allowed = new Uint32Array(this.words);
+        // a campaign passes when every flag it requires is among the user's
+        for (let m = 0; m < 32; m++) if ((m & ~flagBits) === 0) orInto(allowed, this.byRequiredFlags[m]);
+        return allowed;
+      }),
+    };
   }
 
   private memo(key: string, build: () => Uint32Array): Uint32Array {
@@ -315,6 +318,19 @@ class TargetingBitsets {
     }
     return bits;
   }
+}
+
+/** The sets of the values of one context (TargetingBitsets.matching); all of the same length. */
+interface ContextBits {
+  region: Uint32Array;
+  language: Uint32Array;
+  platform: Uint32Array;
+  flags: Uint32Array;
+}
+
+/** Word `w` of the context's matching positions. */
+function matchingWord(bits: ContextBits, w: number): number {
+  return bits.region[w] & bits.language[w] & bits.platform[w] & bits.flags[w];
 }
 
 /** An include/exclude list pair of every campaign, filed by value (the rule of matchesTargeting). */
@@ -387,7 +403,9 @@ function flagBitsOf(c: MatchContext): number {
  * selectCandidates with memory: thousands of requests a second share a few hundred targeting contexts, so the
  * matching campaigns of a context are found once per ranked list (a new list, after any change, starts afresh)
  * and reused while the request's time is inside the window in which none of them starts or ends.
- * Same answers as selectCandidates, which it falls back to when the kept entries do not reach `max`.
+ * Same answers as selectCandidates. When the kept entries do not reach `max` (later rounds, many campaigns skipped)
+ * it scans the context's matching positions from the top, skipping `skip`: never a targeting check per campaign,
+ * which over 100,000 campaigns cost milliseconds per request for a context few of them match.
  */
 export class MatchCache {
   private ranked: readonly IndexedCampaign[] | null = null;
@@ -423,18 +441,37 @@ export class MatchCache {
       if (picked.length >= max) break;
       if (!skip?.has(campaign.id)) picked.push(campaign);
     }
-    if (picked.length < max && !entry.complete) return selectCandidates(ranked, context, max, skip);
+    if (picked.length < max && !entry.complete) return scanMatching(ranked, this.bitsets!.matching(context, flagBitsOf(context)), context.now, max, skip);
     return picked;
   }
 }
 
+/** selectCandidates over the context's matching positions: the first `max` live ones not in `skip`, in rank order. */
+function scanMatching(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number, max: number, skip?: ReadonlySet<string>): IndexedCampaign[] {
+  const picked: IndexedCampaign[] = [];
+  const words = matching.region.length;
+  for (let w = 0; w < words; w++) {
+    let word = matchingWord(matching, w);
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word & -word);
+      word &= word - 1;
+      const campaign = ranked[(w << 5) + bit];
+      if (skip?.has(campaign.id) || !isLive(campaign, now)) continue;
+      picked.push(campaign);
+      if (picked.length >= max) return picked;
+    }
+  }
+  return picked;
+}
+
 /** The first CACHED_DEPTH live campaigns among the matching positions, and the time window the answer holds for. */
-function scanForCache(ranked: readonly IndexedCampaign[], matching: Uint32Array, now: number): CachedMatch {
+function scanForCache(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number): CachedMatch {
   const campaigns: IndexedCampaign[] = [];
   let validFrom = -Infinity;
   let validUntil = Infinity;
-  for (let w = 0; w < matching.length; w++) {
-    let word = matching[w];
+  const words = matching.region.length;
+  for (let w = 0; w < words; w++) {
+    let word = matchingWord(matching, w);
     while (word !== 0) {
       const bit = 31 - Math.clz32(word & -word);
       word &= word - 1;

@@ -1,0 +1,222 @@
+'use strict';
+/**
+ * The matcher alone, without HTTP: the service's own campaign index (`CampaignIndexService` of the build, loaded
+ * from an in-memory list of campaign rows instead of the database) at 1,000 / 10,000 / 100,000 campaigns with the
+ * targeting mix of bench/serving.js, and the request contexts of its ad fetches (countries from the geo database,
+ * the profiles' flag mix, the three platforms, ten languages). Prints, per campaign count, the ns per match of each
+ * kind of call the ad fetch makes, and what a full index refresh costs. Run by bench/scale.js, or alone:
+ * `node bench/matcher-scale.js` (needs `npm run build`; BENCH_MATCHER_CAMPAIGNS, default 1000,10000,100000).
+ *
+ * Kinds of call, as ServingService makes them (src/serving/reserve-in-rounds.ts): round 1 asks for limit + 3 = 8
+ * candidates, a second round 16 with the 8 offered skipped, a fourth round 64 with the 56 offered before skipped.
+ * "first" is the first request of a context after a refresh (the match cache starts afresh with every new list).
+ */
+const path = require('node:path');
+const { ROOT } = require('./lib');
+const { campaignBody, addressesByCountry, random, pick, chance, LANGUAGES } = require('./serving');
+
+const COUNTS = (process.env.BENCH_MATCHER_CAMPAIGNS || '1000,10000,100000').split(',').map(Number);
+const CONTEXTS = 4000;
+const PLATFORMS = ['iOS', 'Android', 'Desktop'];
+
+const dist = (file) => require(path.join(ROOT, 'dist/src', file));
+
+/**
+ * Campaign `i` of the bench's create bodies as the row CampaignsService.create inserts for it (bench/scale.js
+ * inserts these rows in bulk: creating 100,000 campaigns one request at a time takes too long).
+ */
+function campaignRow(i, now, id, accountId) {
+  const { normalizeTargeting } = dist('campaigns/campaigns.service');
+  const { toMicros } = dist('common/money');
+  const body = campaignBody(i, now);
+  return {
+    id,
+    accountId,
+    name: body.name,
+    status: 'onGoing',
+    approved: true,
+    targeting: normalizeTargeting({}, body.targeting),
+    dailyBudgetMicros: toMicros(body.budget.amount),
+    totalBudgetMicros: toMicros(body.budget.total),
+    budgetStrategy: body.budget.strategy,
+    startTime: body.budget.startTime,
+    endTime: body.budget.endTime,
+    billingType: body.bidding.billingType,
+    costPerMicros: toMicros(body.bidding.costPer),
+    adFormat: body.ad.adFormat,
+    popupImage: body.ad.popupImage,
+    icon: body.ad.icon,
+    actionType: body.ad.destination.actionType,
+    destinationUrl: body.ad.destination.url,
+    text: body.ad.text,
+    brandName: body.ad.brandName,
+    buttonText: body.ad.buttonText,
+    verificationUrl: null,
+    frequencyCapImpressions: null,
+    frequencyCapHours: null,
+    impressions: 0,
+    clicks: 0,
+    unbilledClicks: 0,
+    invalidClicks: 0,
+    invalidImpressions: 0,
+    views: 0,
+    conversions: 0,
+    onboardEvents: 0,
+    registerEvents: 0,
+    playEvents: 0,
+    paymentEvents: 0,
+    withdrawEvents: 0,
+    optimizationEvent: 'conversion',
+    spentMicros: 0,
+    daySpentMicros: 0,
+    spentDay: '',
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A row with some history, so CPC campaigns rank by different CTR estimates. */
+function rowOf(i, now) {
+  const row = campaignRow(i, now, `c${String(i).padStart(9, '0')}`, `a${i % 20}`);
+  row.impressions = Math.floor(random() * 10_000);
+  row.clicks = Math.floor(random() * 100);
+  return row;
+}
+
+/** Request contexts drawn like the ad fetches of bench/serving.js: 90 % known users with the profiles' flags. */
+function contextsOf(now) {
+  const addresses = addressesByCountry();
+  return Array.from({ length: CONTEXTS }, () => {
+    const known = chance(0.9);
+    const wallet = known && chance(0.3);
+    return {
+      now,
+      country: pick(addresses).country,
+      language: pick(LANGUAGES),
+      platform: pick(PLATFORMS),
+      premium: known && chance(0.2),
+      highValue: known && chance(0.1),
+      linkedWallet: wallet,
+      linkedChainWallet: wallet && chance(1 / 3),
+      walletHasBalance: wallet && chance(0.5),
+    };
+  });
+}
+
+/** The service's index over `rows`, loaded as at start (the store is a list in memory; no timers started). */
+async function indexOf(rows, clockNow) {
+  const { CampaignIndexService } = dist('serving/campaign-index.service');
+  const store = {
+    servable: async () => rows,
+    servableCounters: async () => rows,
+    findByIds: async (ids) => rows.filter((row) => ids.includes(row.id)),
+    findById: async (id) => rows.find((row) => row.id === id) ?? null,
+  };
+  const changes = { on: () => undefined };
+  const index = new CampaignIndexService(store, { indexRefreshMs: 10_000 }, { now: clockNow }, changes);
+  await index.refresh();
+  return index;
+}
+
+// a full collection before each heap reading, so the index's heap is what it holds (also without --expose-gc)
+require('node:v8').setFlagsFromString('--expose-gc');
+const gc = require('node:vm').runInNewContext('gc');
+
+const heapUsed = () => {
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+/** Mean ns of `call(i)` over `n` calls. */
+function timeEach(n, call) {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) call(i);
+  return Number(process.hrtime.bigint() - started) / n;
+}
+
+async function measure(count, contexts, now) {
+  const { selectCandidates, targetingKey } = dist('serving/campaign-matcher');
+  const rows = Array.from({ length: count }, (_, i) => rowOf(i, now));
+  const before = heapUsed();
+  let started = process.hrtime.bigint();
+  const index = await indexOf(rows, () => now);
+  const loadMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const indexBytes = heapUsed() - before;
+  const none = new Set();
+  const offered8 = (c) => new Set(index.candidates(c, 8, none).map((campaign) => campaign.id));
+  const offered56 = (c) => new Set(index.candidates(c, 56, none).map((campaign) => campaign.id));
+  const skips8 = contexts.map(offered8);
+  const skips56 = contexts.map(offered56);
+  let found = 0;
+  const result = { count, loadMs, indexBytes };
+
+  // A refresh with every counter moved: the service re-reads counters, re-ranks and rebuilds the targeting bitsets.
+  for (const row of rows) row.impressions += 1 + Math.floor(random() * 100);
+  started = process.hrtime.bigint();
+  await index.refresh();
+  result.refreshMs = Number(process.hrtime.bigint() - started) / 1e6;
+
+  // first request of each context on the fresh list (the cache was emptied by the refresh): distinct contexts only
+  const firsts = [...new Map(contexts.map((c) => [targetingKey(c), c])).values()];
+  result.contexts = firsts.length;
+  result.first = timeEach(firsts.length, (i) => (found += index.candidates(firsts[i], 8, none).length));
+  const calls = 200_000;
+  result.round1 = timeEach(calls, (i) => (found += index.candidates(contexts[i % CONTEXTS], 8, none).length));
+  result.round2 = timeEach(calls, (i) => (found += index.candidates(contexts[i % CONTEXTS], 16, skips8[i % CONTEXTS]).length));
+  const deepCalls = Math.max(2000, Math.floor(2e8 / count / 10));
+  result.round4 = timeEach(deepCalls, (i) => (found += index.candidates(contexts[i % CONTEXTS], 64, skips56[i % CONTEXTS]).length));
+  result.scan = timeEach(deepCalls, (i) => (found += selectCandidates(index.ranked, contexts[i % CONTEXTS], 8, none).length));
+  result.found = found;
+  return result;
+}
+
+async function main() {
+  const now = Date.now();
+  const contexts = contextsOf(now);
+  const results = [];
+  const say = (line) => process.stdout.write(`${line}\n`);
+  say(`matcher micro-bench: the service's campaign index in-process, ${CONTEXTS} request contexts (node ${process.version})`);
+  for (const count of COUNTS) {
+    const r = await measure(count, contexts, now);
+    results.push(r);
+    say(
+      `  ${count} campaigns: round 1 ${r.round1.toFixed(0)} ns, round 2 ${r.round2.toFixed(0)} ns, round 4 ${r.round4.toFixed(0)} ns, ` +
+        `first of a context ${(r.first / 1000).toFixed(1)} µs (${r.contexts} contexts), plain scan ${(r.scan / 1000).toFixed(1)} µs; ` +
+        `load ${r.loadMs.toFixed(0)} ms, refresh ${r.refreshMs.toFixed(0)} ms, index heap ${(r.indexBytes / 1048576).toFixed(1)} MB`,
+    );
+  }
+  return results;
+}
+
+/** The results as a Markdown-like table (bench/scale.js prints it with the HTTP table). */
+function matcherTable(results) {
+  const header = ['campaigns', 'round 1 ns', 'round 2 ns', 'round 4 ns', 'first µs', 'plain scan µs', 'refresh ms', 'index MB'];
+  const lines = results.map((r) => [
+    String(r.count),
+    r.round1.toFixed(0),
+    r.round2.toFixed(0),
+    r.round4.toFixed(0),
+    (r.first / 1000).toFixed(1),
+    (r.scan / 1000).toFixed(1),
+    r.refreshMs.toFixed(0),
+    (r.indexBytes / 1048576).toFixed(1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
+  return [header, ...lines].map((cells) => cells.map((cell, i) => cell.padStart(widths[i])).join('  ')).join('\n');
+}
+
+module.exports = { main, matcherTable, campaignRow };
+
+if (require.main === module) {
+  main().then(
+    (results) => {
+      process.stdout.write(`\n${matcherTable(results)}\n`);
+      process.exit(0);
+    },
+    (error) => {
+      process.stderr.write(`matcher bench failed: ${error.stack}\n`);
+      process.exit(1);
+    },
+  );
+}
