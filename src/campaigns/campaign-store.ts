@@ -15,8 +15,12 @@ export interface CampaignCounters {
 export interface CampaignStore {
   /** Campaigns `onGoing`, approved and not ended at `now` (budget not checked). */
   servable(now: number): Promise<Campaign[]>;
-  /** The counters of the campaigns `servable` would return. */
-  servableCounters(now: number): Promise<CampaignCounters[]>;
+  /**
+   * The counters of the campaigns `servable` would return, one page in id order after `afterId` (null: the first):
+   * a refresh of 100,000 campaigns reads them in pages, so a synchronous driver (SQLite) never holds the event loop
+   * for the whole table.
+   */
+  servableCountersPage(now: number, afterId: string | null, limit: number): Promise<CampaignCounters[]>;
   findByIds(ids: string[]): Promise<Campaign[]>;
   findById(id: string): Promise<Campaign | null>;
 }

@@ -15,8 +15,8 @@ export class CampaignRepository implements CampaignStore {
     return this.campaigns.find({ where: servableWhere(now) });
   }
 
-  servableCounters(now: number): Promise<CampaignCounters[]> {
-    return this.campaigns
+  servableCountersPage(now: number, afterId: string | null, limit: number): Promise<CampaignCounters[]> {
+    const query = this.campaigns
       .createQueryBuilder('c')
       .select('c.id', 'id')
       .addSelect('c.version', 'version')
@@ -25,8 +25,9 @@ export class CampaignRepository implements CampaignStore {
       .addSelect('c.spentDay', 'spentDay')
       .addSelect('c.clicks', 'clicks')
       .addSelect('c.impressions', 'impressions')
-      .where(servableWhere(now))
-      .getRawMany();
+      .where(servableWhere(now));
+    if (afterId !== null) query.andWhere('c.id > :afterId', { afterId });
+    return query.orderBy('c.id').limit(limit).getRawMany();
   }
 
   findByIds(ids: string[]): Promise<Campaign[]> {

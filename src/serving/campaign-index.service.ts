@@ -19,6 +19,8 @@ import {
 
 /** Rows a refresh handles between two turns of the event loop. */
 const REFRESH_SLICE = 1000;
+/** Campaigns' counters a refresh reads per query (see CampaignStore.servableCountersPage). */
+export const COUNTERS_PAGE = 5000;
 /** How long change notices are gathered before one reload applies them all. */
 const RELOAD_GATHER_MS = 20;
 
@@ -163,7 +165,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   private async refreshChanged(): Promise<void> {
     const now = this.clock.now();
-    const rows = await this.campaigns.servableCounters(now);
+    const rows = await this.servableCounters(now);
     const next = new Map<string, IndexedCampaign>();
     const stale: string[] = [];
     for (let i = 0; i < rows.length; i++) {
@@ -187,6 +189,18 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     const ranked = await rerankCampaignsInSlices(this.rankedList, next);
     await this.matches.prepare(ranked);
     this.apply(next, ranked);
+  }
+
+  /** Every servable campaign's counters, read a page at a time with a turn of the event loop between pages. */
+  private async servableCounters(now: number): Promise<CampaignCounters[]> {
+    const rows: CampaignCounters[] = [];
+    for (let afterId: string | null = null; ;) {
+      const page = await this.campaigns.servableCountersPage(now, afterId, COUNTERS_PAGE);
+      for (const row of page) rows.push(row);
+      if (page.length < COUNTERS_PAGE) return rows;
+      afterId = page[page.length - 1].id;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   private apply(next: Map<string, IndexedCampaign>, ranked = rankCampaigns([...next.values()])): void {

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { CAMPAIGN_STORE, type CampaignStore } from '../../src/campaigns/campaign-store';
 import { Campaign } from '../../src/campaigns/entities/campaign.entity';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 import { createAdBlock, refreshIndex } from '../support/serving-helpers';
@@ -38,6 +39,25 @@ describe('Serving index refresh', () => {
     const ads = await served();
     expect(ads.find((ad) => ad.campaignId === changed)?.text).toBe('New text');
     expect(ads.find((ad) => ad.campaignId === untouched)?.text).toBe('Stays');
+  });
+
+  it('reads the counters in pages in id order: every servable campaign once, a paused or ended one never', async () => {
+    const servable = await Promise.all(Array.from({ length: 7 }, () => createServable(t, advertiser.apiKey, openCampaign())));
+    const paused = await createServable(t, advertiser.apiKey, openCampaign());
+    await campaigns.update({ id: paused }, { status: 'paused', version: () => 'version + 1' });
+    const store = t.app.get<CampaignStore>(CAMPAIGN_STORE, { strict: false });
+    const pages: string[][] = [];
+    for (let afterId: string | null = null; pages.length < 10;) {
+      const page = await store.servableCountersPage(Date.now(), afterId, 3);
+      pages.push(page.map((row) => row.id));
+      if (page.length < 3) break;
+      afterId = page[page.length - 1].id;
+    }
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+    expect(pages.flat()).toEqual([...servable].sort());
+    // and the refresh that reads them so keeps serving all seven
+    await refreshIndex(t);
+    expect(new Set((await served()).map((ad) => ad.campaignId))).toEqual(new Set(servable));
   });
 
   it('drops a campaign whose spend the database shows at its budget, and one paused behind its back', async () => {
