@@ -109,7 +109,10 @@ async function indexOf(rows, clockNow) {
   const { CampaignIndexService } = dist('serving/campaign-index.service');
   const store = {
     servable: async () => rows,
-    servableCounters: async () => rows,
+    servableCountersPage: async (_now, afterId, limit) => {
+      const from = afterId === null ? 0 : rows.findIndex((row) => row.id === afterId) + 1;
+      return rows.slice(from, from + limit);
+    },
     findByIds: async (ids) => rows.filter((row) => ids.includes(row.id)),
     findById: async (id) => rows.find((row) => row.id === id) ?? null,
   };
