@@ -7,26 +7,25 @@ import { ADMIN_KEY, Cluster, healthOf, sleep, waitUntil } from './support/cluste
 import { Answer, call, FETCH, Json, Ledger, newUser, PROFILE_BATCH, runLoad, Tally, waitForBatches, World } from './support/load';
 
 /**
- * What the shared budget counters (Redis) and the database say each campaign spent, and what the lease holders'
+ * What the shared budget counters (Redis) and the database say each campaign spent, and what the campaigns' leases
  * hashes hold aside (unused leases, clicks billed and not yet committed): per holder, and per campaign.
  */
 async function budgetCounters(redis: Redis) {
   const campaigns = await cluster.sql<{ id: string; spentMicros: string | number }>('SELECT id, spentMicros FROM campaigns');
   const spent = new Map<string, number>();
-  for (const campaign of campaigns) spent.set(campaign.id, Number((await redis.get(stateKeys.spent(campaign.id))) ?? 0));
   const outstanding = new Map<string, number>();
   const heldFor = new Map<string, number>();
   const fields: string[] = [];
-  for (const holderId of await redis.smembers(stateKeys.leaseHolders())) {
-    let held = 0;
-    for (const [field, micros] of Object.entries(await redis.hgetall(stateKeys.holderLeases(holderId)))) {
-      const campaignId = field.split('|')[0];
-      held += Number(micros);
-      heldFor.set(campaignId, (heldFor.get(campaignId) ?? 0) + Number(micros));
-      fields.push(`${holderId}: ${field} = ${micros}`);
+  for (const campaign of campaigns) {
+    spent.set(campaign.id, Number((await redis.get(stateKeys.spent(campaign.id))) ?? 0));
+    for (const [field, micros] of Object.entries(await redis.hgetall(stateKeys.campaignLeases(campaign.id)))) {
+      const holderId = field.split('|')[0];
+      outstanding.set(holderId, (outstanding.get(holderId) ?? 0) + Number(micros));
+      heldFor.set(campaign.id, (heldFor.get(campaign.id) ?? 0) + Number(micros));
+      fields.push(`${campaign.id}: ${field} = ${micros}`);
     }
-    if (held !== 0) outstanding.set(holderId, held);
   }
+  for (const [holderId, held] of outstanding) if (held === 0) outstanding.delete(holderId);
   return { spent, dbSpent: new Map(campaigns.map((campaign) => [campaign.id, Number(campaign.spentMicros)])), outstanding, heldFor, fields };
 }
 

@@ -50,11 +50,12 @@ export function holderTimings(ttlMs: number): { holderTtlMs: number; holderTrust
 export const RECLAIM_EVERY_MS = 5_000;
 
 /**
- * The hash field of a lease: campaign and UTC day (the reclaim script splits it at the `|`). A billed click waiting
- * for its row has a field of its own after these two (see RedisClicks.clickCommitted).
+ * The field of a lease in its campaign's leases hash (stateKeys.campaignLeases): the holder and the UTC day (the
+ * reclaim script splits it at the `|`). A billed click waiting for its row has a field of its own after these two
+ * (see pendingClickField).
  */
-export function leaseField(campaignId: string, day: string): string {
-  return `${campaignId}|${day}`;
+export function leaseField(holderId: string, day: string): string {
+  return `${holderId}|${day}`;
 }
 
 export interface Lease {
