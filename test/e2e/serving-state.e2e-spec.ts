@@ -164,14 +164,7 @@ if (TEST_PROFILE === 'mysql') {
       const candidate = campaign();
       const child = spawn(
         process.execPath,
-        [
-          '-r',
-          'ts-node/register/transpile-only',
-          join(__dirname, '../support/lease-holder-child.ts'),
-          prefix,
-          '1500',
-          JSON.stringify(candidate),
-        ],
+        ['-r', 'ts-node/register/transpile-only', join(__dirname, '../support/lease-holder-child.ts'), prefix, '1500', JSON.stringify(candidate)],
         { cwd: join(__dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -44,7 +44,11 @@ describe('Two APIs and a worker on a Redis Cluster (3 masters, 3 replicas)', () 
     await runLoad(world, ledger, tally, { durationMs: 10_000, concurrency: 12, tag: 'ca', batchEveryMs: 300, batchSize: 300 });
     const statuses = await waitForBatches(world, ledger, 60_000);
     const result = await suite.settledAudit();
-    print('cluster A. two APIs + one worker on a Redis Cluster', [tally.summary(), `5xx ${tally.serverErrors}, network errors ${tally.networkErrors}`, ...auditLines(result)]);
+    print('cluster A. two APIs + one worker on a Redis Cluster', [
+      tally.summary(),
+      `5xx ${tally.serverErrors}, network errors ${tally.networkErrors}`,
+      ...auditLines(result),
+    ]);
     expect({ serverErrors: tally.serverErrors, networkErrors: tally.networkErrors, samples: tally.samples }).toEqual({
       serverErrors: 0,
       networkErrors: 0,
@@ -68,7 +72,12 @@ describe('Two APIs and a worker on a Redis Cluster (3 masters, 3 replicas)', () 
         killed = cluster.redisMasterOf(slot);
         const killedAt = Date.now();
         process.kill(killed.pid, 'SIGKILL');
-        await waitUntil('the replica promoted (cluster_state:ok)', async () => cluster.redisMasterOf(slot).port !== killed.port && cluster.redisClusterOk(killed.port), 60_000, 100);
+        await waitUntil(
+          'the replica promoted (cluster_state:ok)',
+          async () => cluster.redisMasterOf(slot).port !== killed.port && cluster.redisClusterOk(killed.port),
+          60_000,
+          100,
+        );
         promotedMs = Date.now() - killedAt;
         await waitUntil('both APIs serving again', bothServing, 60_000, 100);
         recoveredMs = Date.now() - killedAt;
@@ -85,7 +94,11 @@ describe('Two APIs and a worker on a Redis Cluster (3 masters, 3 replicas)', () 
       ...auditLines(result),
       `small budgets: ${smallCampaigns.map((c) => `${c.spentMicros} spent of ${c.totalMicros} (unit ${c.unitMicros})`).join('; ')}`,
     ]);
-    expect({ afterServerErrors: run.windows.after.serverErrors, afterNetworkErrors: run.windows.after.networkErrors, samples: run.windows.after.samples }).toEqual({
+    expect({
+      afterServerErrors: run.windows.after.serverErrors,
+      afterNetworkErrors: run.windows.after.networkErrors,
+      samples: run.windows.after.samples,
+    }).toEqual({
       afterServerErrors: 0,
       afterNetworkErrors: 0,
       samples: [],

@@ -521,20 +521,22 @@ export class RedisLeaseHolder {
     // one script per return, in its campaign's slot; a chunk at a time, so the ad requests' serve scripts run between
     for (let from = 0; from < returns.length; from += SCRIPT_CHUNK) {
       await Promise.all(
-        returns.slice(from, from + SCRIPT_CHUNK).map(({ holderId, campaignId, day, micros, field }) =>
-          replicated<number>(
-            this.redis,
-            'adnetGiveBack',
-            4,
-            stateKeys.giveBackToken(campaignId, newId()),
-            stateKeys.campaignLeases(campaignId),
-            stateKeys.spent(campaignId),
-            stateKeys.daySpent(campaignId, day),
-            GIVE_BACK_TOKEN_MS,
-            field ?? leaseField(holderId, day),
-            micros,
-          ).catch(() => undefined),
-        ),
+        returns
+          .slice(from, from + SCRIPT_CHUNK)
+          .map(({ holderId, campaignId, day, micros, field }) =>
+            replicated<number>(
+              this.redis,
+              'adnetGiveBack',
+              4,
+              stateKeys.giveBackToken(campaignId, newId()),
+              stateKeys.campaignLeases(campaignId),
+              stateKeys.spent(campaignId),
+              stateKeys.daySpent(campaignId, day),
+              GIVE_BACK_TOKEN_MS,
+              field ?? leaseField(holderId, day),
+              micros,
+            ).catch(() => undefined),
+          ),
       );
     }
   }

@@ -136,7 +136,14 @@ export class Suite {
     const windows: Record<string, Tally> = { before: tally.window };
     let stop = false;
     const health = watchHealth(this.world.ports);
-    const load = runLoad(this.world, this.ledger, tally, { durationMs: 10 * 60_000, concurrency: 12, tag: 'f', batchEveryMs: 300, batchSize: 300, stop: () => stop });
+    const load = runLoad(this.world, this.ledger, tally, {
+      durationMs: 10 * 60_000,
+      concurrency: 12,
+      tag: 'f',
+      batchEveryMs: 300,
+      batchSize: 300,
+      stop: () => stop,
+    });
     await sleep(options.before);
     tally.window = windows.during = new Tally();
     const faultStarted = Date.now();
