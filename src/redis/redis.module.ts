@@ -13,10 +13,11 @@ export type RedisClient = Redis | Cluster;
  */
 export function redisConnection(config: AppConfig, options: RedisOptions = {}): RedisClient {
   if (config.redisClusterNodes) {
-    const { keyPrefix, enableAutoPipelining, maxRetriesPerRequest, ...nodeOptions } = options;
+    // No auto-pipelining on a cluster: ioredis groups a tick's commands by the slot of their first argument, which for
+    // a script is its key count, not a key (scripts of different slots would share a pipeline and be refused).
+    const { keyPrefix, enableAutoPipelining: _autoPipelining, maxRetriesPerRequest, ...nodeOptions } = options;
     return new Redis.Cluster(config.redisClusterNodes, {
       keyPrefix,
-      enableAutoPipelining,
       redisOptions: { ...nodeOptions, maxRetriesPerRequest },
       // a failover (a master lost, its replica promoted) takes the cluster node timeout and more: keep retrying
       retryDelayOnFailover: 200,
