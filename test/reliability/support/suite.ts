@@ -234,7 +234,7 @@ export class Suite {
       );
     }
     print('set-up', [
-      `private MariaDB :${this.cluster.mysqlPort} up in ${mariaMs} ms, private Redis :${this.cluster.redisPort} (AOF, fsync always) up in ${redisMs} ms`,
+      `private MariaDB :${this.cluster.mysqlPort} up in ${mariaMs} ms, ${this.cluster.redisClusterNodes ? `private Redis Cluster ${this.cluster.redisClusterNodes}` : `private Redis :${this.cluster.redisPort} (AOF, fsync always)`} up in ${redisMs} ms`,
       `api0 :${this.world.ports[0]} (migrations) ${api0Ms} ms, api1 :${this.world.ports[1]} ${api1Ms} ms, worker ${workerMs} ms; APIs QUEUE_WORKERS=false`,
     ]);
   }
