@@ -127,7 +127,7 @@ export class RedisClickState {
   }
 
   /**
-   * The click's row is committed: its price leaves the holder's hash (it is billed for good). A removal that fails
+   * The click's row is committed: its price leaves the campaign's leases hash (it is billed for good). A removal that fails
    * or never happens is harmless: before giving a click back, the reclaim and the orphan sweep ask the database
    * whether its row exists.
    */
@@ -144,7 +144,7 @@ export class RedisClickState {
     const pending = this.pendingClicks.get(key);
     this.pendingClicks.delete(key);
     if (costMicros > 0 && pending !== undefined) {
-      // through the holder's hash: nothing goes back twice if the holder was reclaimed meanwhile
+      // through the leases hash: nothing goes back twice if the holder was reclaimed meanwhile
       await this.holder.returnToCounters([
         { holderId: pending.holderId, campaignId: request.campaignId, day: request.day, micros: costMicros, field: pending.field },
       ]);

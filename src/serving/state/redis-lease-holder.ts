@@ -30,7 +30,7 @@ const GIVE_BACK_TOKEN_MS = 10 * 60 * 1000;
 /** How many times one reservation asks for leases again when other requests used up what it waited for. */
 const MAX_LEASE_ROUNDS = 6;
 
-/** Budget going back to the shared counters through a holder's hash. */
+/** Budget going back to the shared counters through the holder's field in its campaign's leases hash. */
 export interface LeaseReturn {
   holderId: string;
   campaignId: string;
@@ -184,7 +184,7 @@ export class RedisLeaseHolder {
 
   /**
    * Puts back a unit billed tentatively: into its lease while this process still holds it, or else (returned,
-   * replaced, given up) straight onto the shared counters it was carved from, through its holder's hash.
+   * replaced, given up) straight onto the shared counters it was carved from, through its holder's field in the leases hash.
    */
   giveBack(lease: Lease, priceMicros: number): void {
     if (priceMicros === 0) return;
@@ -569,7 +569,7 @@ export class RedisLeaseHolder {
   }
 
   /**
-   * Billed clicks in this holder's hash that this process is not writing: the click script ran but its answer was
+   * Billed clicks of this holder (its fields in the campaigns' leases hashes) that this process is not writing: the click script ran but its answer was
    * lost (Redis restarted, the connection dropped; the client may even have sent it again and been told
    * "duplicate"), or the row was committed and taking it off the hash failed. After ORPHAN_CLICK_MS those with a
    * committed row leave the hash and the others' price goes back to the counters. Answers the micro-USDT given back.

@@ -214,7 +214,7 @@ export interface ServingState {
   undoClick(request: ClickRequest, costMicros: number): Promise<void>;
   /**
    * A counted click's row is committed. Until then a billed click's price is held aside (Redis: in the lease
-   * holder's hash), so that a process killed between the two gives it back instead of leaving it billed unrecorded.
+   * campaign's leases hash, under the holder), so that a process killed between the two gives it back instead of leaving it billed unrecorded.
    */
   clickCommitted(request: ClickRequest): Promise<void>;
   /** Binds a view to an impression served within IMPRESSION_WINDOW_MS: at most one view per served impression. */
