@@ -569,9 +569,9 @@ export class RedisLeaseHolder {
   }
 
   /**
-   * Billed clicks of this holder (its fields in the campaigns' leases hashes) that this process is not writing: the click script ran but its answer was
-   * lost (Redis restarted, the connection dropped; the client may even have sent it again and been told
-   * "duplicate"), or the row was committed and taking it off the hash failed. After ORPHAN_CLICK_MS those with a
+   * Billed clicks of this holder (its fields in the campaigns' leases hashes) that this process is not writing: the
+   * bill script ran but its answer was lost (Redis restarted, the connection dropped; the client may even have sent
+   * the click again and been told "duplicate"), or the row was committed and taking it off the hash failed. After ORPHAN_CLICK_MS those with a
    * committed row leave the hash and the others' price goes back to the counters. Answers the micro-USDT given back.
    */
   async giveBackOrphanClicks(wallNow: number): Promise<number> {

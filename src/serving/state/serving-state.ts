@@ -213,8 +213,9 @@ export interface ServingState {
   /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
   undoClick(request: ClickRequest, costMicros: number): Promise<void>;
   /**
-   * A counted click's row is committed. Until then a billed click's price is held aside (Redis: in the lease
-   * campaign's leases hash, under the holder), so that a process killed between the two gives it back instead of leaving it billed unrecorded.
+   * A counted click's row is committed. Until then a billed click's price is held aside (Redis: in the campaign's
+   * leases hash, under its holder), so that a process killed between the two gives it back instead of leaving it
+   * billed unrecorded.
    */
   clickCommitted(request: ClickRequest): Promise<void>;
   /** Binds a view to an impression served within IMPRESSION_WINDOW_MS: at most one view per served impression. */
