@@ -6,6 +6,9 @@
  * e2e (Playwright driving Debian's Chromium against the built application); without CI the browser step is
  * skipped, saying so, when Chromium is missing, and with CI=true a missing Chromium fails the run. Last, with
  * CI=true (or TEST_RELIABILITY=true), the reliability suite: several processes and faults on a private MariaDB + Redis.
+ * After the MySQL + Redis run, the files that exercise the shared Redis state run once more on a Redis Cluster
+ * (TEST_REDIS_CLUSTER_NODES, which .ci/run sets after starting one with scripts/redis-cluster.sh; with CI=true and no
+ * cluster the run fails).
  * The SDK's specs run with the unit specs; its e2e specs (test/e2e/sdk-*) with the e2e suite, on both profiles, the
  * browser one (test/e2e/sdk-browser.e2e-spec.ts) under the same Chromium rule as the admin panel's browser e2e.
  */
@@ -17,6 +20,22 @@ const root = path.resolve(__dirname, '..');
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extraArgs = process.argv.slice(2);
+/** The e2e files whose behaviour rests on the Redis state (scripts, leases, queues, pub/sub): run again on a cluster. */
+const CLUSTER_E2E_FILES = [
+  'serving-state',
+  'serving',
+  'clicks',
+  'campaign-frequency-cap',
+  'concurrency',
+  'exchange',
+  'queues',
+  'profiles-publishers',
+  'abuse/billing',
+  'abuse/frequency-caps',
+  'delivery-diagnosis',
+  'metrics',
+  'compat-ton-ai-sdk',
+].map((name) => `test/e2e/${name}.e2e-spec.ts`);
 
 function runJest(label, args, env = {}) {
   process.stdout.write(`\n=== ${label} ===\n`);
@@ -117,6 +136,18 @@ async function reachable() {
     process.exit(1);
   }
   runJest('e2e tests, MySQL + Redis profile', e2eArgs(), { TEST_PROFILE: 'mysql' });
+  const clusterNodes = process.env.TEST_REDIS_CLUSTER_NODES;
+  if (clusterNodes) {
+    // each file starts on an empty cluster (test/support/flush-cluster.ts); the run must end on its own
+    runJest(`e2e tests on a Redis Cluster (${clusterNodes}): the Redis-state files`, ['--selectProjects', 'e2e', '--runInBand', ...CLUSTER_E2E_FILES], {
+      TEST_PROFILE: 'mysql',
+    });
+  } else if (process.env.CI === 'true') {
+    process.stderr.write('\nRedis Cluster e2e required with CI=true: set TEST_REDIS_CLUSTER_NODES (scripts/redis-cluster.sh start): FAILED\n');
+    process.exit(1);
+  } else {
+    process.stdout.write('\n(Redis Cluster e2e not run: start one with scripts/redis-cluster.sh start and set TEST_REDIS_CLUSTER_NODES)\n');
+  }
   // Two API processes and a worker on their own MariaDB and Redis, under load and faults (test/reliability/).
   if (process.env.CI === 'true' || process.env.TEST_RELIABILITY === 'true') {
     runStep('reliability: 2 APIs + 1 worker under load, faults (private MariaDB + Redis)', process.execPath, [

@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { closeRedis, redisConnection, RedisClient } from '../redis/redis.module';
 
 type Handler = (id: string) => void;
 const CHANNEL = 'changes';
@@ -15,8 +15,8 @@ const MANY = '*';
 export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(ChangeBus.name);
   private readonly handlers = new Map<string, Handler[]>();
-  private publisher: Redis | null = null;
-  private subscriber: Redis | null = null;
+  private publisher: RedisClient | null = null;
+  private subscriber: RedisClient | null = null;
   private readonly channel: string;
   private readonly reconnectHandlers: (() => void)[] = [];
 
@@ -26,8 +26,9 @@ export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     if (!this.config.redisUrl) return;
-    this.publisher = new Redis(this.config.redisUrl, { maxRetriesPerRequest: 2 });
-    this.subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null });
+    // On a cluster a notice published on any node reaches the subscribers of every node (classic pub/sub).
+    this.publisher = redisConnection(this.config, { maxRetriesPerRequest: 2 });
+    this.subscriber = redisConnection(this.config, { maxRetriesPerRequest: null });
     this.subscriber.on('message', (_channel: string, message: string) => {
       const split = message.indexOf(' ');
       const topic = message.slice(0, split);
@@ -52,7 +53,7 @@ export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.publisher?.quit().catch(() => undefined), this.subscriber?.quit().catch(() => undefined)]);
+    await Promise.all([closeRedis(this.publisher), closeRedis(this.subscriber)]);
   }
 
   /** Called after the subscription was lost and is back: notices of the gap are gone. */

@@ -49,6 +49,27 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ type: 'sqlite', location: '/tmp/x.sqlite' });
   });
 
+  it('should read Redis Cluster seeds, taking precedence over REDIS_URL', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://10.0.0.9:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000, 127.0.0.1:7001,[::1]:7002' });
+    expect(config.redisClusterNodes).toEqual([
+      { host: '127.0.0.1', port: 7000 },
+      { host: '127.0.0.1', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:7000');
+    expect(loadConfig({}).redisClusterNodes).toBeNull();
+    expect(problemsOf({ REDIS_CLUSTER_NODES: '127.0.0.1:7000,nohost' })).toEqual([
+      'REDIS_CLUSTER_NODES must be host:port seeds separated by commas (got "nohost")',
+    ]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: '127.0.0.1:70000' })).toEqual([
+      'REDIS_CLUSTER_NODES must be host:port seeds separated by commas (got "127.0.0.1:70000")',
+    ]);
+  });
+
+  it('should refuse a REDIS_PREFIX with braces (they would become the cluster hash tag of every key)', () => {
+    expect(problemsOf({ REDIS_PREFIX: '{adnet}:' })).toEqual(['REDIS_PREFIX must not contain { or } (got "{adnet}:")']);
+  });
+
   it('should parse TRUST_PROXY as a flag, a hop count or an address list', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);

@@ -16,7 +16,13 @@ export interface AppConfig {
   appEnv: AppEnv;
   database: DatabaseTarget;
   runMigrations: boolean;
+  /**
+   * The Redis in use, or null (embedded profile). With REDIS_CLUSTER_NODES it is the first seed's URL: the checks
+   * "is Redis in use" read it, while connections are made through src/redis/redis.module.ts (redisConnection).
+   */
   redisUrl: string | null;
+  /** Redis Cluster seed nodes (REDIS_CLUSTER_NODES, taking precedence over REDIS_URL); null: one Redis server. */
+  redisClusterNodes: RedisNode[] | null;
   redisPrefix: string;
   adminApiKey: string | null;
   testApiKey: string | null;
@@ -84,6 +90,11 @@ export interface AppConfig {
 }
 
 export type LogFormat = 'text' | 'json';
+
+export interface RedisNode {
+  host: string;
+  port: number;
+}
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -154,10 +165,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const database = parseDatabaseUrl(read('DATABASE_URL'), problems);
 
-  const redisUrl = read('REDIS_URL') ?? null;
+  const redisClusterNodes = parseClusterNodes(read('REDIS_CLUSTER_NODES'), problems);
+  let redisUrl = read('REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
     problems.push(`REDIS_URL must be a redis:// or rediss:// URL`);
   }
+  if (redisClusterNodes !== null) redisUrl = `redis://${redisClusterNodes[0].host}:${redisClusterNodes[0].port}`;
+  const redisPrefix = read('REDIS_PREFIX') ?? 'adnet:';
+  // A brace in the prefix would become the keys' hash tag on a cluster (Redis hashes the first {...} of a key), and
+  // the per-user, per-campaign and per-holder tags of the serving state would no longer keep their keys together.
+  if (/[{}]/.test(redisPrefix)) problems.push(`REDIS_PREFIX must not contain { or } (got "${redisPrefix}")`);
 
   const trustProxy = parseTrustProxy(read('TRUST_PROXY'), problems);
 
@@ -203,7 +220,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     database,
     runMigrations: boolean('DB_MIGRATE', true),
     redisUrl,
-    redisPrefix: read('REDIS_PREFIX') ?? 'adnet:',
+    redisClusterNodes,
+    redisPrefix,
     adminApiKey: secret('ADMIN_API_KEY'),
     testApiKey: secret('TEST_API_KEY'),
     trustProxy,
@@ -255,6 +273,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** REDIS_CLUSTER_NODES: host:port seed nodes, comma-separated (the client learns the rest of the cluster from them). */
+function parseClusterNodes(raw: string | undefined, problems: string[]): RedisNode[] | null {
+  if (raw === undefined) return null;
+  const nodes: RedisNode[] = [];
+  for (const seed of raw.split(',').map((part) => part.trim())) {
+    const match = /^([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(seed);
+    if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) {
+      problems.push(`REDIS_CLUSTER_NODES must be host:port seeds separated by commas (got "${seed}")`);
+      return null;
+    }
+    nodes.push({ host: match[1].replace(/^\[|\]$/g, ''), port: Number(match[2]) });
+  }
+  return nodes;
 }
 
 function parseDatabaseUrl(raw: string | undefined, problems: string[]): DatabaseTarget {

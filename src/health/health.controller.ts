@@ -1,9 +1,8 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import type Redis from 'ioredis';
 import { Public } from '../accounts/auth.decorators';
-import { REDIS } from '../redis/redis.module';
+import { REDIS, RedisClient } from '../redis/redis.module';
 import { HealthRepository } from './health.repository';
 
 type CheckState = 'up' | 'down' | 'not configured';
@@ -26,7 +25,7 @@ const CHECK_TIMEOUT_MS = 2000;
 export class HealthController {
   constructor(
     private readonly database: HealthRepository,
-    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(REDIS) private readonly redis: RedisClient | null,
   ) {}
 
   @Get()

@@ -1,15 +1,27 @@
 import { Logger } from '@nestjs/common';
 import { ConnectionOptions, Job, JobsOptions, Queue, Worker } from 'bullmq';
+import type { AppConfig } from '../config/app.config';
+import { redisConnection } from '../redis/redis.module';
 import { FailedTryListener, JobInfo, JobOptions, JobProcessor, JobQueue, JobState, JobToAdd } from './queue.types';
 
-/** BullMQ connection options from REDIS_URL; BullMQ workers need `maxRetriesPerRequest: null`. */
-export function bullConnection(redisUrl: string): ConnectionOptions {
-  return { url: redisUrl, maxRetriesPerRequest: null };
+/**
+ * BullMQ's connection: options from REDIS_URL (each queue and worker opens its own), or on a Redis Cluster one
+ * Cluster client (BullMQ cannot open a cluster from options) that the queues share, workers duplicate for their
+ * blocking reads, and whoever made it closes (BullMQ leaves a shared client open). Workers need
+ * `maxRetriesPerRequest: null`, and BullMQ refuses a client with a key prefix (it has its own, bullPrefix).
+ */
+export function bullConnection(config: Pick<AppConfig, 'redisUrl' | 'redisClusterNodes'>): ConnectionOptions {
+  if (config.redisClusterNodes) return redisConnection(config as AppConfig, { maxRetriesPerRequest: null, lazyConnect: true });
+  return { url: config.redisUrl!, maxRetriesPerRequest: null };
 }
 
-/** BullMQ's own name for a prefix: REDIS_PREFIX without its trailing colon (BullMQ adds one). */
-export function bullPrefix(redisPrefix: string): string {
-  return `${redisPrefix.replace(/:$/, '')}:bull`;
+/**
+ * BullMQ's own name for a prefix: REDIS_PREFIX without its trailing colon (BullMQ adds one). On a cluster it is a
+ * hash tag, so every key of every queue is in one slot (BullMQ's scripts use several keys of a queue at once).
+ */
+export function bullPrefix(redisPrefix: string, cluster = false): string {
+  const prefix = `${redisPrefix.replace(/:$/, '')}:bull`;
+  return cluster ? `{${prefix}}` : prefix;
 }
 
 const KEEP = {

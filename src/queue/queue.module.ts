@@ -3,6 +3,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from '../config/app.config';
 import { bullConnection, bullPrefix } from './bullmq-job-queue';
+import { BULL_CONNECTION } from './queue.service';
 import { ALL_QUEUES } from './queue-names';
 import { QueueService } from './queue.service';
 
@@ -11,16 +12,17 @@ import { QueueService } from './queue.service';
 @Module({})
 export class QueueModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const bull = config.redisUrl
+    const connection = config.redisUrl ? bullConnection(config) : null;
+    const bull = connection
       ? [
-          BullModule.forRoot({ connection: bullConnection(config.redisUrl), prefix: bullPrefix(config.redisPrefix) }),
+          BullModule.forRoot({ connection, prefix: bullPrefix(config.redisPrefix, config.redisClusterNodes !== null) }),
           BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
         ]
       : [];
     return {
       module: QueueModule,
       imports: [DiscoveryModule, ...bull],
-      providers: [QueueService],
+      providers: [QueueService, { provide: BULL_CONNECTION, useValue: connection }],
       exports: [QueueService],
     };
   }

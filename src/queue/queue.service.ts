@@ -1,15 +1,19 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryService, ModuleRef, Reflector } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
+import type { ConnectionOptions, Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
-import { bullConnection, BullMqJobQueue } from './bullmq-job-queue';
+import { closeRedis, RedisClient } from '../redis/redis.module';
+import { BullMqJobQueue } from './bullmq-job-queue';
 import { MemoryJobQueue } from './memory-job-queue';
 import { ALL_QUEUES } from './queue-names';
 import { JOB_PROCESSOR, JobProcessor, JobQueue, ProcessorOptions } from './queue.types';
 
 type AnyQueue = MemoryJobQueue | BullMqJobQueue;
+
+/** The BullMQ connection of this process (see bullConnection); null on the embedded profile. */
+export const BULL_CONNECTION = Symbol('BULL_CONNECTION');
 
 /**
  * The queues of this process: BullMQ queues on Redis when REDIS_URL is set, in-process queues otherwise.
@@ -28,6 +32,7 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
     private readonly metrics: MetricsService,
+    @Inject(BULL_CONNECTION) private readonly bullConnection: ConnectionOptions | null,
   ) {
     metrics.labelledGauge(
       'adnet_queue_jobs',
@@ -75,7 +80,7 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
       if (!options || this.processed.has(options.queue)) continue;
       this.processed.add(options.queue);
       const queue = this.resolve(options.queue);
-      if (queue instanceof BullMqJobQueue) queue.work(instance, bullConnection(this.config.redisUrl!), options.concurrency);
+      if (queue instanceof BullMqJobQueue) queue.work(instance, this.bullConnection!, options.concurrency);
       else queue.work(instance, options.concurrency);
     }
   }
@@ -91,6 +96,8 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
    */
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+    // a cluster client the queues shared (BullMQ does not close it); options need no closing
+    if (this.bullConnection && 'isCluster' in this.bullConnection) await closeRedis(this.bullConnection as RedisClient);
   }
 
   private readonly countFailedTry = (queue: string, final: boolean) => this.metrics.countJobFailure(queue, final);

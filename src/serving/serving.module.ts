@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
@@ -7,7 +6,7 @@ import { ClickStoreModule } from '../events/click-store.module';
 import { CLICK_STORE, type CommittedClicks } from '../events/click-store';
 import { ProfileStoreModule } from '../profiles/store/profile-store.module';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { REDIS } from '../redis/redis.module';
+import { REDIS, RedisClient } from '../redis/redis.module';
 import { StatsModule } from '../stats/stats.module';
 import { CampaignIndexService } from './campaign-index.service';
 import { DeliveryDiagnosisController } from './delivery-diagnosis.controller';
@@ -37,7 +36,7 @@ import { SERVING_STATE } from './state/serving-state';
     {
       provide: SERVING_STATE,
       inject: [REDIS, APP_CONFIG, CLICK_STORE],
-      useFactory: (redis: Redis | null, config: AppConfig, clicks: CommittedClicks) =>
+      useFactory: (redis: RedisClient | null, config: AppConfig, clicks: CommittedClicks) =>
         redis
           ? new RedisServingState(redis, { ...holderTimings(config.leaseHolderTtlMs), committedClicks: (ids) => clicks.committedIds(ids) })
           : new MemoryServingState(),

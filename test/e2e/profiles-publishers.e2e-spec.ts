@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
-import { TEST_PROFILE, TEST_REDIS_URL } from '../support/profile';
+import { deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
 import { batchStatus, countRows, PROFILE_BATCH, PROFILE_CSV, storedProfile, waitForBatch } from '../support/profile-helpers';
 import { expectValidationError, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
@@ -90,10 +89,10 @@ describe(`Profile uploads name their publisher: publisherId [${TEST_PROFILE}]`, 
     "should keep per-publisher keys in Redis and drop the former global store's keys at the first start after the upgrade",
     async () => {
       const prefix = `adnet-e2e:legacy-${randomBytes(4).toString('hex')}:`;
-      const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix });
+      const redis = testRedis({ keyPrefix: prefix });
       try {
         // what a process of the former version left: its built marker and global keys
-        await redis.mset('profmeta:built', '1', 'prof:legacy-1', '1||', 'prof:legacy-2', '3|en|');
+        await Promise.all([redis.set('profmeta:built', '1'), redis.set('prof:legacy-1', '1||'), redis.set('prof:legacy-2', '3|en|')]);
         await redis.set('other:kept', 'x');
         const user = newUser('redis');
         const batchId = (await postJson(publisher.apiKey, [{ messengerUserId: user, isPremium: true }]).expect(200)).body.data.batchId;
@@ -101,7 +100,7 @@ describe(`Profile uploads name their publisher: publisherId [${TEST_PROFILE}]`, 
 
         const upgraded = await startTestApp({ REDIS_PREFIX: prefix }, { dropSchema: false });
         try {
-          expect(await redis.exists('prof:legacy-1', 'prof:legacy-2', 'profmeta:built')).toBe(0);
+          expect(await Promise.all(['prof:legacy-1', 'prof:legacy-2', 'profmeta:built'].map((key) => redis.exists(key)))).toEqual([0, 0, 0]);
           expect(await redis.get('other:kept')).toBe('x');
           // the rebuild wrote the publisher's profile under its own key
           expect(await redis.get(`pprof:${publisher.accountId}:${user}`)).toBe('1||');
@@ -110,9 +109,8 @@ describe(`Profile uploads name their publisher: publisherId [${TEST_PROFILE}]`, 
           await upgraded.close();
         }
       } finally {
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length > 0) await redis.del(...keys.map((key) => key.slice(prefix.length)));
-        redis.disconnect();
+        await deleteTestRedisKeys(redis, prefix, await testRedisKeys(redis, prefix));
+        await redis.quit();
       }
     },
   );

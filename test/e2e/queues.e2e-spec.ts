@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { APP_CONFIG, AppConfig } from '../../src/config/app.config';
-import { bullConnection, BullMqJobQueue } from '../../src/queue/bullmq-job-queue';
+import { Cluster } from 'ioredis';
+import { APP_CONFIG, AppConfig, loadConfig } from '../../src/config/app.config';
+import { bullConnection, BullMqJobQueue, bullPrefix } from '../../src/queue/bullmq-job-queue';
+import { closeRedis } from '../../src/redis/redis.module';
 import { MemoryJobQueue } from '../../src/queue/memory-job-queue';
 import { JobQueue, QueueJob } from '../../src/queue/queue.types';
-import { TEST_DATABASE_URL, TEST_PROFILE, TEST_REDIS_URL } from '../support/profile';
+import { TEST_DATABASE_URL, TEST_PROFILE, testRedisEnv } from '../support/profile';
 import { storedProfile, uploadBatch, waitForBatch } from '../support/profile-helpers';
 import { newUser } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
@@ -42,18 +44,20 @@ if (TEST_PROFILE === 'mysql') {
   adapters.push([
     'BullMQ on Redis',
     () => {
-      const prefix = `adnet-e2e-queue-${process.pid}-${Date.now().toString(36)}`;
+      const config = loadConfig(testRedisEnv());
+      // on a cluster, one client the queue shares and the worker duplicates, closed here (see bullConnection)
+      const connection = bullConnection(config);
+      const prefix = bullPrefix(`adnet-e2e-queue-${process.pid}-${Date.now().toString(36)}`, config.redisClusterNodes !== null);
       const failedTries: [string, boolean][] = [];
-      const queue = new BullMqJobQueue<{ n: number }>(new Queue('contract', { connection: bullConnection(TEST_REDIS_URL), prefix }), (name, final) =>
-        failedTries.push([name, final]),
-      );
+      const queue = new BullMqJobQueue<{ n: number }>(new Queue('contract', { connection, prefix }), (name, final) => failedTries.push([name, final]));
       return {
         queue,
         failedTries,
-        work: (process) => queue.work({ process }, bullConnection(TEST_REDIS_URL)),
+        work: (process) => queue.work({ process }, connection),
         close: async () => {
           await queue.queue.obliterate({ force: true });
           await queue.close();
+          if (connection instanceof Cluster) await closeRedis(connection);
         },
       };
     },
@@ -184,7 +188,7 @@ describe(`Queue workers in their own process [${TEST_PROFILE}]`, () => {
     const api = await startTestApp({ QUEUE_WORKERS: 'false' });
     const worker = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefixOf(api), LOG_LEVEL: 'info' },
+      env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, ...testRedisEnv(), REDIS_PREFIX: prefixOf(api), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -1,14 +1,14 @@
 /**
  * A serving process for the lease reclaim test: takes a budget lease for one candidate, serves one impression from
  * it, says `ready` and waits to be killed outright (SIGKILL), leaving the rest of its lease unreturned.
- * argv: Redis URL, key prefix, holder TTL in ms, the candidate as JSON.
+ * argv: key prefix, holder TTL in ms, the candidate as JSON; the Redis under test from the environment (profile.ts).
  */
-import Redis from 'ioredis';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
+import { testRedis } from './profile';
 
 async function main(): Promise<void> {
-  const [url, keyPrefix, holderTtlMs, candidateJson] = process.argv.slice(2);
-  const redis = new Redis(url, { keyPrefix });
+  const [keyPrefix, holderTtlMs, candidateJson] = process.argv.slice(2);
+  const redis = testRedis({ keyPrefix });
   const state = new RedisServingState(redis, { holderTtlMs: Number(holderTtlMs) });
   const result = await state.reserveImpressions({ userId: 'killed-user', adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 }, [
     JSON.parse(candidateJson),

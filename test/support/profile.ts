@@ -1,7 +1,43 @@
+import Redis, { Cluster, RedisOptions } from 'ioredis';
+import type { RedisClient } from '../../src/redis/redis.module';
+
 /**
  * Which storage profile the e2e suite runs on: `embedded` (SQLite file, in-process state) or `mysql`
- * (MariaDB/MySQL + Redis). test/run-all.js runs the suite once per profile.
+ * (MariaDB/MySQL + Redis). test/run-all.js runs the suite once per profile, and the Redis-state files once more on a
+ * Redis Cluster (TEST_REDIS_CLUSTER_NODES, seeds as in REDIS_CLUSTER_NODES; scripts/redis-cluster.sh starts one).
  */
 export const TEST_PROFILE = process.env.TEST_PROFILE === 'mysql' ? 'mysql' : 'embedded';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'mysql://root@127.0.0.1:3306/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES || null;
+
+/** The environment that points an application at the Redis under test (a cluster when TEST_REDIS_CLUSTER_NODES is set). */
+export function testRedisEnv(): Record<string, string> {
+  return TEST_REDIS_CLUSTER_NODES ? { REDIS_URL: TEST_REDIS_URL, REDIS_CLUSTER_NODES: TEST_REDIS_CLUSTER_NODES } : { REDIS_URL: TEST_REDIS_URL };
+}
+
+/** A client of the Redis under test, as the application makes it (on a cluster the prefix is the cluster's option). */
+export function testRedis(options: RedisOptions = {}): RedisClient {
+  if (!TEST_REDIS_CLUSTER_NODES) return new Redis(TEST_REDIS_URL, options);
+  const { keyPrefix, ...nodeOptions } = options;
+  const seeds = TEST_REDIS_CLUSTER_NODES.split(',').map((seed) => {
+    const [host, port] = seed.trim().split(':');
+    return { host, port: Number(port) };
+  });
+  return new Cluster(seeds, { keyPrefix, redisOptions: nodeOptions });
+}
+
+/**
+ * Every key of the Redis under test whose name starts with `prefix` (full names, prefix included): KEYS on one
+ * server, on every master of a cluster.
+ */
+export async function testRedisKeys(redis: RedisClient, prefix: string): Promise<string[]> {
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  const nodes: Redis[] = redis instanceof Cluster ? redis.nodes('master') : [redis];
+  return (await Promise.all(nodes.map((node) => node.keys(pattern)))).flat();
+}
+
+/** Deletes keys by full name through a client with `prefix` (it adds the prefix itself), one by one on a cluster. */
+export async function deleteTestRedisKeys(redis: RedisClient, prefix: string, keys: string[]): Promise<void> {
+  await Promise.all(keys.map((key) => redis.del(key.slice(prefix.length))));
+}

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { createApp } from '../../src/bootstrap';
 import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app.config';
-import { TEST_DATABASE_URL, TEST_PROFILE, TEST_REDIS_URL } from './profile';
+import { TEST_DATABASE_URL, TEST_PROFILE, testRedisEnv } from './profile';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 /**
@@ -39,7 +39,7 @@ export async function startTestApp(
   const sqliteFile = join(tmpdir(), `adnet-e2e-${process.pid}-${id}.sqlite`);
   const profileEnv: Record<string, string> =
     TEST_PROFILE === 'mysql'
-      ? { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `adnet-e2e:${id}:` }
+      ? { DATABASE_URL: TEST_DATABASE_URL, ...testRedisEnv(), REDIS_PREFIX: `adnet-e2e:${id}:` }
       : { DATABASE_URL: `sqlite:${sqliteFile}` };
   const config = loadConfig({
     APP_ENV: 'production',

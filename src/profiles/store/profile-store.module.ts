@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { ChangeBus } from '../../common/change-bus';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { REDIS } from '../../redis/redis.module';
+import { REDIS, RedisClient } from '../../redis/redis.module';
 import { MemoryProfileStore } from './memory-profile-store';
 import { PROFILE_STORE } from './profile-store';
 import { RedisProfileStore } from './redis-profile-store';
@@ -13,7 +12,7 @@ import { RedisProfileStore } from './redis-profile-store';
     {
       provide: PROFILE_STORE,
       inject: [REDIS, ChangeBus, APP_CONFIG],
-      useFactory: (redis: Redis | null, changes: ChangeBus, config: AppConfig) =>
+      useFactory: (redis: RedisClient | null, changes: ChangeBus, config: AppConfig) =>
         redis ? new RedisProfileStore(redis, changes, { max: config.profileCacheMax, ttlMs: config.profileCacheTtlMs }) : new MemoryProfileStore(),
     },
   ],

@@ -1,5 +1,7 @@
-import type Redis from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import type { ChangeBus } from '../../common/change-bus';
+import { groupBySlot } from '../../redis/hash-slot';
+import type { RedisClient } from '../../redis/redis.module';
 import { decodeFacts, encodeFacts, ProfileFacts, ProfileStore, PublisherProfileFacts, publisherUserKey } from './profile-store';
 
 /** `pprof:<publisher>:<user>`: profiles are per publisher (the keys of the former global store were `prof:<user>`). */
@@ -42,7 +44,7 @@ export class RedisProfileStore implements ProfileStore {
   private generation = 0;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly changes?: ChangeBus,
     private readonly cache: ProfileCacheOptions = { max: 0, ttlMs: 0 },
   ) {
@@ -68,14 +70,20 @@ export class RedisProfileStore implements ProfileStore {
 
   async putMany(entries: PublisherProfileFacts[]): Promise<void> {
     if (entries.length === 0) return;
-    const pairs: string[] = [];
+    const pairs: [string, string][] = [];
     const userIds: string[] = [];
     for (const { accountId, messengerUserId, facts } of entries) {
       const key = publisherUserKey(accountId, messengerUserId);
-      pairs.push(profileKey(key), encodeFacts(facts));
+      pairs.push([profileKey(key), encodeFacts(facts)]);
       userIds.push(key);
     }
-    await this.redis.mset(pairs);
+    if (this.redis.isCluster) {
+      // MSET takes keys of one slot on a cluster: one per slot, all sent at once
+      const prefix = this.redis.options.keyPrefix ?? '';
+      await Promise.all(groupBySlot(pairs, ([key]) => prefix + key).map((group) => this.redis.mset(group.flat())));
+    } else {
+      await this.redis.mset(pairs.flat());
+    }
     for (const userId of userIds) this.forget(userId);
     // Awaited: a batch is reported done only once every process has been told.
     await this.changes?.publishMany(PROFILES_CHANGED, userIds);
@@ -97,12 +105,18 @@ export class RedisProfileStore implements ProfileStore {
     // SCAN's pattern and answers carry REDIS_PREFIX; other commands add it themselves
     const prefix = this.redis.options.keyPrefix ?? '';
     const pattern = prefix.replace(/[*?[\]\\]/g, '\\$&') + LEGACY_KEYS;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await this.redis.unlink(...keys.map((key) => key.slice(prefix.length)));
-    } while (cursor !== '0');
+    // on a cluster every master is scanned (its nodes' connections carry no prefix), and keys go one by one (slots)
+    const nodes: Redis[] = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis];
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        const names = keys.map((key) => key.slice(prefix.length));
+        if (this.redis.isCluster) await Promise.all(names.map((name) => this.redis.unlink(name)));
+        else if (names.length > 0) await this.redis.unlink(...names);
+      } while (cursor !== '0');
+    }
     await this.redis.del(LEGACY_BUILT_KEY);
   }
 

@@ -9,15 +9,16 @@
  * rest stays available to the other processes. Unused leases go back when idle, on another day, when the campaign's
  * price or budgets change, and at shutdown.
  *
- * A process killed outright cannot give its leases back, so Redis keeps what each process holds: a lease holder
- * (a random id per process) has a hash of what it was granted and has neither billed nor returned, per campaign and
- * day, and a heartbeat key it refreshes every second. The serve script takes the units it bills off that hash in
- * the same atomic step as it serves them, so the hash never holds a billed unit. Once a heartbeat has lapsed
- * (HOLDER_TTL_MS), any process gives that holder's hash back to the counters (the reclaim script). A process only
- * bills from its leases within HOLDER_TRUST_MS of its last confirmed heartbeat, and the serve script refuses a
- * holder whose heartbeat is gone; either way the process drops its leases, takes a new holder id and asks again,
- * so a reclaimed lease is never billed from. The scripts are in scripts/ (lease.lua, give-back.lua, reclaim.lua), the
- * holder's lifecycle in redis-lease-holder.ts.
+ * A process killed outright cannot give its leases back, so Redis keeps what each process holds: each campaign has
+ * a hash of what each lease holder (a random id per process) was granted and has neither billed nor returned, a
+ * field per holder and day, and each holder a heartbeat key it refreshes every second. Right after the serve script
+ * served them, the bill script takes the billed units off the holder's field, so the hash holds no billed unit for
+ * longer than that step. Once a heartbeat has lapsed (HOLDER_TTL_MS), any process gives that holder's fields back to
+ * the counters (the reclaim script, per campaign). A process only bills from its leases within HOLDER_TRUST_MS of
+ * its last confirmed heartbeat; when the bill script finds the holder's field gone (reclaimed), it charges the
+ * counters instead, and the process drops its leases, takes a new holder id and asks again. The scripts are in
+ * scripts/ (holder.lua, lease.lua, bill.lua, give-back.lua, reclaim.lua), the holder's lifecycle in
+ * redis-lease-holder.ts; docs/SCALING.md (Redis Cluster) says why each step keeps to one hash slot.
  *
  * Lease sizes follow each campaign's local pace: about LEASE_TARGET_MS of serving, between MIN and MAX units.
  */
@@ -50,11 +51,12 @@ export function holderTimings(ttlMs: number): { holderTtlMs: number; holderTrust
 export const RECLAIM_EVERY_MS = 5_000;
 
 /**
- * The hash field of a lease: campaign and UTC day (the reclaim script splits it at the `|`). A billed click waiting
- * for its row has a field of its own after these two (see RedisClicks.clickCommitted).
+ * The field of a lease in its campaign's leases hash (stateKeys.campaignLeases): the holder and the UTC day (the
+ * reclaim script splits it at the `|`). A billed click waiting for its row has a field of its own after these two
+ * (see pendingClickField).
  */
-export function leaseField(campaignId: string, day: string): string {
-  return `${campaignId}|${day}`;
+export function leaseField(holderId: string, day: string): string {
+  return `${holderId}|${day}`;
 }
 
 export interface Lease {

@@ -1,29 +1,33 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../redis/redis.module';
+import { replicated } from '../../redis/replica-wait';
 import { DAY_COUNTER_TTL_S, HolderLostError, pendingClickField, RedisLeaseHolder } from './redis-lease-holder';
 import { defineScript } from './scripts/load-script';
 import { BoundClickStatus, ClickInvalidReason, ClickOutcome, ClickRequest, IMPRESSION_WINDOW_MS, stateKeys, ViewOutcome, ViewRequest } from './serving-state';
 
-type ClickScript = Redis & {
-  adnetClick(numKeys: number, ...args: (string | number)[]): Promise<number | [number, number, number]>;
-  adnetView(numKeys: number, ...args: (string | number)[]): Promise<number>;
+type ClickScript = RedisClient & {
+  adnetClickUnbind(numKeys: number, ...args: (string | number)[]): Promise<number>;
 };
 
 const VIEW_OUTCOMES: Record<number, ViewOutcome> = { [-1]: 'noImpression', [-2]: 'duplicate', 0: 'counted', 1: 'invalid' };
 
 /**
- * Clicks (and views) on the Redis serving state: one click script each (bound to its impression, one per impression, billed
- * against the shared counters). A billed click's price waits in the lease holder's hash until its row is committed.
+ * Clicks (and views) on the Redis serving state: a click is bound to its impression in the user's slot (one per
+ * impression: click-bind.lua), then billed against the shared counters in the campaign's slot (click-bill.lua); a
+ * binding whose billing failed is taken back, so a click is never bound unbilled by a failure nor billed twice. A
+ * billed click's price waits under its holder's field in the campaign's leases hash until its row is committed.
  */
 export class RedisClickState {
   private readonly redis: ClickScript;
-  /** Billed clicks whose row is not committed yet: hash field -> the holder whose hash holds their price. */
+  /** Billed clicks whose row is not committed yet: the click -> the holder and field in its campaign's leases hash. */
   private readonly pendingClicks = new Map<string, { holderId: string; field: string }>();
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly holder: RedisLeaseHolder,
   ) {
-    defineScript(redis, 'adnetClick', 'click');
+    defineScript(redis, 'adnetClickBind', 'click-bind');
+    defineScript(redis, 'adnetClickBill', 'click-bill');
+    defineScript(redis, 'adnetClickUnbind', 'click-unbind');
     defineScript(redis, 'adnetView', 'view');
     this.redis = redis as ClickScript;
   }
@@ -45,46 +49,62 @@ export class RedisClickState {
 
   private async registerClickAs(request: ClickRequest): Promise<ClickOutcome> {
     this.holder.ensureSweeper();
+    const priced = request.priceMicros > 0 && request.billable !== false && !request.invalidRequest;
+    // before the binding: a lost holder is found (and the click asked again) while nothing is bound yet
+    if (priced) await this.holder.prepareToHold([request.campaignId], false);
     const holderId = this.holder.id;
-    const field = pendingClickField(request, Date.now());
-    const result = await this.redis.adnetClick(
-      8,
+    const clickedKey = stateKeys.clicked(request.userId, request.adBlockId, request.adId);
+    const excludedKey = stateKeys.excludedAds(request.userId);
+    const bound = await replicated<number | [number, string]>(
+      this.redis,
+      'adnetClickBind',
+      3,
       stateKeys.servedAds(request.userId, request.adBlockId),
-      stateKeys.clicked(request.userId, request.adBlockId, request.adId),
-      stateKeys.excludedAds(request.userId),
-      stateKeys.spent(request.campaignId),
-      stateKeys.daySpent(request.campaignId, request.day),
-      stateKeys.holderLeases(holderId),
-      stateKeys.leaseHolder(holderId),
-      stateKeys.leaseHolders(),
+      clickedKey,
+      excludedKey,
       request.now,
       IMPRESSION_WINDOW_MS,
       request.minDelayMs ?? 0,
       request.exclusionMs,
-      request.priceMicros,
-      request.totalBudgetMicros,
-      request.dailyBudgetMicros,
-      request.knownSpentMicros,
-      request.knownDaySpentMicros,
-      DAY_COUNTER_TTL_S,
       request.adId,
-      field,
-      holderId,
-      this.holder.holderTtlMs,
-      this.holder.expectsHeartbeat ? '1' : '0',
       request.billable === false ? '0' : '1',
       request.invalidRequest ? '1' : '0',
     );
-    if (result === -3) {
-      this.holder.lost(holderId);
-      throw new HolderLostError();
-    }
-    if (result === -1) return { kind: 'noImpression' };
-    if (result === -2) return { kind: 'duplicate' };
-    const [costMicros, spentOut, statusCode] = result as [number, number, number];
-    if (costMicros > 0) {
-      this.pendingClicks.set(clickKey(request), { holderId, field });
-      this.holder.heartbeatStarted(holderId);
+    if (bound === -1) return { kind: 'noImpression' };
+    if (bound === -2) return { kind: 'duplicate' };
+    let [statusCode] = bound as [number, string];
+    const servedMark = (bound as [number, string])[1];
+    let costMicros = 0;
+    let spentOut = 0;
+    if (statusCode === 0 && request.priceMicros > 0) {
+      const field = pendingClickField(holderId, request, Date.now());
+      try {
+        [costMicros, spentOut] = await replicated<[number, number]>(
+          this.redis,
+          'adnetClickBill',
+          3,
+          stateKeys.spent(request.campaignId),
+          stateKeys.daySpent(request.campaignId, request.day),
+          stateKeys.campaignLeases(request.campaignId),
+          request.priceMicros,
+          request.totalBudgetMicros,
+          request.dailyBudgetMicros,
+          request.knownSpentMicros,
+          request.knownDaySpentMicros,
+          DAY_COUNTER_TTL_S,
+          field,
+        );
+      } catch (error) {
+        // not billed (or not known to be): the binding goes, so the impression can take its click when asked again
+        await this.redis.adnetClickUnbind(2, clickedKey, excludedKey, servedMark, request.adId).catch(() => undefined);
+        throw error;
+      }
+      if (costMicros > 0) {
+        this.pendingClicks.set(clickKey(request), { holderId, field });
+        this.holder.heartbeatStarted(holderId);
+      } else {
+        statusCode = 1;
+      }
     }
     if (spentOut === 1) this.holder.dropLease(request.campaignId);
     const [status, invalidReason] = CLICK_STATUSES[statusCode];
@@ -92,7 +112,9 @@ export class RedisClickState {
   }
 
   async registerView(request: ViewRequest): Promise<ViewOutcome> {
-    const result = await this.redis.adnetView(
+    const result = await replicated<number>(
+      this.redis,
+      'adnetView',
       2,
       stateKeys.servedAds(request.userId, request.adBlockId),
       stateKeys.viewed(request.userId, request.adBlockId, request.adId),
@@ -105,7 +127,7 @@ export class RedisClickState {
   }
 
   /**
-   * The click's row is committed: its price leaves the holder's hash (it is billed for good). A removal that fails
+   * The click's row is committed: its price leaves the campaign's leases hash (it is billed for good). A removal that fails
    * or never happens is harmless: before giving a click back, the reclaim and the orphan sweep ask the database
    * whether its row exists.
    */
@@ -114,7 +136,7 @@ export class RedisClickState {
     const pending = this.pendingClicks.get(key);
     if (pending === undefined) return;
     this.pendingClicks.delete(key);
-    await this.redis.hdel(stateKeys.holderLeases(pending.holderId), pending.field);
+    await this.redis.hdel(stateKeys.campaignLeases(request.campaignId), pending.field);
   }
 
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
@@ -122,19 +144,22 @@ export class RedisClickState {
     const pending = this.pendingClicks.get(key);
     this.pendingClicks.delete(key);
     if (costMicros > 0 && pending !== undefined) {
-      // through the holder's hash: nothing goes back twice if the holder was reclaimed meanwhile
+      // through the leases hash: nothing goes back twice if the holder was reclaimed meanwhile
       await this.holder.returnToCounters([
         { holderId: pending.holderId, campaignId: request.campaignId, day: request.day, micros: costMicros, field: pending.field },
       ]);
     }
-    const pipeline = this.redis.multi();
+    // one transaction per slot: the campaign's counters, the user's marks
     if (costMicros > 0 && pending === undefined) {
-      pipeline.decrby(stateKeys.spent(request.campaignId), costMicros);
-      pipeline.decrby(stateKeys.daySpent(request.campaignId, request.day), costMicros);
+      await this.redis
+        .multi()
+        .decrby(stateKeys.spent(request.campaignId), costMicros)
+        .decrby(stateKeys.daySpent(request.campaignId, request.day), costMicros)
+        .exec();
     }
-    pipeline.del(stateKeys.clicked(request.userId, request.adBlockId, request.adId));
-    if (request.exclusionMs > 0) pipeline.hdel(stateKeys.excludedAds(request.userId), request.adId);
-    await pipeline.exec();
+    const marks = this.redis.multi().del(stateKeys.clicked(request.userId, request.adBlockId, request.adId));
+    if (request.exclusionMs > 0) marks.hdel(stateKeys.excludedAds(request.userId), request.adId);
+    await marks.exec();
   }
 }
 /** The click script's status codes. */

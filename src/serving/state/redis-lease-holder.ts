@@ -1,5 +1,6 @@
-import type Redis from 'ioredis';
 import { newId } from '../../common/ids';
+import type { RedisClient } from '../../redis/redis.module';
+import { replicated } from '../../redis/replica-wait';
 import {
   HEARTBEAT_EVERY_MS,
   HOLDER_TRUST_MS,
@@ -22,33 +23,36 @@ const SWEEP_EVERY_MS = HEARTBEAT_EVERY_MS;
  * beyond the time between the script and the process learning of it.
  */
 const ORPHAN_CLICK_MS = 60_000;
-/**
- * Entries per return script: Redis runs one script at a time, and the idle leases of thousands of campaigns in one
- * script held up the ad requests' serve scripts for milliseconds.
- */
+/** Give-back scripts (one campaign each) sent at once: the ad requests' serve scripts run in between the chunks. */
 const SCRIPT_CHUNK = 256;
 /** How long a give-back's token is kept: far longer than a reconnect takes. */
 const GIVE_BACK_TOKEN_MS = 10 * 60 * 1000;
 /** How many times one reservation asks for leases again when other requests used up what it waited for. */
 const MAX_LEASE_ROUNDS = 6;
 
-/** Budget going back to the shared counters through a holder's hash. */
+/** Budget going back to the shared counters through the holder's field in its campaign's leases hash. */
 export interface LeaseReturn {
   holderId: string;
   campaignId: string;
   day: string;
   micros: number;
-  /** The holder's hash field, when not the campaign's lease (a pending click's). */
+  /** The leases hash field, when not the holder's lease of the campaign (a pending click's). */
   field?: string;
 }
 
 type LeaseOutcome = 'granted' | 'exhausted';
 
-type LeaseScripts = Redis & {
-  adnetLease(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
-  adnetGiveBack(numKeys: number, ...args: (string | number)[]): Promise<number>;
+type LeaseScripts = RedisClient & {
   adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  adnetForgetHolder(numKeys: number, ...args: (string | number)[]): Promise<number>;
 };
+
+/** A field of a campaign's leases hash (stateKeys.campaignLeases). */
+interface HeldField {
+  holderId: string;
+  campaignId: string;
+  field: string;
+}
 
 /** The lease holder this process was lost (its heartbeat lapsed and its leases may be reclaimed): ask again. */
 export class HolderLostError extends Error {
@@ -87,15 +91,19 @@ export class RedisLeaseHolder {
   private holding = false;
   /** When Redis last confirmed this holder's heartbeat (a grant or a refresh). */
   private heartbeatOkAt = 0;
+  /** Campaigns recorded in this holder's campaigns set (holder.lua): where a reclaim of it looks. */
+  private readonly registered = new Set<string>();
   readonly holderTtlMs: number;
   private readonly holderTrustMs: number;
   private readonly committedClicks: LeaseHolderOptions['committedClicks'];
   private readonly clicksBeingWritten: () => Set<string>;
 
-  constructor(redis: Redis, options: LeaseHolderOptions = {}) {
+  constructor(redis: RedisClient, options: LeaseHolderOptions = {}) {
+    defineScript(redis, 'adnetHolder', 'holder');
     defineScript(redis, 'adnetLease', 'lease');
     defineScript(redis, 'adnetGiveBack', 'give-back');
     defineScript(redis, 'adnetReclaim', 'reclaim');
+    defineScript(redis, 'adnetForgetHolder', 'forget-holder');
     this.redis = redis as LeaseScripts;
     this.holderTtlMs = options.holderTtlMs ?? HOLDER_TTL_MS;
     this.holderTrustMs = options.holderTrustMs ?? HOLDER_TRUST_MS;
@@ -176,7 +184,7 @@ export class RedisLeaseHolder {
 
   /**
    * Puts back a unit billed tentatively: into its lease while this process still holds it, or else (returned,
-   * replaced, given up) straight onto the shared counters it was carved from, through its holder's hash.
+   * replaced, given up) straight onto the shared counters it was carved from, through its holder's field in the leases hash.
    */
   giveBack(lease: Lease, priceMicros: number): void {
     if (priceMicros === 0) return;
@@ -258,30 +266,78 @@ export class RedisLeaseHolder {
     return candidates.map((candidate) => outcomes.get(candidate.campaignId));
   }
 
+  /**
+   * Before this holder takes budget of these campaigns (leases, billed clicks): its heartbeat is checked (once it
+   * holds leases) and (re)started, and the campaigns recorded where a reclaim of the holder looks (holder.lua, in the
+   * holder's slot), and the holder is in the set of holders. `always`: also when every campaign is recorded (a lease
+   * request checks the heartbeat each time). Throws HolderLostError when the holder was lost (it is given up).
+   */
+  async prepareToHold(campaignIds: string[], always: boolean): Promise<void> {
+    const holderId = this.holderId;
+    const unrecorded = [...new Set(campaignIds)].filter((campaignId) => !this.registered.has(campaignId));
+    if (!always && this.holding && unrecorded.length === 0) return;
+    const [status] = await Promise.all([
+      replicated<number>(
+        this.redis,
+        'adnetHolder',
+        2,
+        stateKeys.leaseHolder(holderId),
+        stateKeys.holderCampaigns(holderId),
+        this.holderTtlMs,
+        this.holding ? '1' : '0',
+        ...unrecorded,
+      ),
+      this.redis.sadd(stateKeys.leaseHolders(), holderId),
+    ]);
+    if (status === -1) {
+      this.lost(holderId);
+      throw new HolderLostError();
+    }
+    if (holderId === this.holderId) for (const campaignId of unrecorded) this.registered.add(campaignId);
+  }
+
   private async requestLeases(candidates: ImpressionCandidate[], day: string, lostBefore = false): Promise<Map<string, LeaseOutcome>> {
     const outcomes = new Map<string, LeaseOutcome>();
     const wallNow = Date.now();
     const holderId = this.holderId;
-    const keys: string[] = [stateKeys.holderLeases(holderId), stateKeys.leaseHolder(holderId), stateKeys.leaseHolders()];
-    const args: (string | number)[] = [DAY_COUNTER_TTL_S, holderId, this.holderTtlMs, this.holding ? '1' : '0'];
-    for (const candidate of candidates) {
-      const previous = this.leases.get(candidate.campaignId);
-      // A lease of another day, price or budget goes back before a new one is taken.
-      if (previous && !this.fits(previous, candidate, day)) void this.returnLeases([previous]);
-      const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate, day) ? previous : undefined, wallNow);
-      keys.push(stateKeys.spent(candidate.campaignId), stateKeys.daySpent(candidate.campaignId, day));
-      args.push(
-        candidate.priceMicros,
-        candidate.totalBudgetMicros,
-        candidate.dailyBudgetMicros,
-        candidate.knownSpentMicros,
-        candidate.knownDaySpentMicros,
-        wanted,
-        leaseField(candidate.campaignId, day),
-      );
+    let lost = false;
+    const priced = candidates.filter((candidate) => candidate.priceMicros > 0).map((candidate) => candidate.campaignId);
+    if (priced.length > 0) {
+      try {
+        await this.prepareToHold(priced, true);
+      } catch (error) {
+        if (!(error instanceof HolderLostError)) throw error;
+        lost = true;
+      }
     }
-    const [status, ...granted] = await this.redis.adnetLease(keys.length, ...keys, ...args);
-    if (status === -1 || holderId !== this.holderId) {
+    // one script per campaign, each in its campaign's slot, all sent at once
+    const granted = lost
+      ? []
+      : await Promise.all(
+          candidates.map((candidate) => {
+            const previous = this.leases.get(candidate.campaignId);
+            // A lease of another day, price or budget goes back before a new one is taken.
+            if (previous && !this.fits(previous, candidate, day)) void this.returnLeases([previous]);
+            const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate, day) ? previous : undefined, wallNow);
+            return replicated<number>(
+              this.redis,
+              'adnetLease',
+              3,
+              stateKeys.campaignLeases(candidate.campaignId),
+              stateKeys.spent(candidate.campaignId),
+              stateKeys.daySpent(candidate.campaignId, day),
+              DAY_COUNTER_TTL_S,
+              candidate.priceMicros,
+              candidate.totalBudgetMicros,
+              candidate.dailyBudgetMicros,
+              candidate.knownSpentMicros,
+              candidate.knownDaySpentMicros,
+              wanted,
+              leaseField(holderId, day),
+            );
+          }),
+        );
+    if (lost || holderId !== this.holderId) {
       // Lost before the call (nothing was granted), or given up during it (what was granted is the old holder's,
       // reclaimed once its heartbeat lapses): ask once more as a new holder.
       if (this.holderId === holderId) this.renewHolder();
@@ -332,6 +388,7 @@ export class RedisLeaseHolder {
     this.holderId = newId();
     this.holding = false;
     this.leases.clear();
+    this.registered.clear();
   }
 
   /** Every second: idle leases go back, the heartbeat is refreshed, and now and then lapsed holders are reclaimed. */
@@ -361,36 +418,75 @@ export class RedisLeaseHolder {
    * micro-USDT given back.
    */
   async reclaimLapsedHolders(): Promise<number> {
-    await this.keepCommittedClicksOfLapsedHolders();
-    return Number(await this.redis.adnetReclaim(1, stateKeys.leaseHolders(), this.redis.options.keyPrefix ?? ''));
-  }
-
-  /**
-   * Before a reclaim: the billed clicks in lapsed holders' hashes whose row was committed (the process died
-   * between its commit and taking them off) leave the hash, so only the uncommitted ones are given back. When the
-   * database cannot tell, nothing is reclaimed this time (throws).
-   */
-  private async keepCommittedClicksOfLapsedHolders(): Promise<void> {
-    const fields: { holderId: string; field: string }[] = [];
+    let reclaimed = 0;
     for (const holderId of await this.redis.smembers(stateKeys.leaseHolders())) {
       if ((await this.redis.exists(stateKeys.leaseHolder(holderId))) === 1) continue;
-      for (const field of await this.redis.hkeys(stateKeys.holderLeases(holderId))) fields.push({ holderId, field });
+      reclaimed += await this.reclaimHolder(holderId);
     }
-    await this.keepCommittedClicks(fields);
+    return reclaimed;
   }
 
   /**
-   * Of these holder hash fields, the billed clicks whose row was committed leave the hash (they are billed for
+   * A lapsed holder's reclaim: its fields are read campaign by campaign (the campaigns set names where), the billed
+   * clicks whose row was committed leave them, and each campaign's script gives back the rest in that campaign's slot
+   * (reclaim.lua: a field leaves the hash in the step that gives it back, so nothing goes back twice). Then the holder
+   * is forgotten. When the database cannot tell which clicks are committed, nothing is given back this time (throws).
+   */
+  private async reclaimHolder(holderId: string): Promise<number> {
+    const fields = await this.fieldsOf(holderId);
+    const left = await this.keepCommittedClicks(fields);
+    const daysByCampaign = new Map<string, Set<string>>();
+    for (const { campaignId, field } of left) {
+      const days = daysByCampaign.get(campaignId) ?? new Set<string>();
+      days.add(field.split('|', 3)[1]);
+      daysByCampaign.set(campaignId, days);
+    }
+    const given = await Promise.all(
+      [...daysByCampaign].map(([campaignId, days]) =>
+        this.redis.adnetReclaim(
+          2 + days.size,
+          stateKeys.campaignLeases(campaignId),
+          stateKeys.spent(campaignId),
+          ...[...days].map((day) => stateKeys.daySpent(campaignId, day)),
+          holderId,
+          ...days,
+        ),
+      ),
+    );
+    // Out of the set first, then forgotten unless its heartbeat is back: a holder that comes back under the same id
+    // meanwhile is put back, never left out of the set with leases.
+    await this.redis.srem(stateKeys.leaseHolders(), holderId);
+    if ((await this.redis.adnetForgetHolder(2, stateKeys.leaseHolder(holderId), stateKeys.holderCampaigns(holderId))) === 1) {
+      await this.redis.sadd(stateKeys.leaseHolders(), holderId);
+    }
+    return given.reduce((sum, micros) => sum + Number(micros), 0);
+  }
+
+  /** A holder's fields in the leases hashes of the campaigns it recorded, with their micro-USDT. */
+  private async fieldsOf(holderId: string): Promise<(HeldField & { micros: number })[]> {
+    const campaignIds = await this.redis.smembers(stateKeys.holderCampaigns(holderId));
+    const hashes = await Promise.all(campaignIds.map((campaignId) => this.redis.hgetall(stateKeys.campaignLeases(campaignId))));
+    const fields: (HeldField & { micros: number })[] = [];
+    campaignIds.forEach((campaignId, i) => {
+      for (const [field, micros] of Object.entries(hashes[i])) {
+        if (field.startsWith(`${holderId}|`)) fields.push({ holderId, campaignId, field, micros: Number(micros) });
+      }
+    });
+    return fields;
+  }
+
+  /**
+   * Of these leases hash fields, the billed clicks whose row was committed leave the hash (they are billed for
    * good); answers the fields left. Throws when the database cannot tell, so nothing is given back blind.
    */
-  private async keepCommittedClicks<T extends { holderId: string; field: string }>(fields: T[]): Promise<T[]> {
+  private async keepCommittedClicks<T extends HeldField>(fields: T[]): Promise<T[]> {
     const clicks = fields.filter(({ field }) => clickIdOf(field) !== null);
     if (!this.committedClicks || clicks.length === 0) return fields;
     const committed = await this.committedClicks(clicks.map(({ field }) => clickIdOf(field)!));
     const kept = new Set<T>();
     for (const click of clicks) {
       if (!committed.has(clickIdOf(click.field)!)) continue;
-      await this.redis.hdel(stateKeys.holderLeases(click.holderId), click.field);
+      await this.redis.hdel(stateKeys.campaignLeases(click.campaignId), click.field);
       kept.add(click);
     }
     return fields.filter((field) => !kept.has(field));
@@ -422,15 +518,26 @@ export class RedisLeaseHolder {
    * A failed return leaves it in the hash: reclaimed with the holder once its heartbeat lapses.
    */
   async returnToCounters(returns: LeaseReturn[]): Promise<void> {
-    // one chunk after the other, so the serve scripts of the ad requests meanwhile run in between
+    // one script per return, in its campaign's slot; a chunk at a time, so the ad requests' serve scripts run between
     for (let from = 0; from < returns.length; from += SCRIPT_CHUNK) {
-      const keys: string[] = [stateKeys.giveBackToken(newId())];
-      const args: (string | number)[] = [GIVE_BACK_TOKEN_MS];
-      for (const { holderId, campaignId, day, micros, field } of returns.slice(from, from + SCRIPT_CHUNK)) {
-        keys.push(stateKeys.holderLeases(holderId), stateKeys.spent(campaignId), stateKeys.daySpent(campaignId, day));
-        args.push(field ?? leaseField(campaignId, day), micros);
-      }
-      await this.redis.adnetGiveBack(keys.length, ...keys, ...args).catch(() => undefined);
+      await Promise.all(
+        returns
+          .slice(from, from + SCRIPT_CHUNK)
+          .map(({ holderId, campaignId, day, micros, field }) =>
+            replicated<number>(
+              this.redis,
+              'adnetGiveBack',
+              4,
+              stateKeys.giveBackToken(campaignId, newId()),
+              stateKeys.campaignLeases(campaignId),
+              stateKeys.spent(campaignId),
+              stateKeys.daySpent(campaignId, day),
+              GIVE_BACK_TOKEN_MS,
+              field ?? leaseField(holderId, day),
+              micros,
+            ).catch(() => undefined),
+          ),
+      );
     }
   }
 
@@ -462,34 +569,36 @@ export class RedisLeaseHolder {
   }
 
   /**
-   * Billed clicks in this holder's hash that this process is not writing: the click script ran but its answer was
-   * lost (Redis restarted, the connection dropped; the client may even have sent it again and been told
-   * "duplicate"), or the row was committed and taking it off the hash failed. After ORPHAN_CLICK_MS those with a
+   * Billed clicks of this holder (its fields in the campaigns' leases hashes) that this process is not writing: the
+   * bill script ran but its answer was lost (Redis restarted, the connection dropped; the client may even have sent
+   * the click again and been told "duplicate"), or the row was committed and taking it off the hash failed. After ORPHAN_CLICK_MS those with a
    * committed row leave the hash and the others' price goes back to the counters. Answers the micro-USDT given back.
    */
   async giveBackOrphanClicks(wallNow: number): Promise<number> {
     const holderId = this.holderId;
     const writing = this.clicksBeingWritten();
-    const old: { holderId: string; field: string; micros: number }[] = [];
-    for (const [field, micros] of Object.entries(await this.redis.hgetall(stateKeys.holderLeases(holderId)))) {
+    const old = (await this.fieldsOf(holderId)).filter(({ field }) => {
       const billedAt = billedAtOf(field);
-      if (billedAt !== null && !writing.has(field) && wallNow - billedAt >= ORPHAN_CLICK_MS) old.push({ holderId, field, micros: Number(micros) });
-    }
-    const orphans: LeaseReturn[] = (await this.keepCommittedClicks(old)).map(({ field, micros }) => {
-      const [campaignId, day] = field.split('|', 2);
-      return { holderId, campaignId, day, micros, field };
+      return billedAt !== null && !writing.has(field) && wallNow - billedAt >= ORPHAN_CLICK_MS;
     });
+    const orphans: LeaseReturn[] = (await this.keepCommittedClicks(old)).map(({ campaignId, field, micros }) => ({
+      holderId,
+      campaignId,
+      day: field.split('|', 3)[1],
+      micros,
+      field,
+    }));
     await this.returnToCounters(orphans);
     return orphans.reduce((sum, orphan) => sum + orphan.micros, 0);
   }
 }
 
 /**
- * The holder's hash field of a billed click waiting for its row: campaign|day (the reclaim reads these two), then
- * when it was billed (wall clock, see giveBackOrphanClicks), the id its row will have (or -), then the click.
+ * The leases hash field of a billed click waiting for its row: holder|day (the reclaim reads these two), then when it
+ * was billed (wall clock, see giveBackOrphanClicks), the id its row will have (or -), then the click.
  */
-export function pendingClickField(request: ClickRequest, billedAt: number): string {
-  return `${leaseField(request.campaignId, request.day)}|${billedAt}|${request.clickId ?? '-'}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
+export function pendingClickField(holderId: string, request: ClickRequest, billedAt: number): string {
+  return `${leaseField(holderId, request.day)}|${billedAt}|${request.clickId ?? '-'}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
 }
 
 /** The row id of a pending click field; null for a lease's field or a click without one. */

@@ -1,5 +1,6 @@
-import type Redis from 'ioredis';
-import { Lease } from './budget-leases';
+import { groupBySlot } from '../../redis/hash-slot';
+import type { RedisClient } from '../../redis/redis.module';
+import { Lease, leaseField } from './budget-leases';
 import { HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
 import { defineScript } from './scripts/load-script';
 import {
@@ -17,8 +18,9 @@ const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 /** The served hash's field holding when ads were served to its (user, block) within the hour (never an ad id). */
 const USER_LOG_FIELD = '#hour';
 
-type ServeScript = Redis & {
-  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<[number[], number][] | -1>;
+type ServeScript = RedisClient & {
+  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<[number[], number][]>;
+  adnetBill(numKeys: number, ...args: (string | number)[]): Promise<number>;
 };
 
 /** The serve script's answer to one request: positions served, and whether the user's hourly cap is reached. */
@@ -33,7 +35,6 @@ interface PendingServe {
     servedKey: string;
     cappedKey: string;
     now: number;
-    day: string;
     limit: number;
     userCap: number;
     /** '' or "i:impressions:windowMs" per capped candidate (1-based), see serve-many.lua */
@@ -48,17 +49,20 @@ interface PendingServe {
 
 /**
  * Ad requests on the Redis serving state: CPM units billed from the holder's leases in memory, then one serve
- * script (exclusions, caps, served marks) per turn of the event loop for every request in it.
+ * script (exclusions, caps, served marks) per turn of the event loop and user slot for every request in it, then one
+ * bill script per campaign for what they served (the lease's units leave the holder's field in the campaign's leases
+ * hash).
  */
 export class RedisServeState {
   private readonly redis: ServeScript;
   private pendingServes: PendingServe[] = [];
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly holder: RedisLeaseHolder,
   ) {
     defineScript(redis, 'adnetServeMany', 'serve-many', { USER_LOG_FIELD, USER_CAP_WINDOW_MS });
+    defineScript(redis, 'adnetBill', 'bill');
     this.redis = redis as ServeScript;
   }
 
@@ -82,20 +86,19 @@ export class RedisServeState {
   async preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
     const { userId, adBlockId, now, day } = request;
     const adIds = candidates.map((candidate) => candidate.adId);
-    const pipeline = this.redis.pipeline();
+    // each command on its own (the client pipelines those of one tick per node): a cluster pipeline must stay in one slot
+    const reads: Promise<unknown>[] = [];
     const perUser = userId !== null && adIds.length > 0;
-    if (userId !== null && adBlockId !== null) pipeline.hget(stateKeys.servedAds(userId, adBlockId), USER_LOG_FIELD);
+    if (userId !== null && adBlockId !== null) reads.push(this.redis.hget(stateKeys.servedAds(userId, adBlockId), USER_LOG_FIELD));
     if (perUser) {
-      pipeline.hmget(stateKeys.excludedAds(userId), ...adIds);
-      pipeline.hmget(stateKeys.cappedImpressions(userId), ...adIds);
+      reads.push(this.redis.hmget(stateKeys.excludedAds(userId), ...adIds));
+      reads.push(this.redis.hmget(stateKeys.cappedImpressions(userId), ...adIds));
     }
     for (const candidate of candidates) {
-      pipeline.get(stateKeys.spent(candidate.campaignId));
-      pipeline.get(stateKeys.daySpent(candidate.campaignId, day));
+      reads.push(this.redis.get(stateKeys.spent(candidate.campaignId)));
+      reads.push(this.redis.get(stateKeys.daySpent(candidate.campaignId, day)));
     }
-    const answers = (await pipeline.exec()) ?? [];
-    for (const [error] of answers) if (error) throw error;
-    const values = answers.map(([, value]) => value);
+    const values = await Promise.all(reads);
     let next = 0;
     const userLog = userId !== null && adBlockId !== null ? (values[next++] as string | null) : null;
     const excluded = perUser ? (values[next++] as (string | null)[]) : [];
@@ -156,7 +159,6 @@ export class RedisServeState {
           servedKey: stateKeys.servedAds(request.userId, request.adBlockId),
           cappedKey: stateKeys.cappedImpressions(request.userId),
           now: request.now,
-          day: request.day,
           limit: request.limit,
           userCap: request.userImpressionsPerHour ?? 0,
           caps,
@@ -181,9 +183,10 @@ export class RedisServeState {
   }
 
   /**
-   * The serve script of every request handled in this turn of the event loop, in one call: one command for the
-   * client to build and Redis to run instead of one per request (a tenth of the ad route's CPU went to the Redis
-   * client). Each request still gets exactly its own answer; a failed call fails every request in it.
+   * The serve script of every request handled in this turn of the event loop, one call per user slot (all of them on
+   * one Redis server): one command for the client to build and Redis to run instead of one per request (a tenth of
+   * the ad route's CPU went to the Redis client). Each request still gets exactly its own answer; a failed call fails
+   * every request in it.
    */
   private serveBatched(serve: PendingServe['serve']): Promise<ServeAnswer> {
     return new Promise((resolve, reject) => {
@@ -202,30 +205,58 @@ export class RedisServeState {
     }
     this.pendingServes = [];
     if (batch.length === 0) return;
-    const keys: string[] = [stateKeys.leaseHolder(holderId), stateKeys.holderLeases(holderId)];
-    const args: (string | number)[] = [SERVED_TTL_MS, '0'];
-    for (const { serve } of batch) {
+    const groups = this.redis.isCluster ? groupBySlot(batch, (pending) => pending.serve.servedKey) : [batch];
+    for (const group of groups) void this.serveGroup(group);
+  }
+
+  /** One serve script for requests of one slot, then the bill scripts of what it served; answers each request. */
+  private async serveGroup(group: PendingServe[]): Promise<void> {
+    const keys: string[] = [];
+    const args: (string | number)[] = [SERVED_TTL_MS];
+    for (const { serve } of group) {
       keys.push(serve.excludedKey, serve.servedKey, serve.cappedKey);
-      args.push(serve.now, serve.limit, serve.day, serve.userCap, serve.caps, serve.invalid ? '1' : '0', serve.adIds.length, ...serve.adIds);
-      for (const lease of serve.leases) {
-        if (lease === null) {
-          args.push(0);
-        } else {
-          args.push(lease.priceMicros);
-          args[1] = '1';
-        }
-      }
+      args.push(serve.now, serve.limit, serve.userCap, serve.caps, serve.invalid ? '1' : '0', serve.adIds.length, ...serve.adIds);
     }
-    this.redis.adnetServeMany(keys.length, ...keys, ...args).then(
-      (answers) => {
-        if (answers === -1) {
-          this.holder.lost(holderId);
-          batch.forEach(({ reject }) => reject(new HolderLostError()));
-          return;
-        }
-        batch.forEach(({ resolve }, i) => resolve({ chosen: answers[i][0], userCapped: answers[i][1] === 1 }));
-      },
-      (error: unknown) => batch.forEach(({ reject }) => reject(error)),
+    let answers: [number[], number][];
+    try {
+      answers = await this.redis.adnetServeMany(keys.length, ...keys, ...args);
+      await this.bill(group, answers);
+    } catch (error) {
+      group.forEach(({ reject }) => reject(error));
+      return;
+    }
+    group.forEach(({ resolve }, i) => resolve({ chosen: answers[i][0], userCapped: answers[i][1] === 1 }));
+  }
+
+  /**
+   * Takes what the served ads bill off their leases, one script per campaign (its slot), all sent at once. A lease
+   * that no longer holds them (its holder was reclaimed meanwhile) has the counters charged instead, and the holder
+   * is given up.
+   */
+  private async bill(group: PendingServe[], answers: [number[], number][]): Promise<void> {
+    const billed = new Map<string, { lease: Lease; micros: number }>();
+    group.forEach(({ serve }, r) => {
+      for (const position of answers[r][0]) {
+        const lease = serve.leases[position];
+        if (lease === null) continue;
+        const key = `${lease.campaignId}|${lease.holderId}|${lease.day}`;
+        const entry = billed.get(key);
+        if (entry) entry.micros += lease.priceMicros;
+        else billed.set(key, { lease, micros: lease.priceMicros });
+      }
+    });
+    await Promise.all(
+      [...billed.values()].map(async ({ lease, micros }) => {
+        const short = await this.redis.adnetBill(
+          3,
+          stateKeys.campaignLeases(lease.campaignId),
+          stateKeys.spent(lease.campaignId),
+          stateKeys.daySpent(lease.campaignId, lease.day),
+          leaseField(lease.holderId, lease.day),
+          micros,
+        );
+        if (Number(short) > 0) this.holder.lost(lease.holderId);
+      }),
     );
   }
 }

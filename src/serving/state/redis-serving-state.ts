@@ -1,5 +1,5 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../redis/redis.module';
 import { LeaseHolderOptions, RedisLeaseHolder } from './redis-lease-holder';
 import { RedisClickState } from './redis-click-state';
 import { RedisServeState } from './redis-serve-state';
@@ -20,9 +20,10 @@ import {
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
 
 /**
- * Serving state shared by every process through Redis. An ad request costs one Lua script (exclusions and the
- * served marks); its CPM billing comes from budget leases held in memory (see budget-leases.ts), so the shared
- * budget counters are touched once per lease, not once per impression. Clicks are one Lua script each. The lease
+ * Serving state shared by every process through Redis (one server or a Redis Cluster: every script keeps to one hash
+ * slot, see stateKeys). An ad request costs one Lua script (exclusions and the served marks) and its campaigns' bill
+ * scripts; its CPM billing comes from budget leases held in memory (see budget-leases.ts), so the shared budget
+ * counters are touched once per lease, not once per impression. Clicks are two Lua scripts each (bind, bill). The lease
  * holder (redis-lease-holder.ts), the serve state and the click state share one process identity.
  */
 export class RedisServingState implements ServingState, BeforeApplicationShutdown {
@@ -30,7 +31,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private readonly serves: RedisServeState;
   private readonly clicks: RedisClickState;
 
-  constructor(redis: Redis, options: RedisServingStateOptions = {}) {
+  constructor(redis: RedisClient, options: RedisServingStateOptions = {}) {
     this.holder = new RedisLeaseHolder(redis, { ...options, clicksBeingWritten: () => this.clicks.fieldsBeingWritten() });
     this.serves = new RedisServeState(redis, this.holder);
     this.clicks = new RedisClickState(redis, this.holder);

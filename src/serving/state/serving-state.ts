@@ -213,29 +213,36 @@ export interface ServingState {
   /** Takes back a counted click whose ledger write failed: its spend, dedup mark and exclusion. */
   undoClick(request: ClickRequest, costMicros: number): Promise<void>;
   /**
-   * A counted click's row is committed. Until then a billed click's price is held aside (Redis: in the lease
-   * holder's hash), so that a process killed between the two gives it back instead of leaving it billed unrecorded.
+   * A counted click's row is committed. Until then a billed click's price is held aside (Redis: in the campaign's
+   * leases hash, under its holder), so that a process killed between the two gives it back instead of leaving it
+   * billed unrecorded.
    */
   clickCommitted(request: ClickRequest): Promise<void>;
   /** Binds a view to an impression served within IMPRESSION_WINDOW_MS: at most one view per served impression. */
   registerView(request: ViewRequest): Promise<ViewOutcome>;
 }
 
+/**
+ * Redis keys carry a hash tag (the first `{...}` of a key picks its Redis Cluster slot): `{u:<user>}` for a user's
+ * served marks, exclusions, frequency caps, click and view marks; `{c:<campaign>}` for a campaign's budget counters
+ * and its leases hash; `{h:<holder>}` for a lease holder's heartbeat and campaigns. Every script touches one tag only
+ * (docs/SCALING.md). The memory-only keys have none.
+ */
 export const stateKeys = {
-  spent: (campaignId: string) => `spend:${campaignId}`,
-  daySpent: (campaignId: string, day: string) => `dspend:${campaignId}:${day}`,
+  spent: (campaignId: string) => `spend:{c:${campaignId}}`,
+  daySpent: (campaignId: string, day: string) => `dspend:{c:${campaignId}}:${day}`,
   excluded: (userId: string, adId: string) => `excl:${userId}:${adId}`,
   served: (userId: string, adBlockId: string, adId: string) => `imp:${userId}:${adBlockId}:${adId}`,
   /** Redis: one hash per user and block, ad id -> when it was last served. */
-  servedAds: (userId: string, adBlockId: string) => `imps:${userId}:${adBlockId}`,
+  servedAds: (userId: string, adBlockId: string) => `imps:{u:${userId}}:${adBlockId}`,
   /** Redis: one hash per user, ad id -> until when it is excluded (rule 6). */
-  excludedAds: (userId: string) => `excls:${userId}`,
+  excludedAds: (userId: string) => `excls:{u:${userId}}`,
   /** When the impression a click used up was served: it takes no second click. */
-  clicked: (userId: string, adBlockId: string, adId: string) => `clk:${userId}:${adBlockId}:${adId}`,
+  clicked: (userId: string, adBlockId: string, adId: string) => `clk:{u:${userId}}:${adBlockId}:${adId}`,
   /** When the impression whose view was reported was served: it takes no second view. */
-  viewed: (userId: string, adBlockId: string, adId: string) => `view:${userId}:${adBlockId}:${adId}`,
+  viewed: (userId: string, adBlockId: string, adId: string) => `view:{u:${userId}}:${adBlockId}:${adId}`,
   /** Redis: one hash per user, ad id -> when its capped campaign was served to the user (frequency caps). */
-  cappedImpressions: (userId: string) => `fcaps:${userId}`,
+  cappedImpressions: (userId: string) => `fcaps:{u:${userId}}`,
   /** Memory: when a capped campaign's ad was served to the user. */
   cappedImpressionLog: (userId: string, adId: string) => `fcap:${userId}:${adId}`,
   /** Memory: when ads were served to the user on the block, within the last hour (USER_IMPRESSIONS_PER_HOUR). */
@@ -245,9 +252,14 @@ export const stateKeys = {
   /** Redis: the ids of the processes that hold or held budget leases (see budget-leases.ts). */
   leaseHolders: () => 'leaseholders',
   /** Redis: a lease holder's heartbeat. */
-  leaseHolder: (holderId: string) => `leaseholder:${holderId}`,
-  /** Redis: a lease holder's outstanding leases, campaign|day -> micro-USDT. */
-  holderLeases: (holderId: string) => `leases:${holderId}`,
-  /** Redis: a give-back that ran (its command is not run twice). */
-  giveBackToken: (token: string) => `giveback:${token}`,
+  leaseHolder: (holderId: string) => `leaseholder:{h:${holderId}}`,
+  /** Redis: the campaigns in whose leases hash a holder has (or had) fields: where its reclaim looks. */
+  holderCampaigns: (holderId: string) => `holdercamps:{h:${holderId}}`,
+  /**
+   * Redis: a campaign's outstanding leases and billed clicks waiting for their rows, one hash per campaign:
+   * holder|day -> micro-USDT (leaseField), holder|day|... -> a click's price (pendingClickField).
+   */
+  campaignLeases: (campaignId: string) => `leases:{c:${campaignId}}`,
+  /** Redis: a give-back that ran (its command is not run twice), in its campaign's slot. */
+  giveBackToken: (campaignId: string, token: string) => `giveback:{c:${campaignId}}:${token}`,
 };

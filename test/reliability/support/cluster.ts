@@ -85,6 +85,12 @@ export class Proc {
  */
 export class Cluster {
   readonly dir = join(tmpdir(), `adnet-reliability-${process.pid}-${Date.now().toString(36)}`);
+  /**
+   * `redisClusterBase`: instead of one Redis, a Redis Cluster of 3 masters and 3 replicas on ports base..base+5
+   * (scripts/redis-cluster.sh), which the processes reach through REDIS_CLUSTER_NODES.
+   */
+  constructor(readonly options: { redisClusterBase?: number } = {}) {}
+
   readonly redisPrefix = 'rel:';
   mysqlPort = 0;
   redisPort = 0;
@@ -102,6 +108,57 @@ export class Cluster {
 
   get redisUrl(): string {
     return `redis://127.0.0.1:${this.redisPort}`;
+  }
+
+  /** The seed list of the Redis Cluster (REDIS_CLUSTER_NODES); null with one Redis. */
+  get redisClusterNodes(): string | null {
+    const base = this.options.redisClusterBase;
+    return base === undefined ? null : [0, 1, 2, 3, 4, 5].map((i) => `127.0.0.1:${base + i}`).join(',');
+  }
+
+  /** Runs scripts/redis-cluster.sh (start, stop) for this suite's cluster. */
+  private redisClusterScript(command: 'start' | 'stop'): void {
+    const result = spawnSync('bash', [join(root, 'scripts', 'redis-cluster.sh'), command, String(this.options.redisClusterBase)], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    if (result.status !== 0) throw new Error(`redis-cluster.sh ${command} failed:\n${result.stdout}\n${result.stderr}`);
+  }
+
+  /**
+   * The master serving a hash slot now, and its process id (from its pid file): `redis-cli CLUSTER NODES` on a node
+   * that is up.
+   */
+  redisMasterOf(slot: number): { port: number; pid: number } {
+    const base = this.options.redisClusterBase!;
+    for (let i = 0; i < 6; i++) {
+      const result = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(base + i), 'cluster', 'nodes'], { encoding: 'utf8', timeout: 5000 });
+      if (result.status !== 0 || !result.stdout.includes('myself')) continue;
+      for (const line of result.stdout.trim().split('\n')) {
+        const fields = line.split(' ');
+        if (!fields[2].includes('master') || fields[2].includes('fail')) continue;
+        const covers = fields.slice(8).some((range) => {
+          const [from, to] = range.split('-').map(Number);
+          return slot >= from && slot <= (to ?? from);
+        });
+        if (!covers) continue;
+        const port = Number(fields[1].split(':')[1].split('@')[0]);
+        const pid = Number(readFileSync(join(tmpdir(), `adnet-redis-cluster-${base}`, String(port), 'redis.pid'), 'utf8').trim());
+        return { port, pid };
+      }
+    }
+    throw new Error(`no master found for slot ${slot}`);
+  }
+
+  /** Whether every node of the cluster but `exceptPort` (a killed one) reports cluster_state:ok. */
+  redisClusterOk(exceptPort: number): boolean {
+    const base = this.options.redisClusterBase!;
+    for (let i = 0; i < 6; i++) {
+      if (base + i === exceptPort) continue;
+      const result = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(base + i), 'cluster', 'info'], { encoding: 'utf8', timeout: 5000 });
+      if (result.status !== 0 || !result.stdout.includes('cluster_state:ok')) return false;
+    }
+    return true;
   }
 
   async init(apiCount: number): Promise<void> {
@@ -192,6 +249,10 @@ export class Cluster {
    */
   async startRedis(): Promise<number> {
     const started = Date.now();
+    if (this.options.redisClusterBase !== undefined) {
+      this.redisClusterScript('start');
+      return Date.now() - started;
+    }
     const dir = join(this.dir, 'redis');
     mkdirSync(dir, { recursive: true });
     this.redis = this.spawnLogged('redis', 'redis-server', [
@@ -254,6 +315,7 @@ export class Cluster {
       APP_ENV: 'production',
       DATABASE_URL: this.databaseUrl,
       REDIS_URL: this.redisUrl,
+      ...(this.redisClusterNodes ? { REDIS_CLUSTER_NODES: this.redisClusterNodes } : {}),
       REDIS_PREFIX: this.redisPrefix,
       ADMIN_API_KEY: ADMIN_KEY,
       // errorLines() reads the JSON lines' levels
@@ -337,6 +399,7 @@ export class Cluster {
     const running = this.all.filter((proc) => proc.running);
     for (const proc of running) proc.child.kill('SIGKILL');
     await Promise.all(running.map((proc) => proc.exited));
+    if (this.options.redisClusterBase !== undefined) this.redisClusterScript('stop');
     if (process.env.RELIABILITY_KEEP) process.stdout.write(`reliability: files kept in ${this.dir}\n`);
     else rmSync(this.dir, { recursive: true, force: true });
   }

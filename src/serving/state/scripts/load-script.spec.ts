@@ -13,6 +13,6 @@ describe('loadScript', () => {
 
   it('should read each script from its own file', () => {
     expect(loadScript('give-back')).toContain("redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1])");
-    expect(loadScript('reclaim')).toContain("prefix .. 'leases:' .. holder");
+    expect(loadScript('reclaim')).toContain("local holderPrefix = ARGV[1] .. '|'");
   });
 });

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../../redis/redis.module';
 
 /** The Lua scripts of the Redis serving state, by file name (without `.lua`) in this folder. */
-export type ScriptName = 'serve-many' | 'click' | 'view' | 'lease' | 'give-back' | 'reclaim';
+export type ScriptName =
+  'serve-many' | 'bill' | 'click-bind' | 'click-bill' | 'click-unbind' | 'view' | 'holder' | 'forget-holder' | 'lease' | 'give-back' | 'reclaim';
 
 const loaded = new Map<string, string>();
 
@@ -25,6 +26,6 @@ export function loadScript(name: ScriptName, values: Record<string, string | num
 }
 
 /** Registers a script as a command of this client (ioredis runs it with EVALSHA, loading it when Redis lacks it). */
-export function defineScript(redis: Redis, command: string, name: ScriptName, values?: Record<string, string | number>): void {
+export function defineScript(redis: RedisClient, command: string, name: ScriptName, values?: Record<string, string | number>): void {
   redis.defineCommand(command, { lua: loadScript(name, values) });
 }

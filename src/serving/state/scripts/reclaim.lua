@@ -1,28 +1,28 @@
--- KEYS the set of holders; ARGV the client's key prefix. Gives back everything held by holders whose heartbeat has
--- lapsed, and forgets them. The key names are built here (they are not known before the set is read): keep them in
--- step with stateKeys (leaseHolder, holderLeases, spent, daySpent). Answers the micro-USDT given back.
-local prefix = ARGV[1]
+-- Gives back what a lapsed holder still holds of one campaign, in the campaign's slot. KEYS the campaign's leases
+-- (hash), spent, then the daySpent key of each day in ARGV; ARGV the holder id, then those days (the caller read the
+-- holder's fields first and names every key: none is built here). Fields of a day not named are left for the next
+-- reclaim. Answers the micro-USDT given back.
+local holderPrefix = ARGV[1] .. '|'
+local dayKeys = {}
+for i = 2, #ARGV do dayKeys[ARGV[i]] = KEYS[i + 1] end
 local reclaimed = 0
-for _, holder in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  if redis.call('EXISTS', prefix .. 'leaseholder:' .. holder) == 0 then
-    local hash = prefix .. 'leases:' .. holder
-    local entries = redis.call('HGETALL', hash)
-    for j = 1, #entries, 2 do
+local entries = redis.call('HGETALL', KEYS[1])
+for j = 1, #entries, 2 do
+  local field = entries[j]
+  if string.sub(field, 1, #holderPrefix) == holderPrefix then
+    local rest = string.sub(field, #holderPrefix + 1)
+    local bar = string.find(rest, '|', 1, true)
+    local day = bar and string.sub(rest, 1, bar - 1) or rest
+    local daySpent = dayKeys[day]
+    if daySpent then
       local micros = tonumber(entries[j + 1])
-      local bar = string.find(entries[j], '|', 1, true)
-      if micros > 0 and bar then
-        local campaign = string.sub(entries[j], 1, bar - 1)
-        local dayEnd = string.find(entries[j], '|', bar + 1, true)
-        local day = dayEnd and string.sub(entries[j], bar + 1, dayEnd - 1) or string.sub(entries[j], bar + 1)
-        local spent = prefix .. 'spend:' .. campaign
-        local daySpent = prefix .. 'dspend:' .. campaign .. ':' .. day
-        if redis.call('EXISTS', spent) == 1 then redis.call('DECRBY', spent, micros) end
+      if micros > 0 then
+        if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], micros) end
         if redis.call('EXISTS', daySpent) == 1 then redis.call('DECRBY', daySpent, micros) end
         reclaimed = reclaimed + micros
       end
+      redis.call('HDEL', KEYS[1], field)
     end
-    redis.call('DEL', hash)
-    redis.call('SREM', KEYS[1], holder)
   end
 end
 return reclaimed

@@ -1,17 +1,14 @@
--- The serve script of one or several requests. KEYS the lease holder's heartbeat and leases (hash), then per
--- request excluded, served and capped (a hash per user, ad id -> until when it is excluded; a hash per user and
--- block, ad id -> when it was served, plus USER_LOG_FIELD -> when ads were served within the hour; a hash per user,
--- ad id of a capped campaign -> when it was served within the cap's window). ARGV servedTtl, expectAlive ('1' when a
--- candidate is billed from a lease: the holder's heartbeat must be there), then per request: now, limit, UTC day,
--- the user's hourly cap (0: none), the frequency caps ('' or "i:impressions:windowMs" for each capped candidate,
--- 1-based, joined by spaces), invalid ('1': general invalid traffic, its served marks end in `i`), n, its n
--- candidates' ad ids in rank order and their n unit prices (0: not billed from a lease). Serves each request's
--- first `limit` ads not excluded for its user nor capped, takes what they bill off the holder's outstanding leases in the same step (so a reclaim can only give back units nobody billed), and
--- answers per request {positions (0-based), 1 when the user's hourly cap is reached}; -1 when the holder's heartbeat
--- is gone (its leases may have been reclaimed). The lease field is the campaign id (the ad id without its `ad_`,
--- see adIdOf) and the day. Impression logs are ms timestamps joined by spaces, oldest first, none out of window.
--- {{USER_LOG_FIELD}} and {{USER_CAP_WINDOW_MS}} are filled in when the script is loaded (see load-script.ts).
-if ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+-- The serve script of one or several requests, all of one user's slot ({u:<user>}). KEYS per request excluded,
+-- served and capped (a hash per user, ad id -> until when it is excluded; a hash per user and block, ad id -> when it
+-- was served, plus USER_LOG_FIELD -> when ads were served within the hour; a hash per user, ad id of a capped
+-- campaign -> when it was served within the cap's window). ARGV servedTtl, then per request: now, limit, the user's
+-- hourly cap (0: none), the frequency caps ('' or "i:impressions:windowMs" for each capped candidate, 1-based, joined
+-- by spaces), invalid ('1': general invalid traffic, its served marks end in `i`), n, its n candidates' ad ids in rank
+-- order. Serves each request's first `limit` ads not excluded for its user nor capped, and answers per request
+-- {positions (0-based), 1 when the user's hourly cap is reached}. What they bill is taken off the holder's leases
+-- right after, in each campaign's slot (bill.lua). Impression logs are ms timestamps joined by spaces, oldest first,
+-- none out of window. {{USER_LOG_FIELD}} and {{USER_CAP_WINDOW_MS}} are filled in when the script is loaded (see
+-- load-script.ts).
 local function recent(log, since)
   local kept = {}
   if log then
@@ -22,25 +19,23 @@ local function recent(log, since)
   return kept
 end
 local ttl = tonumber(ARGV[1])
-local a = 3
+local a = 2
 local answers = {}
-local billed = {}
-for r = 1, (#KEYS - 2) / 3 do
-  local excludedKey = KEYS[3 * r]
-  local servedKey = KEYS[3 * r + 1]
-  local cappedKey = KEYS[3 * r + 2]
+for r = 1, #KEYS / 3 do
+  local excludedKey = KEYS[3 * r - 2]
+  local servedKey = KEYS[3 * r - 1]
+  local cappedKey = KEYS[3 * r]
   local now = tonumber(ARGV[a])
   local nowText = ARGV[a]
   local limit = tonumber(ARGV[a + 1])
-  local day = ARGV[a + 2]
-  local userCap = tonumber(ARGV[a + 3])
+  local userCap = tonumber(ARGV[a + 2])
   local caps = {}
-  for i, impressions, window in string.gmatch(ARGV[a + 4], '(%d+):(%d+):(%d+)') do
+  for i, impressions, window in string.gmatch(ARGV[a + 3], '(%d+):(%d+):(%d+)') do
     caps[tonumber(i)] = {tonumber(impressions), tonumber(window)}
   end
-  local mark = ARGV[a + 5] == '1' and (nowText .. 'i') or nowText
-  local n = tonumber(ARGV[a + 6])
-  local first = a + 7
+  local mark = ARGV[a + 4] == '1' and (nowText .. 'i') or nowText
+  local n = tonumber(ARGV[a + 5])
+  local first = a + 6
   local userLog = nil
   if userCap > 0 then userLog = recent(redis.call('HGET', servedKey, '{{USER_LOG_FIELD}}'), now - {{USER_CAP_WINDOW_MS}}) end
   local excludedUntil = redis.call('HMGET', excludedKey, unpack(ARGV, first, first + n - 1))
@@ -63,11 +58,6 @@ for r = 1, (#KEYS - 2) / 3 do
           if redis.call('PTTL', cappedKey) < cap[2] then redis.call('PEXPIRE', cappedKey, cap[2]) end
         end
         if userLog then userLog[#userLog + 1] = nowText end
-        local price = tonumber(ARGV[first + n + i - 1])
-        if price > 0 then
-          local field = string.sub(adId, 4) .. '|' .. day
-          billed[field] = (billed[field] or 0) + price
-        end
       end
     end
   end
@@ -82,9 +72,6 @@ for r = 1, (#KEYS - 2) / 3 do
   local userCapped = 0
   if userLog and #userLog >= userCap then userCapped = 1 end
   answers[r] = {served, userCapped}
-  a = first + 2 * n
-end
-for field, micros in pairs(billed) do
-  if redis.call('HINCRBY', KEYS[2], field, -micros) <= 0 then redis.call('HDEL', KEYS[2], field) end
+  a = first + n
 end
 return answers
