@@ -42,10 +42,11 @@ export class CampaignRepository implements CampaignStore {
    * more than the rest of the read.
    */
   async billingFacts(ids: string[]): Promise<Map<string, CampaignBillingFacts>> {
-    const rows: Record<keyof CampaignBillingFacts, string | number | boolean>[] = await this.campaigns.query(
-      `SELECT ${BILLING_COLUMNS.join(', ')} FROM campaigns WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      ids,
-    );
+    const rows: Record<keyof CampaignBillingFacts, string | number | boolean>[] = [];
+    for (let i = 0; i < ids.length; i += ID_SLICE) {
+      const slice = ids.slice(i, i + ID_SLICE);
+      rows.push(...(await this.campaigns.query(`SELECT ${BILLING_COLUMNS.join(', ')} FROM campaigns WHERE id IN (${slice.map(() => '?').join(', ')})`, slice)));
+    }
     return new Map(
       rows.map((row) => [
         String(row.id),
@@ -90,6 +91,9 @@ export class CampaignRepository implements CampaignStore {
     );
   }
 }
+
+/** Ids per `IN (...)` list. */
+const ID_SLICE = 500;
 
 const BILLING_COLUMNS: readonly (keyof CampaignBillingFacts)[] = [
   'id',
