@@ -9,7 +9,8 @@
  *                       ledger (one transaction at a time holds every row waiting when it starts), then the answer.
  *                       FLOOR_COMMITS=2 lets two transactions be in flight (measured here: 14,800 → 15,500 rows/s).
  *                       With FLOOR_SQLITE=<file> (the embedded profile) the rows go to SQLite in WAL mode instead,
- *                       committed in groups the same way (FLOOR_SQLITE_SYNCHRONOUS, FULL unless set: match the service's setting).
+ *                       committed in groups the same way, synchronous FULL as the service's SQLite
+ *                       (src/database/data-source-options.ts; FLOOR_SQLITE_SYNCHRONOUS overrides it).
  */
 const Fastify = require('fastify');
 const { Redis } = require('ioredis');

@@ -22,7 +22,8 @@
  * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
  * BENCH_PHASES (saturation,floors,fixed,warmup: which parts to run, e.g. `fixed` alone to look at latency; `floors`
  * loads bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip;
- * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js).
+ * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js),
+ * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after).
  */
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf } = require('./lib');
@@ -41,9 +42,10 @@ const CLICKS_PER_ROUND = 40_000;
 const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,floors,fixed,warmup').split(','));
 const STORES = (process.env.BENCH_STORES || 'mysql,embedded').split(',').map((store) => store.trim());
 const EMBEDDED_DIR = '/tmp/adnet-bench-embedded';
-const SERVICE_PORT = 3998;
-const BARE_PORT = 3999;
-const FLOOR_PORT = 3997;
+// Two benches on one machine must not share ports: the second would seed and load the first one's servers.
+const FLOOR_PORT = Number(process.env.BENCH_PORT_BASE || 3997);
+const SERVICE_PORT = FLOOR_PORT + 1;
+const BARE_PORT = FLOOR_PORT + 2;
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const SERVICE = `http://127.0.0.1:${SERVICE_PORT}`;
 const BARE = `http://127.0.0.1:${BARE_PORT}`;

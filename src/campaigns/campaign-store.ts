@@ -11,6 +11,23 @@ export interface CampaignCounters {
   impressions: number | string;
 }
 
+/** What decides whether a click on the campaign bills now (docs/CONTRACT.md §6), and the version it was read at. */
+export type CampaignBillingFacts = Pick<
+  Campaign,
+  | 'id'
+  | 'version'
+  | 'status'
+  | 'approved'
+  | 'billingType'
+  | 'startTime'
+  | 'endTime'
+  | 'totalBudgetMicros'
+  | 'dailyBudgetMicros'
+  | 'spentMicros'
+  | 'daySpentMicros'
+  | 'spentDay'
+>;
+
 /** The campaign rows' port for the serving index (the campaigns feature owns the `campaigns` table). */
 export interface CampaignStore {
   /** Campaigns `onGoing`, approved and not ended at `now` (budget not checked). */
@@ -23,6 +40,8 @@ export interface CampaignStore {
   servableCountersPage(now: number, afterId: string | null, limit: number): Promise<CampaignCounters[]>;
   findByIds(ids: string[]): Promise<Campaign[]>;
   findById(id: string): Promise<Campaign | null>;
+  /** The billing facts of these campaigns, in one query (absent: no such campaign). */
+  billingFacts(ids: string[]): Promise<Map<string, CampaignBillingFacts>>;
 }
 
 export const CAMPAIGN_STORE = Symbol('CAMPAIGN_STORE');

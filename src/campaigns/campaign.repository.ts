@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, MoreThan, Repository } from 'typeorm';
 import { EVENT_COUNTER_COLUMNS, EVENT_TYPES, type EventType } from '../conversions/event-types';
-import type { CampaignCounters, CampaignStore } from './campaign-store';
+import type { CampaignBillingFacts, CampaignCounters, CampaignStore } from './campaign-store';
 import { Campaign } from './entities/campaign.entity';
 import type { NetworkEventTotals } from './event-rate';
 
@@ -38,6 +38,38 @@ export class CampaignRepository implements CampaignStore {
     return this.campaigns.findOneBy({ id });
   }
 
+  /**
+   * A plain statement, not the ORM's findBy: every click reads this, and building and hydrating the ORM query cost
+   * more than the rest of the read.
+   */
+  async billingFacts(ids: string[]): Promise<Map<string, CampaignBillingFacts>> {
+    const rows: Record<keyof CampaignBillingFacts, string | number | boolean>[] = [];
+    for (let i = 0; i < ids.length; i += ID_SLICE) {
+      const slice = ids.slice(i, i + ID_SLICE);
+      rows.push(...(await this.campaigns.query(`SELECT ${BILLING_COLUMNS.join(', ')} FROM campaigns WHERE id IN (${slice.map(() => '?').join(', ')})`, slice)));
+    }
+    return new Map(
+      rows.map((row) => [
+        String(row.id),
+        {
+          id: String(row.id),
+          version: Number(row.version),
+          status: String(row.status) as CampaignBillingFacts['status'],
+          // MySQL answers a TINYINT, SQLite an integer
+          approved: Number(row.approved) === 1,
+          billingType: String(row.billingType) as CampaignBillingFacts['billingType'],
+          startTime: Number(row.startTime),
+          endTime: Number(row.endTime),
+          totalBudgetMicros: Number(row.totalBudgetMicros),
+          dailyBudgetMicros: Number(row.dailyBudgetMicros),
+          spentMicros: Number(row.spentMicros),
+          daySpentMicros: Number(row.daySpentMicros),
+          spentDay: String(row.spentDay),
+        },
+      ]),
+    );
+  }
+
   /** Per optimization event, over every account's campaigns with clicks: advertisers, clicks and events of that type. */
   async networkEventTotals(): Promise<Partial<Record<EventType, NetworkEventTotals>>> {
     let query = this.campaigns
@@ -60,6 +92,24 @@ export class CampaignRepository implements CampaignStore {
     );
   }
 }
+
+/** Ids per `IN (...)` list. */
+const ID_SLICE = 500;
+
+const BILLING_COLUMNS: readonly (keyof CampaignBillingFacts)[] = [
+  'id',
+  'version',
+  'status',
+  'approved',
+  'billingType',
+  'startTime',
+  'endTime',
+  'totalBudgetMicros',
+  'dailyBudgetMicros',
+  'spentMicros',
+  'daySpentMicros',
+  'spentDay',
+];
 
 function servableWhere(now: number) {
   return { status: 'onGoing' as const, approved: true, endTime: MoreThan(now) };

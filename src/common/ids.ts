@@ -1,8 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 let lastTime = 0;
 let lastRandom: number[] = [];
+/** Random bytes drawn 4 KiB at a time: one system call per 256 ids instead of one per id (every click takes one). */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomDigits(): number[] {
+  if (poolOffset + 16 > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const digits = new Array<number>(16);
+  for (let i = 0; i < 16; i++) digits[i] = pool[poolOffset + i] & 31;
+  poolOffset += 16;
+  return digits;
+}
 
 /**
  * Time-ordered ids (ULID layout, lower-case Crockford base32): sorting by id is sorting by creation,
@@ -14,7 +28,7 @@ export function newId(now = Date.now()): string {
     random = increment(lastRandom);
     now = lastTime;
   } else {
-    random = [...randomBytes(16)].map((byte) => byte & 31);
+    random = randomDigits();
   }
   lastTime = now;
   lastRandom = random;

@@ -81,6 +81,10 @@ export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit,
   protected abstract commit(items: Item[], buffered: Buffered | undefined): Promise<void>;
 
   private async writeRound(): Promise<void> {
+    // One turn of the event loop first, so every request already read by this turn joins the group. Without it a
+    // synchronous driver (better-sqlite3) committed each click on its own: its whole write ran in the microtasks of
+    // the request that started it, before any other request was read (one transaction, one WAL sync, per click).
+    await new Promise((resolve) => setImmediate(resolve));
     await this.ledger.settle();
     const group = this.pending.splice(0, MAX_ITEMS_PER_WRITE);
     const buffered = this.takeBuffered();

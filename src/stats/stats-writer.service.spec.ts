@@ -139,6 +139,28 @@ describe(StatsWriterService.name, () => {
     expect(clickRows.filter((value) => value === 'unbilled' || value === 'invalid' || value === 'counted')).toEqual(['counted', 'unbilled', 'invalid']);
   });
 
+  it('should commit the clicks of one turn of the event loop in one transaction, also on a synchronous driver', async () => {
+    // The fake's transactions, like better-sqlite3's, finish within the microtasks of the click that starts them.
+    const { dataSource, committed } = fakeDataSource('better-sqlite3');
+    const writer = writerOn(dataSource);
+    const click = (id: string) => clickOf({ id, campaignId: 'c1', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: 10 * HOUR, status: 'counted' });
+    // Requests read in one turn: each in a callback of its own, the microtasks of the one before run in between.
+    const writes = await new Promise<Promise<void>[]>((resolve) => {
+      const started: Promise<void>[] = [];
+      for (const id of ['k1', 'k2', 'k3']) {
+        setImmediate(() => {
+          started.push(writer.recordClick(click(id)));
+          if (started.length === 3) resolve(started);
+        });
+      }
+    });
+    await Promise.all(writes);
+
+    expect(committed).toHaveLength(1);
+    const clickRows = committed[0].filter((statement) => statement.sql.startsWith('INSERT INTO clicks')).flatMap((statement) => statement.params);
+    expect(clickRows).toEqual(['counted', 'counted', 'counted']);
+  });
+
   it('should keep only the impressions of a failed write for the next one, never the refused clicks', async () => {
     const { dataSource, committed, state } = fakeDataSource();
     const writer = writerOn(dataSource);
