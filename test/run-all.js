@@ -37,6 +37,14 @@ const CLUSTER_E2E_FILES = [
   'compat-ton-ai-sdk',
 ].map((name) => `test/e2e/${name}.e2e-spec.ts`);
 
+/**
+ * Known defect, not fixed yet: once in a full MySQL + Redis e2e run (2026-11-25, 907 tests passed) Jest did not exit
+ * afterwards: some handle is left open by one of the files, only in the whole run (every file and every half of the
+ * files exits on its own). Until it is found (`--detectOpenHandles` over the whole run), the e2e runs end when their
+ * tests are done instead of waiting for ever; their results and exit code are unaffected.
+ */
+const E2E_EXIT = ['--forceExit'];
+
 function runJest(label, args, env = {}) {
   process.stdout.write(`\n=== ${label} ===\n`);
   const result = spawnSync(process.execPath, [jest, '--config', 'jest.config.js', ...args, ...extraArgs], {
@@ -64,9 +72,9 @@ function runStep(label, command, args, options = {}) {
  * and fails (as the admin panel's browser e2e does).
  */
 function e2eArgs() {
-  if (existsSync(chromium) || process.env.CI === 'true') return ['--selectProjects', 'e2e', '--runInBand'];
+  if (existsSync(chromium) || process.env.CI === 'true') return ['--selectProjects', 'e2e', '--runInBand', ...E2E_EXIT];
   process.stdout.write(`\n(SDK browser e2e needs Chromium at ${chromium} (apt-get install -y chromium): skipped, as CI is not set)\n`);
-  return ['--selectProjects', 'e2e', '--runInBand', '--testPathIgnorePatterns', 'sdk-browser\\.e2e-spec\\.ts$'];
+  return ['--selectProjects', 'e2e', '--runInBand', ...E2E_EXIT, '--testPathIgnorePatterns', 'sdk-browser\\.e2e-spec\\.ts$'];
 }
 
 function runAdminPanelTests() {
@@ -138,10 +146,14 @@ async function reachable() {
   runJest('e2e tests, MySQL + Redis profile', e2eArgs(), { TEST_PROFILE: 'mysql' });
   const clusterNodes = process.env.TEST_REDIS_CLUSTER_NODES;
   if (clusterNodes) {
-    // each file starts on an empty cluster (test/support/flush-cluster.ts); the run must end on its own
-    runJest(`e2e tests on a Redis Cluster (${clusterNodes}): the Redis-state files`, ['--selectProjects', 'e2e', '--runInBand', ...CLUSTER_E2E_FILES], {
-      TEST_PROFILE: 'mysql',
-    });
+    // each file starts on an empty cluster (test/support/flush-cluster.ts)
+    runJest(
+      `e2e tests on a Redis Cluster (${clusterNodes}): the Redis-state files`,
+      ['--selectProjects', 'e2e', '--runInBand', ...E2E_EXIT, ...CLUSTER_E2E_FILES],
+      {
+        TEST_PROFILE: 'mysql',
+      },
+    );
   } else if (process.env.CI === 'true') {
     process.stderr.write('\nRedis Cluster e2e required with CI=true: set TEST_REDIS_CLUSTER_NODES (scripts/redis-cluster.sh start): FAILED\n');
     process.exit(1);
