@@ -13,7 +13,7 @@
  */
 const path = require('node:path');
 const { ROOT } = require('./lib');
-const { campaignBody, addressesByCountry, random, pick, chance, LANGUAGES } = require('./seed');
+const { campaignRow, addressesByCountry, random, pick, chance, LANGUAGES } = require('./seed');
 
 const COUNTS = (process.env.BENCH_MATCHER_CAMPAIGNS || '1000,10000,100000').split(',').map(Number);
 const CONTEXTS = 4000;
@@ -21,64 +21,11 @@ const PLATFORMS = ['iOS', 'Android', 'Desktop'];
 
 const dist = (file) => require(path.join(ROOT, 'dist/src', file));
 
-/**
- * Campaign `i` of the bench's create bodies as the row CampaignsService.create inserts for it (bench/scale.js
- * inserts these rows in bulk: creating 100,000 campaigns one request at a time takes too long).
- */
-function campaignRow(i, now, id, accountId) {
-  const { normalizeTargeting } = dist('campaigns/campaigns.service');
-  const { toMicros } = dist('common/money');
-  const body = campaignBody(i, now);
-  return {
-    id,
-    accountId,
-    name: body.name,
-    status: 'onGoing',
-    approved: true,
-    targeting: normalizeTargeting({}, body.targeting),
-    dailyBudgetMicros: toMicros(body.budget.amount),
-    totalBudgetMicros: toMicros(body.budget.total),
-    budgetStrategy: body.budget.strategy,
-    startTime: body.budget.startTime,
-    endTime: body.budget.endTime,
-    billingType: body.bidding.billingType,
-    costPerMicros: toMicros(body.bidding.costPer),
-    adFormat: body.ad.adFormat,
-    popupImage: body.ad.popupImage,
-    icon: body.ad.icon,
-    actionType: body.ad.destination.actionType,
-    destinationUrl: body.ad.destination.url,
-    text: body.ad.text,
-    brandName: body.ad.brandName,
-    buttonText: body.ad.buttonText,
-    verificationUrl: null,
-    frequencyCapImpressions: null,
-    frequencyCapHours: null,
-    impressions: 0,
-    clicks: 0,
-    unbilledClicks: 0,
-    invalidClicks: 0,
-    invalidImpressions: 0,
-    views: 0,
-    conversions: 0,
-    onboardEvents: 0,
-    registerEvents: 0,
-    playEvents: 0,
-    paymentEvents: 0,
-    withdrawEvents: 0,
-    optimizationEvent: 'conversion',
-    spentMicros: 0,
-    daySpentMicros: 0,
-    spentDay: '',
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
 /** A row with some history, so CPC campaigns rank by different CTR estimates. */
-function rowOf(i, now) {
-  const row = campaignRow(i, now, `c${String(i).padStart(9, '0')}`, `a${i % 20}`);
+async function rowOf(i, now) {
+  const row = await campaignRow(i, now, `a${i % 20}`);
+  // the same ids in every run (not the service's clock-and-random ones), in row order as the in-memory store's pages need
+  row.id = `c${String(i).padStart(9, '0')}`;
   row.impressions = Math.floor(random() * 10_000);
   row.clicks = Math.floor(random() * 100);
   return row;
@@ -140,7 +87,9 @@ function timeEach(n, call) {
 
 async function measure(count, contexts, now) {
   const { selectCandidates, targetingKey } = dist('serving/campaign-matcher');
-  const rows = Array.from({ length: count }, (_, i) => rowOf(i, now));
+  const rows = [];
+  // one at a time: each row draws from the shared random sequence in campaign order
+  for (let i = 0; i < count; i++) rows.push(await rowOf(i, now));
   const before = heapUsed();
   let started = process.hrtime.bigint();
   const index = await indexOf(rows, () => now);
@@ -209,7 +158,7 @@ function matcherTable(results) {
   return [header, ...lines].map((cells) => cells.map((cell, i) => cell.padStart(widths[i])).join('  ')).join('\n');
 }
 
-module.exports = { main, matcherTable, campaignRow };
+module.exports = { main, matcherTable };
 
 if (require.main === module) {
   main().then(

@@ -11,7 +11,7 @@
  *
  * Seeding: the data only grows, so the cells run in order of profiles, then campaigns. Campaigns have the targeting
  * mix of bench/serving.js and are inserted in bulk, 500 rows per insert, as the rows CampaignsService.create writes
- * (bench/matcher-scale.js campaignRow), through the campaigns entity's TypeORM repository of the build: through the
+ * (bench/seed.js campaignRow), through the campaigns entity's TypeORM repository of the build: through the
  * API, 500 campaigns took 20 s on the loaded machine. Each is inserted once: a cell with fewer campaigns than exist
  * pauses the rest (one status update per thousand rows, the same way). The service is restarted for every cell, so
  * it loads exactly the active campaigns into its index and starts with a fresh heap.
@@ -75,12 +75,11 @@ async function withCampaigns(store, work) {
 }
 
 async function insertCampaigns(store, from, to, accountIds, now) {
-  const { newId } = require(path.join(ROOT, 'dist/src/common/ids'));
   const ids = [];
   await withCampaigns(store, async (campaigns) => {
     for (let start = from; start < to; start += 500) {
       const rows = [];
-      for (let i = start; i < Math.min(to, start + 500); i++) rows.push(matcher.campaignRow(i, now, newId(now), accountIds[i % accountIds.length]));
+      for (let i = start; i < Math.min(to, start + 500); i++) rows.push(await seed.campaignRow(i, now, accountIds[i % accountIds.length]));
       await campaigns.insert(rows);
       ids.push(...rows.map((row) => row.id));
     }

@@ -5,7 +5,8 @@
  * Not part of the service.
  */
 const fs = require('node:fs');
-const { inParallel, sleep } = require('./lib');
+const path = require('node:path');
+const { ROOT, inParallel, sleep } = require('./lib');
 
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'NG', 'TR', 'ID', 'RU', 'VN', 'PH', 'ES', 'IT', 'CA'];
@@ -150,6 +151,29 @@ function campaignBody(i, now) {
   return createBody(i, now, { name: `Bench campaign ${i}`, targeting, bidding });
 }
 
+/**
+ * Campaign `i` of campaignBody as the row the build's own CampaignsService.create inserts for it at `now`, caught at
+ * its repository instead of written: bench/scale.js inserts these rows in bulk (creating 100,000 campaigns one
+ * request at a time takes too long) and bench/matcher-scale.js indexes them in memory. The service builds the row, so
+ * the benches' rows change with it. Approved and onGoing: the service is given no campaign review.
+ */
+async function campaignRow(i, now, accountId) {
+  const { CampaignsService } = require(path.join(ROOT, 'dist/src/campaigns/campaigns.service'));
+  /** @type {Record<string, any> | undefined} */
+  let row;
+  const repository = {
+    create: (fields) => fields,
+    insert: async (fields) => {
+      row = fields;
+    },
+  };
+  const service = new CampaignsService(repository, { campaignReview: false }, { publish: () => undefined }, { now: () => now }, null);
+  await service.create({ accountId, roles: ['advertiser'] }, campaignBody(i, now));
+  // a create that stops inserting through its repository would otherwise hand the benches no rows, silently
+  if (!row) throw new Error('CampaignsService.create inserted no row: bench/seed.js campaignRow needs updating');
+  return row;
+}
+
 /** Profile `n` of the batch uploads: the user bench-user-`n`, with the flag mix the campaigns' targeting asks for. */
 function profileRecord(n) {
   const wallet = chance(0.3);
@@ -189,6 +213,7 @@ module.exports = {
   createCampaigns,
   createBody,
   campaignBody,
+  campaignRow,
   profileRecord,
   profileBatchesDone,
 };
