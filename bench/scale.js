@@ -121,18 +121,11 @@ async function benchStore(store) {
   say(`scale bench (${store}): cells ${CELLS.map((cell) => `${cell.campaigns}x${cell.profiles}`).join(', ')}; ${DURATION} s per run`);
   await seed.resetStores(store, { embeddedDir: EMBEDDED_DIR, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, redisPrefix: REDIS_PREFIX });
   const env = {
+    ...seed.SERVICE_ENV,
     PORT: String(PORT),
-    HOST: '127.0.0.1',
-    APP_ENV: 'production',
     ...storeEnv,
     REDIS_PREFIX,
-    ADMIN_API_KEY: ADMIN_KEY,
-    TRUST_PROXY: 'true',
-    RATE_LIMIT_PER_SECOND: '0',
-    // as in bench/serving.js: the bench's few thousand users come back far faster than real ones
-    USER_IMPRESSIONS_PER_HOUR: '0',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
-    LOG_FORMAT: 'json',
   };
   const start = () => startServer('service', path.join(ROOT, 'dist/src/main.js'), env, `${SERVICE}/health`, `/tmp/adnet-scale-service-${store}.log`, 180_000);
   let service = await start();

@@ -1,14 +1,28 @@
 'use strict';
 /**
- * What the benchmark scripts start from: fresh stores, and the accounts, campaigns and profiles they seed. Shared so
- * that bench/serving.js, bench/scale.js, bench/matcher-scale.js and bench/warmup.js measure the same kind of data.
- * Not part of the service.
+ * What the benchmark scripts start from: fresh stores, the service's environment, and the accounts, campaigns and
+ * profiles they seed. Shared so that bench/serving.js, bench/scale.js, bench/matcher-scale.js and bench/warmup.js
+ * measure the same service on the same kind of data. Not part of the service.
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, inParallel, sleep } = require('./lib');
 
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
+/** The service's environment in every bench, beside its port and stores. */
+const SERVICE_ENV = {
+  HOST: '127.0.0.1',
+  APP_ENV: 'production',
+  ADMIN_API_KEY: ADMIN_KEY,
+  // the bench sends X-Forwarded-For, so its requests come from many countries' addresses as behind a load balancer
+  TRUST_PROXY: 'true',
+  RATE_LIMIT_PER_SECOND: '0',
+  // The bench cycles a few thousand users many times a second, far faster than real users come back: the hourly
+  // per-user cap would soon serve them nothing.
+  USER_IMPRESSIONS_PER_HOUR: '0',
+  // the production format: request lines as JSON, as a log collector takes them
+  LOG_FORMAT: 'json',
+};
 const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'BR', 'IN', 'JP', 'NG', 'TR', 'ID', 'RU', 'VN', 'PH', 'ES', 'IT', 'CA'];
 const LANGUAGES = ['en', 'de', 'fr', 'pt', 'es', 'ru', 'tr', 'id', 'ja', 'vi'];
 const PLATFORMS = ['All', 'All', 'iOS', 'Android', 'Desktop'];
@@ -200,6 +214,7 @@ async function profileBatchesDone(api, publisherKey, batchIds, pollMs) {
 
 module.exports = {
   ADMIN_KEY,
+  SERVICE_ENV,
   COUNTRIES,
   LANGUAGES,
   USER_AGENTS,

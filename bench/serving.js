@@ -29,7 +29,7 @@ const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf } = require('./lib');
 const { measureWarmup } = require('./warmup');
 const seed = require('./seed');
-const { ADMIN_KEY, LANGUAGES, USER_AGENTS, random, pick, chance } = seed;
+const { LANGUAGES, USER_AGENTS, random, pick, chance } = seed;
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -116,20 +116,13 @@ async function benchStore(store) {
 
   let bare;
   const serviceEnv = {
+    ...seed.SERVICE_ENV,
     PORT: String(SERVICE_PORT),
-    HOST: '127.0.0.1',
-    APP_ENV: 'production',
     ...storeEnv,
     REDIS_PREFIX,
-    ADMIN_API_KEY: ADMIN_KEY,
-    TRUST_PROXY: 'true',
-    RATE_LIMIT_PER_SECOND: '0',
-    // The bench cycles a few thousand users many times a second, far faster than real users come back: the hourly
-    // per-user cap would soon serve them nothing. Off unless asked for (BENCH_USER_IMPRESSIONS_PER_HOUR).
+    // the per-user cap is off (bench/seed.js SERVICE_ENV) unless asked for
     USER_IMPRESSIONS_PER_HOUR: process.env.BENCH_USER_IMPRESSIONS_PER_HOUR || '0',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
-    // the production format: request lines as JSON, as a log collector takes them
-    LOG_FORMAT: 'json',
   };
   const service = await startServer('service', path.join(ROOT, 'dist/src/main.js'), serviceEnv, `${SERVICE}/health`, `/tmp/adnet-bench-service-${store}.log`);
   const floor = await startServer(

@@ -150,15 +150,7 @@ async function main() {
   const campaigns = Number(process.env.WARMUP_CAMPAIGNS || 2000);
   const dir = '/tmp/adnet-bench-warmup';
   /** @type {Record<string, string>} */
-  const env = {
-    HOST: '127.0.0.1',
-    APP_ENV: 'production',
-    ADMIN_API_KEY: seed.ADMIN_KEY,
-    TRUST_PROXY: 'true',
-    RATE_LIMIT_PER_SECOND: '0',
-    USER_IMPRESSIONS_PER_HOUR: '0',
-    LOG_FORMAT: 'json',
-  };
+  const env = { ...seed.SERVICE_ENV };
   const seedFile = `${dir}-${store}.json`;
   const reuse = process.env.WARMUP_REUSE === '1' && fs.existsSync(seedFile);
   if (store === 'mysql') {
