@@ -17,7 +17,7 @@ interface CachedPrincipal {
 
 const MAX_CACHED_KEYS = 50_000;
 const MAX_KEY_LENGTH = 200;
-/** Presented keys whose hash is remembered (cleared whole when full: a flood of new keys only costs their hashing). */
+/** Presented keys whose hash is remembered, least recently used out first: a flood of new keys costs their hashing only. */
 const MAX_REMEMBERED_HASHES = 10_000;
 /** Change notice naming the cache entry of a revoked key: every process forgets it at once (Redis pub/sub). */
 const KEY_REVOKED = 'api-key-revoked';
@@ -74,7 +74,7 @@ export class PrincipalResolver {
   private readonly principalCache = new LruCache<string, CachedPrincipal>(MAX_CACHED_KEYS);
   private readonly unknownKeyCache: LruCache<string, number>;
   /** Presented key -> its sha256: hashing the key of every request cost about 2 µs of each ad fetch. */
-  private readonly keyHashes = new Map<string, string>();
+  private readonly keyHashes = new LruCache<string, string>(MAX_REMEMBERED_HASHES);
   private lookups = 0;
 
   constructor(
@@ -174,7 +174,6 @@ export class PrincipalResolver {
     let hash = this.keyHashes.get(rawKey);
     if (hash === undefined) {
       hash = hashApiKey(rawKey);
-      if (this.keyHashes.size >= MAX_REMEMBERED_HASHES) this.keyHashes.clear();
       this.keyHashes.set(rawKey, hash);
     }
     return hash;

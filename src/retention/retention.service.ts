@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { Clock, DAY_MS, HOUR_MS } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
@@ -9,17 +9,21 @@ import { EVENT_TABLES_OWNER, type EventTablesOwner } from './event-tables';
 const RUN_EVERY_MS = HOUR_MS;
 
 /**
- * Keeps the raw event tables by UTC day: every API process runs it at start (after the migrations) and hourly; on
+ * Keeps the raw event tables by UTC day: every API process runs it at start (after the migrations, without holding
+ * up the start: a day's rows that arrive before their partition is made go to the catch-all one) and hourly; on
  * MySQL a named lock per table lets one process work and the others skip. Each run adds the day partitions through
  * EVENT_PARTITION_DAYS_AHEAD and removes the whole days older than EVENT_RETENTION_DAYS (MySQL: DROP PARTITION;
  * SQLite: batched DELETEs). Running it again changes nothing. Hourly stats and counters are aggregates: kept forever.
  */
 @Injectable()
-export class RetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(RetentionService.name);
   private timer: NodeJS.Timeout | undefined;
   private tables: DayPartitionedTable[] = [];
-  private running: Promise<MaintenanceOutcome[]> | null = null;
+  /** The run that callers arriving now share: not started yet, it begins when the one going ends. */
+  private pending: Promise<MaintenanceOutcome[]> | null = null;
+  /** Settles when every run asked for so far has ended. */
+  private idle: Promise<unknown> = Promise.resolve();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -37,9 +41,16 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
       for (const table of instance.eventTables()) byName.set(table.table, table);
     }
     this.tables = [...byName.values()];
-    await this.runLogged();
+    // Not awaited: after a week without the job, MySQL copies the catch-all partition's rows (seconds per 200,000).
+    void this.runLogged();
     this.timer = setInterval(() => void this.runLogged(), RUN_EVERY_MS);
     this.timer.unref();
+  }
+
+  /** A run is not cut off by the database connection closing under it. */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.idle;
   }
 
   onApplicationShutdown(): void {
@@ -56,10 +67,20 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
     return dayStart(now - this.config.eventRetentionDays * DAY_MS);
   }
 
-  /** One run over every table (a run already going is joined, not doubled); tables another process holds are left out. */
+  /**
+   * One run over every table that begins after this call (a run going now is waited for, callers meanwhile share the
+   * next one, so runs are never doubled); tables another process holds are left out.
+   */
   run(): Promise<MaintenanceOutcome[]> {
-    this.running ??= this.runOnce().finally(() => (this.running = null));
-    return this.running;
+    if (!this.pending) {
+      const next = this.idle.then(() => {
+        this.pending = null;
+        return this.runOnce();
+      });
+      this.pending = next;
+      this.idle = next.catch(() => undefined);
+    }
+    return this.pending;
   }
 
   private async runOnce(): Promise<MaintenanceOutcome[]> {
