@@ -9,7 +9,7 @@ import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-sec
 import { Account, Role } from './entities/account.entity';
 import { ApiKey, BootstrapKind } from './entities/api-key.entity';
 import type { KeyScope } from './key-access';
-import { LruCache } from './lru-cache';
+import { LruCache } from '../common/lru-cache';
 import { Principal } from './principal';
 import { PrincipalResolver } from './principal-resolver';
 

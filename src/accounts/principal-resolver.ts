@@ -7,7 +7,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { hashApiKey } from './api-key-secret';
 import { Account } from './entities/account.entity';
 import { ApiKey } from './entities/api-key.entity';
-import { LruCache } from './lru-cache';
+import { LruCache } from '../common/lru-cache';
 import type { Principal } from './principal';
 
 interface CachedPrincipal {
