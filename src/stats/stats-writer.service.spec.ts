@@ -59,30 +59,27 @@ function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
       committed.push(statements);
       if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
     },
-    // the MySQL path of WriteLedger.writeStatements: START TRANSACTION with the statements, then COMMIT
+    // the MySQL path of WriteLedger.writeStatements: START TRANSACTION, the statements and COMMIT in one query
     createQueryRunner: () => {
       let open: { sql: string; params: unknown[] }[] | null = null;
+      const commit = () => {
+        if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
+        committed.push(open ?? []);
+        open = null;
+        if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+      };
       return {
         connect: async () => {
           if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
         },
         release: async () => undefined,
         query: async (sql: string, params: unknown[] = []) => {
-          if (sql === 'ROLLBACK') {
-            open = null;
-            return;
+          for (const statement of split(sql, params)) {
+            if (statement.sql === 'ROLLBACK') open = null;
+            else if (statement.sql === 'START TRANSACTION') open = [];
+            else if (statement.sql === 'COMMIT') commit();
+            else open?.push(statement);
           }
-          if (sql === 'COMMIT') {
-            if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
-            committed.push(open ?? []);
-            open = null;
-            if (state.loseCommitAnswer)
-              throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
-            return;
-          }
-          const statements = split(sql, params);
-          if (statements[0].sql === 'START TRANSACTION') open = statements.slice(1);
-          else open?.push(...statements);
         },
       };
     },

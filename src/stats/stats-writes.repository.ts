@@ -26,21 +26,23 @@ export class StatsWritesRepository {
   }
 
   /**
-   * A transaction of plain statements on MySQL in two round trips: `START TRANSACTION`, the marker and every
-   * statement in one multi-statement query, then `COMMIT`. (A group commit of clicks used to wait for six.)
+   * A transaction of plain statements on MySQL in one round trip: `START TRANSACTION`, the marker, every statement
+   * and `COMMIT` in one multi-statement query (a big write in a few slices, the last one ending with `COMMIT`). MySQL
+   * stops at the first statement that fails, so `COMMIT` runs only after all of them did. (A group commit of clicks
+   * used to wait for six round trips, then two: each one is a socket write that costs 35 µs and more here.)
    */
   async statementsInTransaction(writeId: string, statements: StatementBatch): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
       try {
-        await statements.run(runner, true, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] });
+        await statements.run(runner, true, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] }, 'COMMIT');
       } catch (error) {
-        // Nothing was committed; the connection may still hold the open transaction.
+        // Not committed, or not known to be (the ledger asks the marker): the connection may still hold the open
+        // transaction, and a ROLLBACK after a COMMIT changes nothing.
         await runner.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      await runner.query('COMMIT');
     } finally {
       await runner.release();
     }
@@ -75,9 +77,13 @@ export class StatementBatch implements Queryable {
     return Promise.resolve(undefined as never);
   }
 
-  /** `first` goes ahead of the statements, in the same round trip (MySQL: the transaction's start and its marker). */
-  async run(manager: Queryable, multiStatement: boolean, first?: { sql: string; params: unknown[] }): Promise<void> {
-    const statements: [string, unknown[]][] = first ? [[first.sql, first.params], ...this.statements] : this.statements;
+  /**
+   * `first` goes ahead of the statements, in the same round trip (MySQL: the transaction's start and its marker), and
+   * `last` after them, in the last round trip (MySQL: the COMMIT).
+   */
+  async run(manager: Queryable, multiStatement: boolean, first?: { sql: string; params: unknown[] }, last?: string): Promise<void> {
+    const statements: [string, unknown[]][] = first ? [[first.sql, first.params], ...this.statements] : [...this.statements];
+    if (last !== undefined) statements.push([last, []]);
     if (!multiStatement) {
       for (const [sql, params] of statements) await manager.query(sql, params);
       return;

@@ -55,8 +55,8 @@ export class WriteLedger<T> {
   }
 
   /**
-   * write() for a transaction of plain statements on MySQL, in two round trips: `START TRANSACTION`, the marker and
-   * every statement in one multi-statement query, then `COMMIT`. (A group commit of clicks used to wait for six.)
+   * write() for a transaction of plain statements on MySQL, in one round trip: `START TRANSACTION`, the marker, every
+   * statement and `COMMIT` in one multi-statement query. (A group commit of clicks used to wait for six.)
    */
   async writeStatements(carried: T, statements: StatementBatch): Promise<void> {
     await this.settleOutcome(carried, (writeId) => this.retryDeadlocks(() => this.markers.statementsInTransaction(writeId, statements)));

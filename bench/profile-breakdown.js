@@ -1,0 +1,73 @@
+'use strict';
+/**
+ * Where a service process's CPU went, by layer, from a V8 CPU profile (`BENCH_SERVICE_NODE_ARGS="--cpu-prof
+ * --cpu-prof-dir=/tmp/prof"` on bench/serving.js). Not part of the service.
+ *
+ *   node bench/profile-breakdown.js /tmp/prof/CPU.….cpuprofile               # busy samples per second, to find the runs
+ *   node bench/profile-breakdown.js /tmp/prof/CPU.….cpuprofile 17.9 12       # the layers between 17.9 s and 12 s
+ *                                                                             # before the profile's end
+ * Each busy sample (idle left out) goes to one layer by the function it was taken in: socket and file writes (the
+ * system calls, which V8 shows as the native function doing them), Node's own modules, Fastify, the Redis and MySQL
+ * clients, the garbage collector, and the service's code by feature folder. The bench runs its phases in a fixed
+ * order (bench/serving.js), so the runs are easy to tell apart in the per-second list.
+ */
+const fs = require('node:fs');
+
+const SYSTEM_CALLS = /^(writev|writeUtf8String|writeBuffer|writeString|writeLatin1String|readStart|onStreamRead)$/;
+
+function layerOf({ functionName, url }) {
+  if (functionName === '(idle)') return null;
+  if (functionName === '(garbage collector)') return 'garbage collector';
+  if (!url && SYSTEM_CALLS.test(functionName)) return 'socket and file writes (system calls)';
+  if (functionName === '(program)') return 'V8 (compiler, runtime)';
+  if (/\/(ioredis|redis-parser|denque|@ioredis)\//.test(url)) return 'Redis client (ioredis)';
+  if (/\/(mysql2|typeorm|sql-escaper|sqlstring|better-sqlite3)\//.test(url)) return 'database client (mysql2, TypeORM, better-sqlite3)';
+  if (/\/(fastify|find-my-way|avvio|secure-json-parse|fast-querystring|@fastify|light-my-request|toad-cache)\//.test(url)) return 'Fastify';
+  if (url.includes('/@nestjs/')) return 'Nest';
+  if (url.startsWith('node:') || !url) return "Node's own modules and natives (HTTP, streams, timers, regular expressions)";
+  if (url.includes('/dist/src/')) return `service: ${url.split('/dist/src/')[1].split('/')[0].replace(/\.js$/, '')}`;
+  if (url.includes('node_modules/')) return `other package: ${url.split('node_modules/').pop().split('/')[0]}`;
+  return `other: ${url}`;
+}
+
+function main() {
+  const [file, from, to] = process.argv.slice(2);
+  if (!file) throw new Error('usage: node bench/profile-breakdown.js <file.cpuprofile> [fromSecondsBeforeEnd toSecondsBeforeEnd]');
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const samples = [];
+  let time = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    time += profile.timeDeltas[i];
+    samples.push({ secondsBeforeEnd: (profile.endTime - time) / 1e6, layer: layerOf(nodes.get(profile.samples[i]).callFrame) });
+  }
+  if (from === undefined) {
+    const perSecond = new Map();
+    for (const { secondsBeforeEnd, layer } of samples) {
+      const second = Math.floor(secondsBeforeEnd);
+      const entry = perSecond.get(second) ?? { busy: 0, all: 0 };
+      entry.all++;
+      if (layer) entry.busy++;
+      perSecond.set(second, entry);
+    }
+    const line = [...perSecond]
+      .sort((a, b) => a[0] - b[0])
+      .map(([second, { busy, all }]) => `${second}:${Math.round((100 * busy) / all)}%`)
+      .join(' ');
+    process.stdout.write(`busy share of each second, by seconds before the profile's end:\n${line}\n`);
+    return;
+  }
+  const counts = new Map();
+  let busy = 0;
+  for (const { secondsBeforeEnd, layer } of samples) {
+    if (secondsBeforeEnd > Number(from) || secondsBeforeEnd < Number(to) || !layer) continue;
+    busy++;
+    counts.set(layer, (counts.get(layer) ?? 0) + 1);
+  }
+  process.stdout.write(`${busy} busy samples between ${from} s and ${to} s before the end:\n`);
+  for (const [layer, count] of [...counts].sort((a, b) => b[1] - a[1])) {
+    if (count / busy >= 0.003) process.stdout.write(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${layer}\n`);
+  }
+}
+
+main();
