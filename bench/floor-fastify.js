@@ -1,26 +1,23 @@
 'use strict';
 /**
- * Floors for reading the ratios: bare Fastify (the yardstick's answer) plus only the one piece of I/O that a
- * request of each hot route cannot do without, done the way the service does it. Not part of the service.
+ * Floors for reading the ratios: bare Fastify (the yardstick's answers, as large as the service's: bench/answers.js)
+ * plus only the one piece of I/O that a request of each hot route cannot do without, done the way the service does
+ * it, on any path (the bench sends them the service's own requests). Not part of the service.
  *
- * GET  /redis-get       one Redis read per request (ioredis with auto-pipelining), then the fixed answer: every
- *                       ad request must read or write state shared by all processes (exclusions, served marks).
- * POST /durable-insert  one row per request committed to MySQL before the answer, group-committed like the click
- *                       ledger (one transaction at a time holds every row waiting when it starts), then the answer.
- *                       FLOOR_COMMITS=2 lets two transactions be in flight (measured here: 14,800 → 15,500 rows/s).
- *                       With FLOOR_SQLITE=<file> (the embedded profile) the rows go to SQLite in WAL mode instead,
- *                       committed in groups the same way, synchronous FULL as the service's SQLite
- *                       (src/database/data-source-options.ts; FLOOR_SQLITE_SYNCHRONOUS overrides it).
+ * GET  /*   one Redis read per request (ioredis with auto-pipelining; none without REDIS_URL), then the fetch answer:
+ *           every ad request must read or write state shared by all processes (exclusions, served marks).
+ * POST /*   one row per request committed to MySQL before the click answer, group-committed like the click
+ *           ledger (one transaction at a time holds every row waiting when it starts), then the answer.
+ *           FLOOR_COMMITS=2 lets two transactions be in flight (measured here: 14,800 → 15,500 rows/s). With
+ *           FLOOR_SQLITE=<file> (the embedded profile) the rows go to SQLite in WAL mode instead, committed in
+ *           groups the same way, synchronous FULL as the service's SQLite (src/database/data-source-options.ts;
+ *           FLOOR_SQLITE_SYNCHRONOUS overrides it).
  */
 const Fastify = require('fastify');
 const { Redis } = require('ioredis');
 const mysql = require('mysql2/promise');
 
-const BODY = JSON.stringify({
-  code: 0,
-  message: 'success',
-  data: { msg: 'floor', success: true, padding: 'x'.repeat(520) },
-});
+const { fetchBody, clickBody } = require('./answers').answerBodies();
 
 /** Commits a group of rows durably: MySQL (one transaction on a pooled connection) or SQLite (FLOOR_SQLITE). */
 async function rowWriter() {
@@ -80,24 +77,23 @@ async function main() {
   }
 
   const app = Fastify({ logger: false });
-  const answer = (reply) => reply.header('content-type', 'application/json; charset=utf-8').send(BODY);
-  app.get('/redis-get', (request, reply) => {
-    if (!redis) return reply.code(404).send('no REDIS_URL');
+  const answer = (reply, body) => reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  app.get('/*', (request, reply) => {
+    if (!redis) return answer(reply, fetchBody);
     redis.get(`adnet-bench:floor:${request.url.length}`).then(
-      () => answer(reply),
+      () => answer(reply, fetchBody),
       (error) => reply.code(500).send(error.message),
     );
   });
-  app.post('/durable-insert', (request, reply) => {
+  app.post('/*', (request, reply) => {
     new Promise((resolve, reject) => {
       waiting.push({ body: JSON.stringify(request.body), resolve, reject });
       void commitWaiting();
     }).then(
-      () => answer(reply),
+      () => answer(reply, clickBody),
       (error) => reply.code(500).send(error.message),
     );
   });
-  app.get('/', (_request, reply) => answer(reply));
   await app.listen({ port: Number(process.env.PORT ?? 3997), host: '127.0.0.1' });
   process.stdout.write('ready\n');
 }
