@@ -36,7 +36,7 @@ const clickOf = (fields: Partial<Click>) => fields as Click;
  */
 function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
   const committed: { sql: string; params: unknown[] }[][] = [];
-  const state = { down: false, loseCommitAnswer: false, connectionLostBeforeCommit: false, refuseAfterCommits: null as number | null };
+  const state = { down: false, loseCommitAnswer: false, connectionLostBeforeCommit: false };
   const markers = () => committed.flatMap((statements) => statements.filter((s) => s.sql.startsWith('INSERT INTO stats_writes')).map((s) => s.params[0]));
   // a multi-statement query (StatementBatch on MySQL) is recorded statement by statement
   const split = (sql: string, params: unknown[] = []) => {
@@ -70,8 +70,7 @@ function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
       };
       return {
         connect: async () => {
-          const refused = state.refuseAfterCommits !== null && committed.length >= state.refuseAfterCommits;
-          if (state.down || refused) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+          if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
         },
         release: async () => undefined,
         query: async (sql: string, params: unknown[] = []) => {
@@ -157,52 +156,6 @@ describe(StatsWriterService.name, () => {
     expect(committed).toHaveLength(1);
     const clickRows = committed[0].filter((statement) => statement.sql.startsWith('INSERT INTO clicks')).flatMap((statement) => statement.params);
     expect(clickRows).toEqual(['counted', 'counted', 'counted']);
-  });
-
-  it('should write a big flush as transactions of at most 500 impression rows, the clicks in the first, every count once', async () => {
-    const { dataSource, committed } = fakeDataSource();
-    const writer = writerOn(dataSource);
-    const now = 10 * HOUR;
-    const campaigns = Array.from({ length: 1234 }, (_, i) => `c${String(i).padStart(4, '0')}`);
-    writer.recordImpressions(
-      campaigns.flatMap((campaignId) => [1, 2].map(() => ({ campaignId, adBlockId: 'b1', costMicros: 10, earningsMicros: 7 }))),
-      now,
-    );
-    const click = clickOf({ id: 'k1', campaignId: 'c0001', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: now, status: 'counted' });
-    await writer.recordClick(click);
-
-    expect(committed).toHaveLength(3);
-    const hourlyRows = committed.map((statements) =>
-      statements
-        .filter((statement) => statement.sql.startsWith('INSERT INTO stats_hourly'))
-        .reduce((rows, statement) => rows + statement.params.length / 11, 0),
-    );
-    expect(hourlyRows).toEqual([500, 500, 234]);
-    expect(committed.map((statements) => statements.filter((statement) => statement.sql.startsWith('INSERT INTO clicks')).length)).toEqual([1, 0, 0]);
-    expect(impressionsWritten(committed)).toBe(2468);
-  });
-
-  it('should keep the rest of a big flush for the next one when a later transaction fails, and still count the clicks', async () => {
-    const { dataSource, committed, state } = fakeDataSource();
-    const writer = writerOn(dataSource);
-    const now = 10 * HOUR;
-    writer.recordImpressions(
-      Array.from({ length: 1200 }, (_, i) => ({ campaignId: `c${String(i).padStart(4, '0')}`, adBlockId: 'b1', costMicros: 10, earningsMicros: 7 })),
-      now,
-    );
-    const click = clickOf({ id: 'k1', campaignId: 'c0001', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: now, status: 'counted' });
-
-    state.refuseAfterCommits = 1;
-    await expect(writer.recordClick(click)).resolves.toBeUndefined();
-    expect(committed).toHaveLength(1);
-    expect(impressionsWritten(committed)).toBe(500);
-
-    state.refuseAfterCommits = null;
-    await writer.flush();
-    expect(committed).toHaveLength(3);
-    expect(impressionsWritten(committed)).toBe(1200);
-    const clickRows = committed.flatMap((statements) => statements.filter((statement) => statement.sql.startsWith('INSERT INTO clicks')));
-    expect(clickRows).toHaveLength(1);
   });
 
   it('should keep only the impressions of a failed write for the next one, never the refused clicks', async () => {

@@ -34,12 +34,6 @@ interface Delta extends TrafficCounts {
 
 /** Rows per multi-row UPDATE. */
 const UPDATE_CHUNK = 200;
-/**
- * Impression rows (campaign, block, hour) per transaction of a flush; a bigger flush is written as several, with a
- * turn of the event loop between them. SQLite answers on the event loop: a second of impressions over 10,000
- * campaigns (7,000 rows) held it for 160-210 ms in one transaction (bench/loop-blocks.js).
- */
-const MAX_DELTAS_PER_WRITE = 500;
 
 /**
  * The one writer of counters. Impressions are summed in memory and written every STATS_FLUSH_MS (a crash can
@@ -121,30 +115,6 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
   }
 
   protected async commit(clicks: Click[], deltas = new Map<string, Delta>()): Promise<void> {
-    const parts = partsOf(deltas, MAX_DELTAS_PER_WRITE);
-    try {
-      await this.commitPart(clicks, parts[0]);
-    } catch (error) {
-      // the first part went back (or is in doubt) through the ledger; the parts not tried go back here
-      for (const rest of parts.slice(1)) this.putBack(rest);
-      throw error;
-    }
-    // The clicks are committed with the first part: a later part that fails goes back to the buffer (with the parts
-    // after it) for the next flush, and the clicks' callers still hear that theirs committed.
-    for (let i = 1; i < parts.length; i++) {
-      await new Promise((resolve) => setImmediate(resolve));
-      try {
-        await this.commitPart([], parts[i]);
-      } catch (error) {
-        for (const rest of parts.slice(i + 1)) this.putBack(rest);
-        this.logger.error({ err: error }, 'impression counts not written; kept for the next flush');
-        return;
-      }
-    }
-  }
-
-  /** One transaction: the clicks' rows and the counters of the clicks and of these impression deltas. */
-  private async commitPart(clicks: Click[], deltas: Map<string, Delta>): Promise<void> {
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
     const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
     for (const click of clicks) {
@@ -243,20 +213,4 @@ function addTraffic(into: TrafficCounts, delta: TrafficCounts): void {
 
 function deltaKey(campaignId: string, adBlockId: string, hour: number): string {
   return `${campaignId}|${adBlockId}|${hour}`;
-}
-
-/** The deltas in parts of at most `size` (one empty part when there are none). */
-function partsOf(deltas: Map<string, Delta>, size: number): Map<string, Delta>[] {
-  if (deltas.size <= size) return [deltas];
-  const parts: Map<string, Delta>[] = [];
-  let part = new Map<string, Delta>();
-  for (const [key, delta] of deltas) {
-    if (part.size === size) {
-      parts.push(part);
-      part = new Map();
-    }
-    part.set(key, delta);
-  }
-  parts.push(part);
-  return parts;
 }
