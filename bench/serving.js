@@ -205,15 +205,16 @@ async function benchStore(store) {
         body: clickBodies.pop(),
       })
     ).text();
+    // bench/answers.js builds answers of these sizes for bare Fastify and the floors
+    const answerSizes = {
+      BARE_FETCH_BYTES: String(fetchBytes),
+      BARE_FETCH_ADS: String(Math.round(fetchAds)),
+      BARE_CLICK_BYTES: String(Buffer.byteLength(clickAnswer)),
+    };
     bare = await startServer(
       'bare fastify',
       path.join(__dirname, 'bare-fastify.js'),
-      {
-        PORT: String(BARE_PORT),
-        BARE_FETCH_BYTES: String(fetchBytes),
-        BARE_FETCH_ADS: String(Math.round(fetchAds)),
-        BARE_CLICK_BYTES: String(Buffer.byteLength(clickAnswer)),
-      },
+      { PORT: String(BARE_PORT), ...answerSizes },
       `${BARE}/`,
       '/tmp/adnet-bench-bare.log',
     );
@@ -223,9 +224,7 @@ async function benchStore(store) {
       path.join(__dirname, 'floor-fastify.js'),
       {
         PORT: String(FLOOR_PORT),
-        BARE_FETCH_BYTES: String(fetchBytes),
-        BARE_FETCH_ADS: String(Math.round(fetchAds)),
-        BARE_CLICK_BYTES: String(Buffer.byteLength(clickAnswer)),
+        ...answerSizes,
         ...(store === 'mysql' ? { DATABASE_URL, REDIS_URL } : { FLOOR_SQLITE: `${EMBEDDED_DIR}/floor.sqlite` }),
       },
       `${FLOOR}/`,
