@@ -83,7 +83,10 @@ export class StatsRepository {
     await into.query(`INSERT INTO stats_hourly ${columns} VALUES ${placeholders} ${conflict}`, values);
   }
 
-  /** One statement pair for all the campaigns given (not one per row): rows in id order lock in one order. */
+  /**
+   * One statement (SQLite) or statement pair (MySQL) for all the campaigns given (not one per row): rows in id order
+   * lock in one order.
+   */
   async addCampaignCounters(into: Queryable, rows: CampaignCounterChange[]): Promise<void> {
     const derived = rows
       .map((_, i) =>
@@ -93,8 +96,9 @@ export class StatsRepository {
       )
       .join(' UNION ALL ');
     const values = rows.flatMap((row) => [row.id, row.impressions, row.clicks, row.spend, row.day, row.daySpend, ...trafficValues(row)]);
-    // Two statements: a multi-table UPDATE on MySQL sets columns in no promised order, and the day's spend must be
-    // computed from the old spentDay.
+    // The day's spend must be computed from the old spentDay. SQLite, like standard SQL, reads the old row in every
+    // SET expression: one statement (a second rewrite of each campaign row was half a flush's time). A multi-table
+    // UPDATE on MySQL sets columns in no promised order: two statements, spentDay last.
     // t: how the updated columns are named (MySQL needs the alias beside the derived table's columns); c: how read.
     const t = this.mysql ? 'c.' : '';
     const c = this.mysql ? 'c.' : 'campaigns.';
@@ -103,7 +107,7 @@ export class StatsRepository {
        ${t}spentMicros = ${c}spentMicros + d.spend,
        ${t}daySpentMicros = CASE WHEN ${c}spentDay = d.day THEN ${c}daySpentMicros + d.daySpend WHEN ${c}spentDay < d.day THEN d.daySpend ELSE ${c}daySpentMicros END`;
     const day = `${t}spentDay = CASE WHEN ${c}spentDay < d.day THEN d.day ELSE ${c}spentDay END`;
-    for (const assignments of [counters, day]) {
+    for (const assignments of this.mysql ? [counters, day] : [`${counters},\n       ${day}`]) {
       await into.query(
         this.mysql
           ? `UPDATE campaigns c JOIN (${derived}) d ON c.id = d.id SET ${assignments}`
