@@ -250,9 +250,9 @@ export class RedisServeState {
   }
 
   /**
-   * Takes what the served ads bill off their leases, one script per campaign slot (one call on a single Redis server:
-   * a call per campaign cost a tenth of the ad fetch), all sent at once. A lease that no longer holds them (its holder
-   * was reclaimed meanwhile) has the counters charged instead, and the holder is given up.
+   * Takes what the served ads bill off their leases, one script per campaign slot (one call on a single Redis server,
+   * not one per campaign), all sent at once. A lease that no longer holds them (its holder was reclaimed meanwhile)
+   * has the counters charged instead, and the holder is given up.
    */
   private async bill(group: PendingServe[], answers: [number[], number][]): Promise<void> {
     const billed = new Map<string, { lease: Lease; micros: number }>();
@@ -278,7 +278,7 @@ export class RedisServeState {
           args.push(leaseField(lease.holderId, lease.day), micros);
         }
         const shortfalls = await new Promise<number[]>((resolve, reject) => {
-          // called in the same step as the serves (a call deferred to a microtask would miss their write)
+          // sent from the same callback as the serves: the client's auto-pipelining puts them in one write
           this.pendingBills.push(() => {
             try {
               this.redis.adnetBill(keys.length, ...keys, ...args).then(resolve, reject);
