@@ -241,4 +241,56 @@ describe(StatsWriterService.name, () => {
     const campaign = committed[0].find(isCampaignCounters)!;
     expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0, 0]);
   });
+
+  describe('a big flush', () => {
+    const records = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ campaignId: `c${String(i).padStart(4, '0')}`, adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }));
+    const hourlyRows = (statements: { sql: string; params: unknown[] }[]) =>
+      statements.filter((statement) => statement.sql.startsWith('INSERT INTO stats_hourly')).reduce((sum, statement) => sum + statement.params.length / 11, 0);
+
+    it('should go in parts of at most 200 rows, a turn of the event loop between them, a click joining the next part', async () => {
+      const { dataSource, committed } = fakeDataSource('better-sqlite3');
+      const writer = writerOn(dataSource);
+      writer.recordImpressions(records(450), 10 * HOUR);
+      // (transactions committed when the turn after the first part ran) and the click sent in that turn
+      let seenBetweenParts = -1;
+      let click: Promise<void> | undefined;
+      const flushed = writer.flush();
+      // the flush's turns: the first cuts the parts, the second writes the first part
+      await new Promise<void>((resolve) =>
+        setImmediate(() =>
+          setImmediate(() => {
+            seenBetweenParts = committed.length;
+            click = writer.recordClick(clickOf({ id: 'k1', campaignId: 'c0000', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: 10 * HOUR, status: 'counted' }));
+            resolve();
+          }),
+        ),
+      );
+      await flushed;
+      await click;
+
+      expect(seenBetweenParts).toBe(1);
+      // the second part carries the click's row too (c0000 was in the first part)
+      expect(committed.map(hourlyRows)).toEqual([200, 201, 50]);
+      expect(committed.map((statements) => statements.some((statement) => statement.sql.startsWith('INSERT INTO clicks')))).toEqual([false, true, false]);
+      expect(impressionsWritten(committed)).toBe(450);
+    });
+
+    it('should put back the part that failed and the parts not tried, and write them once on the next flush', async () => {
+      const { dataSource, committed, state } = fakeDataSource();
+      const writer = writerOn(dataSource);
+      writer.recordImpressions(records(450), 10 * HOUR);
+      const flushed = writer.flush();
+      // down from the second part on
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+      state.down = true;
+      await flushed;
+      expect(committed).toHaveLength(1);
+      state.down = false;
+      await writer.flush();
+
+      expect(impressionsWritten(committed)).toBe(450);
+      expect(committed.map(hourlyRows)).toEqual([200, 200, 50]);
+    });
+  });
 });

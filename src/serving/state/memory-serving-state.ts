@@ -22,6 +22,11 @@ import {
 } from './serving-state';
 
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * Marks looked at per call at the most while a sweep is under way. A whole sweep in one call held the event loop
+ * 56-62 ms with the bench's 4,000 users (docs/PERFORMANCE.md), and grows with a day's traffic.
+ */
+export const SWEEP_MARKS_PER_CALL = 2000;
 
 /**
  * Serving state in process memory, for the embedded profile (one process). Every method runs without an
@@ -35,6 +40,8 @@ export class MemoryServingState implements ServingState {
   private readonly budgets = new Map<string, Budget>();
   private readonly users = new Map<string, UserState>();
   private lastSweep = 0;
+  /** The users still to look at in the sweep under way, or null between sweeps. */
+  private sweeping: IterableIterator<[string, UserState]> | null = null;
 
   /** One process bills straight from the counters: no leases. */
   heldLeases(): HeldLeases {
@@ -162,32 +169,60 @@ export class MemoryServingState implements ServingState {
     return budget;
   }
 
-  /** Forgets marks that can no longer matter, so memory stays bounded by a day of traffic. */
+  /** How many users the state holds marks or logs of. */
+  get userCount(): number {
+    return this.users.size;
+  }
+
+  /**
+   * Forgets marks that can no longer matter, so memory stays bounded by a day of traffic. Every SWEEP_EVERY_MS a
+   * sweep starts; it goes on a slice per call (SWEEP_MARKS_PER_CALL), each call atomic like the rest.
+   */
   private sweep(now: number): void {
-    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = now;
-    for (const [userId, user] of this.users) {
-      if (user.excluded !== null) {
-        for (const [adId, until] of user.excluded) if (until <= now) user.excluded.delete(adId);
-        if (user.excluded.size === 0) user.excluded = null;
+    if (this.sweeping === null) {
+      if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+      this.lastSweep = now;
+      this.sweeping = this.users.entries();
+      const today = new Date(now).toISOString().slice(0, 10);
+      for (const budget of this.budgets.values()) {
+        for (const day of budget.days.keys()) if (day < today) budget.days.delete(day);
       }
-      for (const [adId, log] of user.caps) if (isStale(log, now)) user.caps.delete(adId);
-      for (const [adBlockId, block] of user.blocks) {
-        for (const marks of [block.served, block.invalidServed, block.clicked, block.viewed]) {
-          if (marks) for (const [adId, time] of marks) if (now - time >= IMPRESSION_WINDOW_MS) marks.delete(adId);
-        }
-        if (block.userLog && isStale(block.userLog, now)) block.userLog = null;
-        if (block.served.size === 0 && !block.invalidServed?.size && !block.clicked?.size && !block.viewed?.size && block.userLog === null) {
-          user.blocks.delete(adBlockId);
-        }
+    }
+    for (let looked = 0; looked < SWEEP_MARKS_PER_CALL; ) {
+      const next = this.sweeping.next();
+      if (next.done) {
+        this.sweeping = null;
+        return;
       }
+      const [userId, user] = next.value;
+      looked += sweepUser(user, now);
       if (user.blocks.size === 0 && user.caps.size === 0 && user.excluded === null) this.users.delete(userId);
     }
-    const today = new Date(now).toISOString().slice(0, 10);
-    for (const budget of this.budgets.values()) {
-      for (const day of budget.days.keys()) if (day < today) budget.days.delete(day);
+  }
+}
+
+/** Forgets one user's marks that can no longer matter; answers how many it looked at. */
+function sweepUser(user: UserState, now: number): number {
+  let looked = 1;
+  if (user.excluded !== null) {
+    looked += user.excluded.size;
+    for (const [adId, until] of user.excluded) if (until <= now) user.excluded.delete(adId);
+    if (user.excluded.size === 0) user.excluded = null;
+  }
+  looked += user.caps.size;
+  for (const [adId, log] of user.caps) if (isStale(log, now)) user.caps.delete(adId);
+  for (const [adBlockId, block] of user.blocks) {
+    for (const marks of [block.served, block.invalidServed, block.clicked, block.viewed]) {
+      if (!marks) continue;
+      looked += marks.size;
+      for (const [adId, time] of marks) if (now - time >= IMPRESSION_WINDOW_MS) marks.delete(adId);
+    }
+    if (block.userLog && isStale(block.userLog, now)) block.userLog = null;
+    if (block.served.size === 0 && !block.invalidServed?.size && !block.clicked?.size && !block.viewed?.size && block.userLog === null) {
+      user.blocks.delete(adBlockId);
     }
   }
+  return looked;
 }
 
 /** A campaign's budget counters: spent in all, and per UTC day (each seeded from the database's figures). */
