@@ -20,7 +20,7 @@ export interface CampaignTargeting {
 
 @Entity('campaigns')
 @Index('idx_campaigns_account', ['accountId', 'id'])
-@Index('idx_campaigns_status', ['status'])
+@Index('idx_campaigns_status_id', ['status', 'id'])
 export class Campaign {
   /** Time-ordered, so `ORDER BY id DESC` is newest first. */
   @PrimaryColumn({ type: 'varchar', length: 26 })

@@ -13,6 +13,7 @@ import { CustomEvents1763888400000 } from './1763888400000-CustomEvents';
 import { ExchangeConversions1763892000000 } from './1763892000000-ExchangeConversions';
 import { Views1763895600000 } from './1763895600000-Views';
 import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
+import { CampaignStatusIdIndex1763902800000 } from './1763902800000-CampaignStatusIdIndex';
 
 /** Every mysql migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MYSQL_MIGRATIONS = [
   ExchangeConversions1763892000000,
   Views1763895600000,
   EventPartitions1763899200000,
+  CampaignStatusIdIndex1763902800000,
 ];
