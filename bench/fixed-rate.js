@@ -24,7 +24,12 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
   const target = new URL(url);
   const template = requests[0];
   const requestBytes = () => {
-    const base = { method: template.method ?? method, path: template.path ?? `${target.pathname}${target.search}`, headers: { ...headers, ...template.headers }, body: template.body ?? body };
+    const base = {
+      method: template.method ?? method,
+      path: template.path ?? `${target.pathname}${target.search}`,
+      headers: { ...headers, ...template.headers },
+      body: template.body ?? body,
+    };
     const request = template.setupRequest ? template.setupRequest(base) : base;
     const payload = request.body === undefined ? '' : request.body;
     const lines = [`${request.method ?? base.method} ${request.path ?? base.path} HTTP/1.1`, `host: ${target.host}`, 'connection: keep-alive'];

@@ -6,8 +6,10 @@
  * request paths, headers and bodies.
  *
  * Seeds 10,000 active campaigns with mixed targeting and 100,000 user profiles through the public API, then loads
- * GET /matching/ad (limit 5) and POST /ad/event/report (clicks on really served ads) with autocannon, first at
- * saturation (50 connections), then at a fixed offered load of 2,000 req/s. Prints req/s, p50, p99 and the ratio to
+ * GET /matching/ad (limit 5) and POST /ad/event/report (clicks on really served ads) with autocannon at saturation
+ * (50 connections), then at a fixed offered load of 2,000 req/s, open-loop (bench/fixed-rate.js: requests evenly
+ * spaced, latency counted from the instant each was due; autocannon's per-second quota sends bursts, and its runs are
+ * printed beside for comparison with earlier figures). Prints req/s, p50, p99 and the ratio to
  * bare Fastify, and for each run the CPU time per request of the server under load, Redis, MySQL and the load
  * generator (read from /proc; all of them share this machine's cores, so they also share its throughput). Needs a
  * built service (`npm run build`, which `npm run bench` does) and reachable MySQL and Redis.

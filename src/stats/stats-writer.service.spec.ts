@@ -261,7 +261,9 @@ describe(StatsWriterService.name, () => {
         setImmediate(() =>
           setImmediate(() => {
             seenBetweenParts = committed.length;
-            click = writer.recordClick(clickOf({ id: 'k1', campaignId: 'c0000', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: 10 * HOUR, status: 'counted' }));
+            click = writer.recordClick(
+              clickOf({ id: 'k1', campaignId: 'c0000', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: 10 * HOUR, status: 'counted' }),
+            );
             resolve();
           }),
         ),

@@ -188,7 +188,7 @@ export class MemoryServingState implements ServingState {
         for (const day of budget.days.keys()) if (day < today) budget.days.delete(day);
       }
     }
-    for (let looked = 0; looked < SWEEP_MARKS_PER_CALL; ) {
+    for (let looked = 0; looked < SWEEP_MARKS_PER_CALL;) {
       const next = this.sweeping.next();
       if (next.done) {
         this.sweeping = null;
