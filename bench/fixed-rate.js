@@ -87,9 +87,17 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
         let expect = -1;
         let status = 0;
         socket.once('connect', opened);
-        socket.once('error', (error) => {
+        socket.on('error', (error) => {
           if (start === 0) failed(error);
-          else errors += 1;
+        });
+        // A connection the server closed (or that failed) takes no more requests; the one it carried counts as an error.
+        socket.once('close', () => {
+          if (finishing) return;
+          connection.closed = true;
+          if (connection.busy) errors += 1;
+          connection.busy = false;
+          const at = idle.indexOf(connection);
+          if (at >= 0) idle.splice(at, 1);
         });
         socket.on('data', (chunk) => {
           buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
@@ -113,6 +121,7 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
             completed += 1;
             if (status < 200 || status > 299) non2xx += 1;
             connection.busy = false;
+            if (connection.closed) return;
             if (backlog.length > 0) send(connection, backlog.shift());
             else idle.push(connection);
           }
@@ -121,7 +130,7 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
 
     Promise.all(
       Array.from({ length: connections }, () => {
-        const connection = { socket: null, busy: false, dueAt: 0 };
+        const connection = { socket: null, busy: false, closed: false, dueAt: 0 };
         sockets.push(connection);
         idle.push(connection);
         return open(connection);

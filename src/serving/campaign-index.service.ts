@@ -22,8 +22,8 @@ import {
 const REFRESH_SLICE = 1000;
 /**
  * Campaigns' counters a refresh reads per query (see CampaignStore.servableCountersPage): SQLite answers on the event
- * loop: a page of 5,000 held it for tens of ms every refresh (the p99 of the ad fetch at 10,000 campaigns), a page
- * of 1,000 8 ms under load (docs/PERFORMANCE.md).
+ * loop, and a page of 5,000 held it for tens of ms every refresh (the p99 of the ad fetch at 10,000 campaigns). On the
+ * (status, id) index a page of 250 takes 0.7-1.4 ms (bench/refresh-pages.js, docs/PERFORMANCE.md).
  */
 export const COUNTERS_PAGE = 250;
 /** How long change notices are gathered before one reload applies them all. */

@@ -119,7 +119,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     if (deltas.size <= ROWS_PER_PART) return [deltas];
     // In id order (the keys start with the campaign id), so a part's rows lie close together: ids grow with time, as
     // rows are stored, and parts of scattered rows rewrote each page of the tables once per part instead of once per
-    // flush. Keys sort in a third of the time a comparator takes.
+    // flush. The keys are sorted as plain strings, cheaper than a comparator over the deltas.
     const parts: Map<string, Delta>[] = [];
     let part = new Map<string, Delta>();
     for (const key of [...deltas.keys()].sort()) {
