@@ -17,7 +17,8 @@ const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
 const collections = [];
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if (entry.duration > 2) collections.push(`${entry.detail?.kind}:${entry.duration.toFixed(1)}`);
+  for (const entry of list.getEntries())
+    if (entry.duration > 2) collections.push(`${/** @type {{ detail?: { kind?: number } }} */ (entry).detail?.kind}:${entry.duration.toFixed(1)}`);
 }).observe({ entryTypes: ['gc'] });
 
 let requests = 0;
