@@ -220,6 +220,41 @@ if (TEST_PROFILE === 'mysql') {
       expect(await other.reclaimLapsedHolders()).toBe(0);
     });
 
+    it("should bill one turn's impressions of several campaigns off their leases each once, and charge the counters once a lease was reclaimed", async () => {
+      const state = new RedisServingState(redis);
+      const [a, b] = [campaign(), campaign()];
+      const leaseOf = async (candidate: ImpressionCandidate) => {
+        const fields = await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId));
+        return Object.values(fields).map(Number);
+      };
+      // a lease of 4 units each, one served from it
+      expect((await reserve(state, 'u0', a)).served).toEqual([0]);
+      expect((await reserve(state, 'u0', b)).served).toEqual([0]);
+      expect(await leaseOf(a)).toEqual([3000]);
+      // three requests of one turn, two of them on the same campaign: one serve call (on one Redis server, billing too)
+      const turn = await Promise.all([reserve(state, 'u1', a), reserve(state, 'u2', a), reserve(state, 'u3', b)]);
+      expect(turn.map((result) => result.served)).toEqual([[0], [0], [0]]);
+      expect(await leaseOf(a)).toEqual([1000]);
+      expect(await leaseOf(b)).toEqual([2000]);
+      expect(await counter(stateKeys.spent(a.campaignId))).toBe(4000);
+      expect(await counter(stateKeys.spent(b.campaignId))).toBe(4000);
+
+      // the holder's leases are reclaimed while it still bills from them: the next turn is charged to the counters
+      await lapseHeartbeatsOf(a);
+      expect(await new RedisServingState(redis).reclaimLapsedHolders()).toBe(3000);
+      expect(await counter(stateKeys.spent(a.campaignId))).toBe(3000);
+      expect(await counter(stateKeys.spent(b.campaignId))).toBe(2000);
+      const late = await Promise.all([reserve(state, 'u4', a), reserve(state, 'u5', b)]);
+      expect(late.map((result) => result.served)).toEqual([[0], [0]]);
+      expect(await counter(stateKeys.spent(a.campaignId))).toBe(4000);
+      expect(await counter(stateKeys.daySpent(a.campaignId, '2026-01-10'))).toBe(4000);
+      expect(await counter(stateKeys.spent(b.campaignId))).toBe(3000);
+      expect(state.heldLeases()).toEqual({ leases: 0, remainingMicros: 0 });
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(a.campaignId))).toBe(4000);
+      expect(await counter(stateKeys.spent(b.campaignId))).toBe(3000);
+    });
+
     it('should stop billing from its leases when its heartbeat was not confirmed lately, and leave them to the reclaim', async () => {
       const state = new RedisServingState(redis, { holderTtlMs: 300, holderTrustMs: 100 });
       const candidate = campaign();

@@ -2,7 +2,7 @@ import { groupBySlot } from '../../redis/hash-slot';
 import type { RedisClient } from '../../redis/redis.module';
 import { Lease, leaseField } from './budget-leases';
 import { HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
-import { defineScript } from './scripts/load-script';
+import { defineScript, loadScript } from './scripts/load-script';
 import {
   ImpressionCandidate,
   IMPRESSION_WINDOW_MS,
@@ -19,7 +19,8 @@ const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 const USER_LOG_FIELD = '#hour';
 
 type ServeScript = RedisClient & {
-  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<[number[], number][]>;
+  /** serve-many.lua: per request [positions served, 1 when the user's hourly cap is reached], per bill entry its shortfall */
+  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<[[number[], number][], number[]]>;
   adnetBill(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
 };
 
@@ -27,6 +28,12 @@ type ServeScript = RedisClient & {
 interface ServeAnswer {
   chosen: number[];
   userCapped: boolean;
+}
+
+/** What one campaign's lease bills in a serve call: its unit price for each impression served from it. */
+interface BillEntry {
+  lease: Lease;
+  micros: number;
 }
 
 interface PendingServe {
@@ -49,9 +56,9 @@ interface PendingServe {
 
 /**
  * Ad requests on the Redis serving state: CPM units billed from the holder's leases in memory, then one serve
- * script (exclusions, caps, served marks) per turn of the event loop and user slot for every request in it, then one
- * bill script per campaign slot for what they served (the lease's units leave the holder's field in the campaign's
- * leases hash; on a single Redis server every campaign is in one call).
+ * script (exclusions, caps, served marks) per turn of the event loop for every request in it, which on a single Redis
+ * server also takes what they served off the holder's fields in the campaigns' leases hashes. On a Redis Cluster the
+ * serve script runs per user slot and a bill script per campaign slot follows it (a script's keys share one slot).
  */
 export class RedisServeState {
   private readonly redis: ServeScript;
@@ -64,8 +71,9 @@ export class RedisServeState {
     redis: RedisClient,
     private readonly holder: RedisLeaseHolder,
   ) {
-    defineScript(redis, 'adnetServeMany', 'serve-many', { USER_LOG_FIELD, USER_CAP_WINDOW_MS });
-    defineScript(redis, 'adnetBill', 'bill');
+    const BILL_LEASE = loadScript('bill-lease');
+    defineScript(redis, 'adnetServeMany', 'serve-many', { USER_LOG_FIELD, USER_CAP_WINDOW_MS, BILL_LEASE });
+    defineScript(redis, 'adnetBill', 'bill', { BILL_LEASE });
     this.redis = redis as ServeScript;
   }
 
@@ -199,8 +207,8 @@ export class RedisServeState {
   }
 
   /**
-   * At the end of this turn of the event loop, the bill scripts of the serves answered in it and the serve scripts of
-   * the requests read in it are sent together: the client's auto-pipelining puts them in one socket write (a write to
+   * At the end of this turn of the event loop, the bill scripts of the serves answered in it (on a Redis Cluster) and
+   * the serve scripts of the requests read in it are sent together: the client's auto-pipelining puts them in one socket write (a write to
    * Redis cost the ad fetch 35 µs and more here; docs/PERFORMANCE.md).
    */
   private scheduleSend(): void {
@@ -230,18 +238,56 @@ export class RedisServeState {
     for (const group of groups) void this.serveGroup(group);
   }
 
-  /** One serve script for requests of one slot, then the bill scripts of what it served; answers each request. */
+  /**
+   * One serve script for requests of one slot; answers each request. On a single Redis server the same call bills what
+   * it served off the leases (one round trip and one script where a cluster needs two: a measured third of the ad
+   * fetch's CPU at an even 2,000 req/s went to the second, docs/PERFORMANCE.md); on a cluster the bill scripts follow.
+   */
   private async serveGroup(group: PendingServe[]): Promise<void> {
     const keys: string[] = [];
-    const args: (string | number)[] = [SERVED_TTL_MS];
+    const requestArgs: (string | number)[] = [];
+    const billHere = !this.redis.isCluster;
+    const entries: BillEntry[] = [];
+    const entryOf = new Map<string, number>();
     for (const { serve } of group) {
       keys.push(serve.excludedKey, serve.servedKey, serve.cappedKey);
-      args.push(serve.now, serve.limit, serve.userCap, serve.caps, serve.invalid ? '1' : '0', serve.adIds.length, ...serve.adIds);
+      requestArgs.push(serve.now, serve.limit, serve.userCap, serve.caps, serve.invalid ? '1' : '0', serve.adIds.length, ...serve.adIds);
+      if (!billHere) continue;
+      for (const lease of serve.leases) {
+        if (lease === null) {
+          requestArgs.push(0);
+          continue;
+        }
+        const entryKey = `${lease.campaignId}|${lease.holderId}|${lease.day}|${lease.priceMicros}`;
+        let entry = entryOf.get(entryKey);
+        if (entry === undefined) {
+          entry = entries.push({ lease, micros: lease.priceMicros });
+          entryOf.set(entryKey, entry);
+        }
+        requestArgs.push(entry);
+      }
+    }
+    const entryArgs: (string | number)[] = [];
+    for (const { lease, micros } of entries) {
+      keys.push(stateKeys.campaignLeases(lease.campaignId), stateKeys.spent(lease.campaignId), stateKeys.daySpent(lease.campaignId, lease.day));
+      entryArgs.push(leaseField(lease.holderId, lease.day), micros);
     }
     let answers: [number[], number][];
     try {
-      answers = await this.redis.adnetServeMany(keys.length, ...keys, ...args);
-      await this.bill(group, answers);
+      let shortfalls: number[];
+      [answers, shortfalls] = await this.redis.adnetServeMany(
+        keys.length,
+        ...keys,
+        SERVED_TTL_MS,
+        group.length,
+        billHere ? '1' : '0',
+        ...requestArgs,
+        ...entryArgs,
+      );
+      entries.forEach(({ lease }, j) => {
+        if (Number(shortfalls[j]) > 0) this.holder.lost(lease.holderId);
+      });
+      if (!billHere) await this.bill(group, answers);
     } catch (error) {
       group.forEach(({ reject }) => reject(error));
       return;
@@ -250,12 +296,12 @@ export class RedisServeState {
   }
 
   /**
-   * Takes what the served ads bill off their leases, one script per campaign slot (one call on a single Redis server,
-   * not one per campaign), all sent at once. A lease that no longer holds them (its holder was reclaimed meanwhile)
-   * has the counters charged instead, and the holder is given up.
+   * On a Redis Cluster, takes what the served ads bill off their leases, one script per campaign slot, all sent at
+   * once. A lease that no longer holds them (its holder was reclaimed meanwhile) has the counters charged instead, and
+   * the holder is given up.
    */
   private async bill(group: PendingServe[], answers: [number[], number][]): Promise<void> {
-    const billed = new Map<string, { lease: Lease; micros: number }>();
+    const billed = new Map<string, BillEntry>();
     group.forEach(({ serve }, r) => {
       for (const position of answers[r][0]) {
         const lease = serve.leases[position];
@@ -268,7 +314,7 @@ export class RedisServeState {
     });
     if (billed.size === 0) return;
     const entries = [...billed.values()];
-    const slots = this.redis.isCluster ? groupBySlot(entries, ({ lease }) => stateKeys.campaignLeases(lease.campaignId)) : [entries];
+    const slots = groupBySlot(entries, ({ lease }) => stateKeys.campaignLeases(lease.campaignId));
     await Promise.all(
       slots.map(async (slot) => {
         const keys: string[] = [];
