@@ -63,8 +63,6 @@ interface PendingServe {
 export class RedisServeState {
   private readonly redis: ServeScript;
   private pendingServes: PendingServe[] = [];
-  /** Bill scripts waiting for the end of this turn of the event loop, to go out in one write with the next serves. */
-  private pendingBills: (() => void)[] = [];
   private sendScheduled = false;
 
   constructor(
@@ -74,6 +72,10 @@ export class RedisServeState {
     const BILL_LEASE = loadScript('bill-lease');
     defineScript(redis, 'adnetServeMany', 'serve-many', { USER_LOG_FIELD, USER_CAP_WINDOW_MS, BILL_LEASE });
     defineScript(redis, 'adnetBill', 'bill', { BILL_LEASE });
+    // The serve script already carries every request of its turn (serveBatched): sent at once, not a turn later in an
+    // auto-pipeline of its own, which would also wait behind the client's pipeline still in flight (ioredis runs one at
+    // a time) and allocate a pipeline object each turn (docs/PERFORMANCE.md).
+    redis.options.autoPipeliningIgnoredCommands = [...(redis.options.autoPipeliningIgnoredCommands ?? []), 'adnetServeMany'];
     this.redis = redis as ServeScript;
   }
 
@@ -206,19 +208,12 @@ export class RedisServeState {
     });
   }
 
-  /**
-   * At the end of this turn of the event loop, the bill scripts of the serves answered in it (on a Redis Cluster) and
-   * the serve scripts of the requests read in it are sent together: the client's auto-pipelining puts them in one socket write (a write to
-   * Redis cost the ad fetch 35 µs and more here; docs/PERFORMANCE.md).
-   */
+  /** At the end of this turn of the event loop, the serve scripts of the requests read in it go out, one call per slot. */
   private scheduleSend(): void {
     if (this.sendScheduled) return;
     this.sendScheduled = true;
     setImmediate(() => {
       this.sendScheduled = false;
-      const bills = this.pendingBills;
-      this.pendingBills = [];
-      for (const send of bills) send();
       this.sendServes();
     });
   }
@@ -323,17 +318,7 @@ export class RedisServeState {
           keys.push(stateKeys.campaignLeases(lease.campaignId), stateKeys.spent(lease.campaignId), stateKeys.daySpent(lease.campaignId, lease.day));
           args.push(leaseField(lease.holderId, lease.day), micros);
         }
-        const shortfalls = await new Promise<number[]>((resolve, reject) => {
-          // sent from the same callback as the serves: the client's auto-pipelining puts them in one write
-          this.pendingBills.push(() => {
-            try {
-              this.redis.adnetBill(keys.length, ...keys, ...args).then(resolve, reject);
-            } catch (error) {
-              reject(error);
-            }
-          });
-          this.scheduleSend();
-        });
+        const shortfalls = await this.redis.adnetBill(keys.length, ...keys, ...args);
         slot.forEach(({ lease }, i) => {
           if (Number(shortfalls[i]) > 0) this.holder.lost(lease.holderId);
         });
