@@ -13,12 +13,13 @@
  * a hash of what each lease holder (a random id per process) was granted and has neither billed nor returned, a
  * field per holder and day, and each holder a heartbeat key it refreshes every second. The serve script takes the
  * units it served off the holder's field in the same call on a single Redis server (on a Redis Cluster the bill
- * script does, right after), so the hash holds no billed unit for longer than that step. Once a heartbeat has lapsed (HOLDER_TTL_MS), any process gives that holder's fields back to
- * the counters (the reclaim script, per campaign). A process only bills from its leases within HOLDER_TRUST_MS of
- * its last confirmed heartbeat; when the bill script finds the holder's field gone (reclaimed), it charges the
- * counters instead, and the process drops its leases, takes a new holder id and asks again. The scripts are in
- * scripts/ (holder.lua, lease.lua, serve-many.lua and bill.lua, give-back.lua, reclaim.lua), the holder's lifecycle in
- * redis-lease-holder.ts; docs/SCALING.md (Redis Cluster) says why each step keeps to one hash slot.
+ * script does, right after), so the hash holds no billed unit for longer than that step. Once a heartbeat has lapsed
+ * (HOLDER_TTL_MS), any process gives that holder's fields back to the counters (the reclaim script, per campaign).
+ * A process only bills from its leases within HOLDER_TRUST_MS of its last confirmed heartbeat; when billing finds
+ * the holder's field gone (reclaimed), it charges the counters instead, and the process drops its leases, takes a
+ * new holder id and asks again. The scripts are in scripts/ (holder.lua, lease.lua, serve-many.lua and bill.lua,
+ * give-back.lua, reclaim.lua), the holder's lifecycle in redis-lease-holder.ts; docs/SCALING.md (Redis Cluster)
+ * says why each step keeps to one hash slot.
  *
  * Lease sizes follow each campaign's local pace: about LEASE_TARGET_MS of serving, between MIN and MAX units.
  */

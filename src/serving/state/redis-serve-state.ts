@@ -235,8 +235,8 @@ export class RedisServeState {
 
   /**
    * One serve script for requests of one slot; answers each request. On a single Redis server the same call bills what
-   * it served off the leases (one round trip and one script where a cluster needs two: a measured third of the ad
-   * fetch's CPU at an even 2,000 req/s went to the second, docs/PERFORMANCE.md); on a cluster the bill scripts follow.
+   * it served off the leases (one round trip and one script where a cluster needs two: at an even 2,000 req/s it
+   * halved the service's Redis socket writes, docs/PERFORMANCE.md); on a cluster the bill scripts follow.
    */
   private async serveGroup(group: PendingServe[]): Promise<void> {
     const keys: string[] = [];
