@@ -16,6 +16,7 @@ import type { EdgeRouteConfig } from './common/edge/route-config';
 import { installRouteEdge } from './common/edge/route-edge';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
+import { installLeanAsyncResourceBind } from './common/lean-async-resource-bind';
 import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } from './common/logger';
 import { projectRoot } from './common/project-root';
 import type { AppConfig } from './config/app.config';
@@ -28,6 +29,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the HTTP application: Fastify, envelope errors, JSON parsing, CORS, docs and the admin panel. */
 export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
+  installLeanAsyncResourceBind();
   const logger = createPinoLogger(config.logLevel, options.logDestination, config.logFormat);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
