@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import type { MetadataStorage as TransformMetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, ValidateBy, ValidationTypes } from 'class-validator';
 import { FieldError, ValidationError } from './errors';
+import { withFields } from './with-fields';
 
 /**
  * TON AI's Open API names for the interface's fields and values (docs/CONTRACT.md §14): its clients send them, so
@@ -66,11 +67,9 @@ function documentValueAliases(target: object, property: FieldWithAliasValues): v
   const words = aliases.map(([alias, canonical]) => `\`${alias}\` is an alias of \`${canonical}\``).join(', ');
   Reflect.defineMetadata(
     SWAGGER_PROPERTY_METADATA,
-    {
-      ...existing,
-      ...(existing.enum ? { enum: [...existing.enum, ...aliases.map(([alias]) => alias)] } : {}),
+    withFields(withFields(existing, existing.enum ? { enum: [...existing.enum, ...aliases.map(([alias]) => alias)] } : {}), {
       description: `${existing.description ? `${existing.description}. ` : ''}${words} (${SOURCE}); answers use the canonical value.`,
-    },
+    }),
     target,
     property,
   );

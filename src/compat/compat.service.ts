@@ -27,6 +27,7 @@ import {
   SdkVerifyResultDto,
 } from './dto/sdk.dto';
 import { isSdkSign, SIGNED_AD_FIELDS, SIGNED_EXCHANGE_FIELDS } from './sdk-sign';
+import { withFields } from '../common/with-fields';
 
 const WALLET_CLASS: Record<string, WalletClass> = { ton: 'primary', primary: 'primary', evm: 'evm', alt: 'alt' };
 
@@ -69,13 +70,14 @@ export class CompatService {
     const { msg, ads } = await this.serving.fetchVerifiableAds(principal, query, facts);
     return {
       msg,
-      ads: ads.map(({ verifiable, ...ad }) => ({
-        ...ad,
-        adFormat: 'image' as const,
-        popupImage: ad.image,
-        isSupportVerified: verifiable,
-        destination: sdkDestination(ad.destination),
-      })),
+      ads: ads.map(({ verifiable, ...ad }) =>
+        withFields(ad, {
+          adFormat: 'image' as const,
+          popupImage: ad.image,
+          isSupportVerified: verifiable,
+          destination: sdkDestination(ad.destination),
+        }),
+      ),
     };
   }
 

@@ -18,6 +18,7 @@ import { CLICK_STORE, type ClickStore } from './click-store';
 import { ClickEventDataDto, ClickResultDto } from './dto/click.dto';
 import { noImpression } from './no-impression';
 import { Click, ClickStatus } from './entities/click.entity';
+import { withFields } from '../common/with-fields';
 
 /** Rule 6: after a click in production, that ad is not served to that user for 10 minutes. */
 export const CLICK_EXCLUSION_MS = 10 * 60 * 1000;
@@ -92,8 +93,7 @@ export class EventsService {
     const requestInvalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent });
     const day = utcDay(now);
     const clickId = newId(now);
-    const request: ClickRequest = {
-      ...budgetFacts(campaign, day),
+    const request: ClickRequest = withFields(budgetFacts(campaign, day), {
       userId: event.messengerUserId,
       adBlockId: event.adBlockId,
       adId: event.adId,
@@ -105,7 +105,7 @@ export class EventsService {
       billable,
       invalidRequest: requestInvalid !== null,
       minDelayMs: this.config.minClickDelayMs,
-    };
+    });
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
     if (outcome.kind === 'duplicate') return { status: 'success', msg: 'duplicate click: not counted again' };

@@ -20,6 +20,7 @@ import {
 import { ExchangeCampaign, ExchangeStatus, ExchangeTargeting } from './entities/exchange-campaign.entity';
 import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
 import { EXCHANGE_CHANGED, ExchangeIndexService } from './exchange-index.service';
+import { withFields } from '../common/with-fields';
 
 const EXCHANGE_SERIES_COLUMNS = ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived', 'conversions'] as const;
 
@@ -105,7 +106,7 @@ export class ExchangeCampaignsService {
     const campaign = await this.findVisible(principal, query.exchangeCampaignId);
     const window = seriesWindow(query, this.clock.now());
     const rows = await this.hourly.find({ where: { exchangeCampaignId: campaign.id, hour: Between(window.first, window.to - 1) } });
-    return sumIntoBuckets(window, rows, EXCHANGE_SERIES_COLUMNS).map((point) => ({ ...point, balance: point.clicksSent - point.clicksReceived }));
+    return sumIntoBuckets(window, rows, EXCHANGE_SERIES_COLUMNS).map((point) => withFields(point, { balance: point.clicksSent - point.clicksReceived }));
   }
 
   private async changeWithVersion(

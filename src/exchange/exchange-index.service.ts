@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ExchangeCampaign, ExchangeStatus } from './entities/exchange-campaign.entity';
 import { ExchangeCampaignRepository } from './exchange-campaign.repository';
 import { entryIdOf, IndexedExchangeCampaign, RankedExchangeCampaign, rankExchangeCampaigns } from './exchange-matcher';
+import { withFields } from '../common/with-fields';
 
 /** Change-bus topic: an exchange campaign was created or changed; exchange indexes reload. */
 export const EXCHANGE_CHANGED = 'exchange';
@@ -151,7 +152,7 @@ export class ExchangeIndexService implements OnModuleInit, OnApplicationShutdown
       [promoted.id, -1],
     ] as const) {
       const campaign = this.active.get(id);
-      if (campaign) this.active.set(id, { ...campaign, balance: campaign.balance + delta });
+      if (campaign) this.active.set(id, withFields(campaign, { balance: campaign.balance + delta }));
     }
     this.rankingStale = true;
   }

@@ -2,6 +2,7 @@
  * The pure heart of the exchange: active exchange campaigns and the traffic ledger in, ranked entries out.
  * No I/O here; impressions, click binding and exclusions happen at the edges (serving state, stats writer).
  */
+import { withFields } from '../common/with-fields';
 
 export interface IndexedExchangeCampaign {
   id: string;
@@ -60,7 +61,7 @@ export function rankExchangeCampaigns(
   return campaigns
     .map((campaign) => {
       const partnerBalance = partnerBalances.get(campaign.accountId) ?? campaign.balance;
-      return { ...campaign, partnerBalance, farInDebt: isFarInDebt(partnerBalance, debtLimit) };
+      return withFields(campaign, { partnerBalance, farInDebt: isFarInDebt(partnerBalance, debtLimit) });
     })
     .sort((a, b) => b.partnerBalance - a.partnerBalance || b.balance - a.balance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -18,6 +18,7 @@ import { ExchangeCampaignRef, ExchangeIndexService } from './exchange-index.serv
 import { DEBTOR_SLOTS, entryIdOf, ExchangeContext, RankedExchangeCampaign, selectExchangeCandidates } from './exchange-matcher';
 import { ExchangeStatsWriterService } from './exchange-stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
+import { withFields } from '../common/with-fields';
 
 /** Exchange entries cost nothing and have no budget: the serving state's budget checks always pass. */
 const NO_BUDGET = {
@@ -115,8 +116,7 @@ export class ExchangeService {
 
     const now = this.clock.now();
     const entryId = entryIdOf(promoted.id);
-    const request: ClickRequest = {
-      ...NO_BUDGET,
+    const request: ClickRequest = withFields(NO_BUDGET, {
       campaignId: entryId,
       adId: entryId,
       adBlockId: out.id,
@@ -127,7 +127,7 @@ export class ExchangeService {
       exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
       invalidRequest: this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null,
       minDelayMs: this.config.minClickDelayMs,
-    };
+    });
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
     if (outcome.kind === 'duplicate' || outcome.status !== 'counted') return;
@@ -143,7 +143,7 @@ export class ExchangeService {
 }
 
 function toCandidate(campaign: RankedExchangeCampaign): ImpressionCandidate {
-  return { ...NO_BUDGET, campaignId: campaign.entryId, adId: campaign.entryId, priceMicros: 0 };
+  return withFields(NO_BUDGET, { campaignId: campaign.entryId, adId: campaign.entryId, priceMicros: 0 });
 }
 
 function toEntry(campaign: RankedExchangeCampaign, outId: string): ExchangeEntryDto {

@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { Cluster, RedisOptions } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { withFields } from '../common/with-fields';
 
 export const REDIS = Symbol('REDIS');
 
@@ -18,7 +19,7 @@ export function redisConnection(config: AppConfig, options: RedisOptions = {}): 
     const { keyPrefix, enableAutoPipelining: _autoPipelining, maxRetriesPerRequest, ...nodeOptions } = options;
     return new Redis.Cluster(config.redisClusterNodes, {
       keyPrefix,
-      redisOptions: { ...nodeOptions, maxRetriesPerRequest },
+      redisOptions: withFields(nodeOptions, { maxRetriesPerRequest }),
       // a failover (a master lost, its replica promoted) takes the cluster node timeout and more: keep retrying
       retryDelayOnFailover: 200,
       retryDelayOnClusterDown: 300,

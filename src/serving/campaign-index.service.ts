@@ -17,6 +17,7 @@ import {
   rerankCampaignsInSlices,
   smoothedCtr,
 } from './campaign-matcher';
+import { withFields } from '../common/with-fields';
 
 /** Rows a refresh handles between two turns of the event loop. */
 const REFRESH_SLICE = 1000;
@@ -321,5 +322,5 @@ function withLatestCounters(campaign: IndexedCampaign, row: CampaignCounters): I
   ) {
     return campaign;
   }
-  return { ...campaign, spentMicros, daySpentMicros, spentDay: row.spentDay, ecpmMicros };
+  return withFields(campaign, { spentMicros, daySpentMicros, spentDay: row.spentDay, ecpmMicros });
 }

@@ -20,6 +20,7 @@ import { reserveInRounds } from './reserve-in-rounds';
 import { ServingService, toCandidate } from './serving.service';
 import { SignedViewers, VIEWER_HEADER } from './signed-viewer';
 import { ImpressionCandidate, previewReserve, SERVING_STATE, ServingState } from './state/serving-state';
+import { withFields } from '../common/with-fields';
 
 /** The checks that stop a block from answering ads whatever the campaigns. */
 const BLOCK_SIDE = new Set(['block.signedViewer', 'userCap']);
@@ -115,7 +116,7 @@ export class DeliveryDiagnosisService {
    */
   private async settingOf(query: DeliveryDiagnosisQueryDto, requestFacts: RequestFacts, block: Setting['block']): Promise<Setting> {
     const now = this.clock.now();
-    const facts: RequestFacts = query.ip === undefined ? requestFacts : { ...requestFacts, ip: query.ip };
+    const facts: RequestFacts = query.ip === undefined ? requestFacts : withFields(requestFacts, { ip: query.ip });
     const openId = query.openId ?? null;
     let profile: ProfileFacts | null = null;
     let noProfileReason: string | null = null;
@@ -126,12 +127,11 @@ export class DeliveryDiagnosisService {
       if (profile === null) noProfileReason = `the block’s publisher has uploaded no profile of ${openId}`;
     }
     const derived = this.serving.contextOf(facts, now, profile);
-    const context: MatchContext = {
-      ...derived,
+    const context: MatchContext = withFields(derived, {
       country: query.country ?? derived.country,
       language: query.language ?? derived.language,
       platform: query.platform ?? derived.platform,
-    };
+    });
     const sources: FactSources = {
       ip: facts.ip,
       country: query.country ? 'query' : this.geo.countryOf(facts.ip) ? 'ip' : derived.country ? 'profile' : null,

@@ -21,6 +21,7 @@ import { MemoryServingState } from './state/memory-serving-state';
 import { holderTimings } from './state/budget-leases';
 import { RedisServingState } from './state/redis-serving-state';
 import { SERVING_STATE } from './state/serving-state';
+import { withFields } from '../common/with-fields';
 
 @Module({
   imports: [CampaignsModule, ClickStoreModule, AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule],
@@ -38,7 +39,7 @@ import { SERVING_STATE } from './state/serving-state';
       inject: [REDIS, APP_CONFIG, CLICK_STORE],
       useFactory: (redis: RedisClient | null, config: AppConfig, clicks: CommittedClicks) =>
         redis
-          ? new RedisServingState(redis, { ...holderTimings(config.leaseHolderTtlMs), committedClicks: (ids) => clicks.committedIds(ids) })
+          ? new RedisServingState(redis, withFields(holderTimings(config.leaseHolderTtlMs), { committedClicks: (ids: string[]) => clicks.committedIds(ids) }))
           : new MemoryServingState(),
     },
   ],

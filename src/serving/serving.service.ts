@@ -20,6 +20,7 @@ import { languageFromAcceptLanguage, platformFromUserAgent } from './request-con
 import { reserveInRounds } from './reserve-in-rounds';
 import { SignedViewers } from './signed-viewer';
 import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
+import { withFields } from '../common/with-fields';
 
 @Injectable()
 export class ServingService {
@@ -69,12 +70,12 @@ export class ServingService {
     await this.adBlocks.assertUsable(principal, query.adBlockId);
     if (isDebug(facts.header('debug'))) {
       const debug = await this.debugAds(query, facts);
-      return { msg: debug.msg, ads: debug.ads.map((ad) => ({ ...ad, verifiable: false })) };
+      return { msg: debug.msg, ads: debug.ads.map((ad) => withFields(ad, { verifiable: false })) };
     }
     const served = await this.serve(query, facts);
     return {
       msg: servedMessage(served.length),
-      ads: served.map((campaign) => ({ ...toServedAd(campaign, query.adBlockId), verifiable: Boolean(campaign.verificationUrl) })),
+      ads: served.map((campaign) => withFields(toServedAd(campaign, query.adBlockId), { verifiable: Boolean(campaign.verificationUrl) })),
     };
   }
 

@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import type { Queryable } from '../database/queryable';
 import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { StatsHourly } from './entities/stats-hourly.entity';
+import { withFields } from '../common/with-fields';
 
 /**
  * The counters beside the billed ones: the traffic never billed (docs/TRUST_AND_SAFETY.md) and the views the
@@ -70,7 +71,7 @@ export class StatsRepository {
 
   /** The hourly rows of one campaign or one ad block whose hour lies in [firstHour, lastHour]. */
   hourlyRows(of: { campaignId: string } | { adBlockId: string }, firstHour: number, lastHour: number): Promise<StatsHourly[]> {
-    return this.hourly.find({ where: { ...of, hour: Between(firstHour, lastHour) } });
+    return this.hourly.find({ where: withFields(of, { hour: Between(firstHour, lastHour) }) });
   }
 
   /**

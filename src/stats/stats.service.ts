@@ -3,6 +3,7 @@ import { fromMicros } from '../common/money';
 import { EVENT_COUNTER_COLUMN_LIST, eventCountsOf, type EventType } from '../conversions/event-types';
 import { seriesWindow, sumIntoBuckets, type SeriesRequest } from './series';
 import { StatsRepository } from './stats.repository';
+import { withFields } from '../common/with-fields';
 
 const SERIES_COLUMNS = [
   'impressions',
@@ -58,6 +59,6 @@ export class StatsService {
   private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number) {
     const window = seriesWindow(request, now);
     const rows = await this.stats.hourlyRows(where, window.first, window.to - 1);
-    return sumIntoBuckets(window, rows, SERIES_COLUMNS).map((point) => ({ ...point, events: eventCountsOf(point) }));
+    return sumIntoBuckets(window, rows, SERIES_COLUMNS).map((point) => withFields(point, { events: eventCountsOf(point) }));
   }
 }

@@ -5,6 +5,7 @@ import { Account, Role, ROLES } from '../entities/account.entity';
 import { ApiKey } from '../entities/api-key.entity';
 import { KEY_SCOPES, KeyScope, MAX_ALLOWED_ORIGINS, ORIGIN_PATTERN } from '../key-access';
 import { PageDto } from '../../common/paging.dto';
+import { withFields } from '../../common/with-fields';
 
 export class AccountCreateDto {
   @ApiProperty({ description: 'Display name of the account', example: 'Acme Games', maxLength: 200 })
@@ -113,7 +114,7 @@ export class AccountMeDto extends AccountResponseDto {
   static fromAccount(account: Account): AccountMeDto {
     const roles = account.roleList;
     const showSecret = roles.includes('advertiser') || roles.includes('publisher') || roles.includes('admin');
-    return { ...AccountResponseDto.from(account), ...(showSecret ? { webhookSecret: account.webhookSecret } : {}) };
+    return withFields(AccountResponseDto.from(account), showSecret ? { webhookSecret: account.webhookSecret } : {});
   }
 }
 

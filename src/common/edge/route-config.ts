@@ -1,4 +1,5 @@
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { withFields } from '../with-fields';
 
 /** Which deadline a route's handler has: the handler deadline (default), the request deadline, or none. */
 export type DeadlineKind = 'handler' | 'request' | 'none';
@@ -22,7 +23,7 @@ export interface EdgeRouteConfig {
 /** Merges these edge settings into the Fastify route config of a controller method. */
 export function setEdgeRouteConfig(method: object, settings: EdgeRouteConfig): void {
   const config: Record<string, unknown> = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, method) ?? {};
-  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, ...settings }, method);
+  Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, withFields(config, settings), method);
 }
 
 /**

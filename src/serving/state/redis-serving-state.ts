@@ -16,6 +16,7 @@ import {
   ViewOutcome,
   ViewRequest,
 } from './serving-state';
+import { withFields } from '../../common/with-fields';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
 
@@ -32,7 +33,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private readonly clicks: RedisClickState;
 
   constructor(redis: RedisClient, options: RedisServingStateOptions = {}) {
-    this.holder = new RedisLeaseHolder(redis, { ...options, clicksBeingWritten: () => this.clicks.fieldsBeingWritten() });
+    this.holder = new RedisLeaseHolder(redis, withFields(options, { clicksBeingWritten: () => this.clicks.fieldsBeingWritten() }));
     this.serves = new RedisServeState(redis, this.holder);
     this.clicks = new RedisClickState(redis, this.holder);
   }
