@@ -65,14 +65,11 @@ function documentValueAliases(target: object, property: FieldWithAliasValues): v
   if (!existing) throw new Error(`@OpenApiAlias() on ${target.constructor.name}.${property} must stand above its @ApiProperty`);
   const aliases = Object.entries(VALUE_ALIASES[property]);
   const words = aliases.map(([alias, canonical]) => `\`${alias}\` is an alias of \`${canonical}\``).join(', ');
-  Reflect.defineMetadata(
-    SWAGGER_PROPERTY_METADATA,
-    withFields(withFields(existing, existing.enum ? { enum: [...existing.enum, ...aliases.map(([alias]) => alias)] } : {}), {
-      description: `${existing.description ? `${existing.description}. ` : ''}${words} (${SOURCE}); answers use the canonical value.`,
-    }),
-    target,
-    property,
-  );
+  const documented = withFields(existing, {
+    description: `${existing.description ? `${existing.description}. ` : ''}${words} (${SOURCE}); answers use the canonical value.`,
+  });
+  if (existing.enum) documented.enum = [...existing.enum, ...aliases.map(([alias]) => alias)];
+  Reflect.defineMetadata(SWAGGER_PROPERTY_METADATA, documented, target, property);
 }
 
 interface AliasPlan {
