@@ -62,9 +62,9 @@ export function leaseField(holderId: string, day: string): string {
 
 export interface Lease {
   /** The holder (process identity) whose Redis hash counts this lease. */
-  holderId: string;
-  campaignId: string;
-  day: string;
+  readonly holderId: string;
+  readonly campaignId: string;
+  readonly day: string;
   /** Unit price the lease was granted for (0: a permission for free impressions). */
   priceMicros: number;
   totalBudgetMicros: number;

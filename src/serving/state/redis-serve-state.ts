@@ -1,4 +1,6 @@
+import type { Redis } from 'ioredis';
 import { groupBySlot } from '../../redis/hash-slot';
+import { EncodedArguments, EncodedScript, ListedArguments } from '../../redis/encoded-script';
 import type { RedisClient } from '../../redis/redis.module';
 import { Lease, leaseField } from './budget-leases';
 import { HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
@@ -18,9 +20,11 @@ const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 /** The served hash's field holding when ads were served to its (user, block) within the hour (never an ad id). */
 const USER_LOG_FIELD = '#hour';
 
+/** serve-many.lua's answer: per request [positions served, 1 when the user's hourly cap is reached], per bill entry its shortfall. */
+type ServeManyReply = [[number[], number][], number[]];
+
 type ServeScript = RedisClient & {
-  /** serve-many.lua: per request [positions served, 1 when the user's hourly cap is reached], per bill entry its shortfall */
-  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<[[number[], number][], number[]]>;
+  adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<ServeManyReply>;
   adnetBill(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
 };
 
@@ -62,6 +66,8 @@ interface PendingServe {
  */
 export class RedisServeState {
   private readonly redis: ServeScript;
+  /** serve-many.lua with its arguments encoded here, on a single Redis server (see EncodedScript). */
+  private readonly serveMany: EncodedScript;
   private pendingServes: PendingServe[] = [];
   private sendScheduled = false;
 
@@ -70,7 +76,9 @@ export class RedisServeState {
     private readonly holder: RedisLeaseHolder,
   ) {
     const BILL_LEASE = loadScript('bill-lease');
-    defineScript(redis, 'adnetServeMany', 'serve-many', { USER_LOG_FIELD, USER_CAP_WINDOW_MS, BILL_LEASE });
+    const serveValues = { USER_LOG_FIELD, USER_CAP_WINDOW_MS, BILL_LEASE };
+    defineScript(redis, 'adnetServeMany', 'serve-many', serveValues);
+    this.serveMany = new EncodedScript(loadScript('serve-many', serveValues));
     defineScript(redis, 'adnetBill', 'bill', { BILL_LEASE });
     // The serve script already carries every request of its turn (serveBatched): sent at once, not a turn later in an
     // auto-pipeline of its own, which would also wait behind the client's pipeline still in flight (ioredis runs one at
@@ -239,18 +247,29 @@ export class RedisServeState {
    * halved the service's Redis socket writes, docs/PERFORMANCE.md); on a cluster the bill scripts follow.
    */
   private async serveGroup(group: PendingServe[]): Promise<void> {
-    const keys: string[] = [];
-    const requestArgs: (string | number)[] = [];
     const billHere = !this.redis.isCluster;
+    // The keys go first in a script call: each request's three, then each bill entry's; the arguments after them.
+    const call = billHere ? new EncodedArguments(this.redis.options.keyPrefix ?? '') : new ListedArguments();
+    call.arg(SERVED_TTL_MS);
+    call.arg(group.length);
+    call.arg(billHere ? '1' : '0');
     const entries: BillEntry[] = [];
     const entryOf = new Map<string, number>();
     for (const { serve } of group) {
-      keys.push(serve.excludedKey, serve.servedKey, serve.cappedKey);
-      requestArgs.push(serve.now, serve.limit, serve.userCap, serve.caps, serve.invalid ? '1' : '0', serve.adIds.length, ...serve.adIds);
+      call.key(serve.excludedKey);
+      call.key(serve.servedKey);
+      call.key(serve.cappedKey);
+      call.arg(serve.now);
+      call.arg(serve.limit);
+      call.arg(serve.userCap);
+      call.arg(serve.caps);
+      call.arg(serve.invalid ? '1' : '0');
+      call.arg(serve.adIds.length);
+      for (const adId of serve.adIds) call.recurringArg(adId);
       if (!billHere) continue;
       for (const lease of serve.leases) {
         if (lease === null) {
-          requestArgs.push(0);
+          call.arg(0);
           continue;
         }
         const entryKey = `${lease.campaignId}|${lease.holderId}|${lease.day}|${lease.priceMicros}`;
@@ -259,26 +278,24 @@ export class RedisServeState {
           entry = entries.push({ lease, micros: lease.priceMicros });
           entryOf.set(entryKey, entry);
         }
-        requestArgs.push(entry);
+        call.arg(entry);
       }
     }
-    const entryArgs: (string | number)[] = [];
     for (const { lease, micros } of entries) {
-      keys.push(stateKeys.campaignLeases(lease.campaignId), stateKeys.spent(lease.campaignId), stateKeys.daySpent(lease.campaignId, lease.day));
-      entryArgs.push(leaseField(lease.holderId, lease.day), micros);
+      const names = leaseNames(lease);
+      call.recurringKey(names.leasesKey);
+      call.recurringKey(names.spentKey);
+      call.recurringKey(names.daySpentKey);
+      call.recurringArg(names.field);
+      call.arg(micros);
     }
     let answers: [number[], number][];
     try {
       let shortfalls: number[];
-      [answers, shortfalls] = await this.redis.adnetServeMany(
-        keys.length,
-        ...keys,
-        SERVED_TTL_MS,
-        group.length,
-        billHere ? '1' : '0',
-        ...requestArgs,
-        ...entryArgs,
-      );
+      [answers, shortfalls] =
+        call instanceof EncodedArguments
+          ? ((await this.serveMany.run(this.redis as Redis, call)) as ServeManyReply)
+          : await this.redis.adnetServeMany(call.keys.length, ...call.keys, ...call.args);
       entries.forEach(({ lease }, j) => {
         if (Number(shortfalls[j]) > 0) this.holder.lost(lease.holderId);
       });
@@ -325,6 +342,23 @@ export class RedisServeState {
       }),
     );
   }
+}
+
+/** A lease's keys and field, built once per lease: the same strings on every call (see EncodedArguments' recurring ones). */
+const namesOfLeases = new WeakMap<Lease, { leasesKey: string; spentKey: string; daySpentKey: string; field: string }>();
+
+function leaseNames(lease: Lease) {
+  let names = namesOfLeases.get(lease);
+  if (names === undefined) {
+    names = {
+      leasesKey: stateKeys.campaignLeases(lease.campaignId),
+      spentKey: stateKeys.spent(lease.campaignId),
+      daySpentKey: stateKeys.daySpent(lease.campaignId, lease.day),
+      field: leaseField(lease.holderId, lease.day),
+    };
+    namesOfLeases.set(lease, names);
+  }
+  return names;
 }
 
 /** How many times of an impression log (ms timestamps joined by spaces, see serve-many.lua) are within the window. */
