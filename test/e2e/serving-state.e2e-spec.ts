@@ -45,6 +45,40 @@ if (TEST_PROFILE === 'mysql') {
       state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day, limit: 1 }, [candidate]);
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
 
+    it("should bill a lease field down to nothing and charge the counters exactly what the field no longer held (bill.lua's step)", async () => {
+      new RedisServingState(redis); // defines the scripts on the client
+      const bill = (redis as unknown as { adnetBill(...args: (string | number)[]): Promise<number[]> }).adnetBill.bind(redis);
+      const id = newCandidate('bill').campaignId;
+      const [leases, spent, daySpent] = [stateKeys.campaignLeases(id), stateKeys.spent(id), stateKeys.daySpent(id, '2026-01-10')];
+      const field = 'holder-x|2026-01-10';
+      const call = (micros: number) => bill(3, leases, spent, daySpent, field, micros);
+      await redis.hset(leases, field, 5000, 'other|2026-01-10', 7000);
+      await redis.set(spent, 50_000);
+      await redis.set(daySpent, 20_000);
+
+      expect(await call(2000)).toEqual([0]); // held 5000: 3000 left
+      expect(await redis.hget(leases, field)).toBe('3000');
+      expect(await call(3000)).toEqual([0]); // held exactly what is billed: the field goes, nothing short
+      expect(await redis.hexists(leases, field)).toBe(0);
+      expect([await counter(spent), await counter(daySpent)]).toEqual([50_000, 20_000]);
+
+      await redis.hset(leases, field, 500);
+      expect(await call(2000)).toEqual([1500]); // held 500 of 2000: the rest is charged to the counters
+      expect(await redis.hexists(leases, field)).toBe(0);
+      expect([await counter(spent), await counter(daySpent)]).toEqual([51_500, 21_500]);
+
+      expect(await call(1000)).toEqual([1000]); // no field at all (reclaimed): all of it is charged
+      expect(await redis.hexists(leases, field)).toBe(0);
+      expect([await counter(spent), await counter(daySpent)]).toEqual([52_500, 22_500]);
+      expect(await redis.hget(leases, 'other|2026-01-10')).toBe('7000'); // another holder's field is untouched
+
+      // counters that do not exist (not seeded yet) are not created by a shortfall; an emptied hash goes
+      await redis.del(spent, daySpent);
+      await redis.hdel(leases, 'other|2026-01-10');
+      expect(await call(1000)).toEqual([1000]);
+      expect(await redis.exists(spent, daySpent, leases)).toBe(0);
+    });
+
     it('should let two processes share one budget exactly, then hand back nothing when all of it was served', async () => {
       const [first, second] = [new RedisServingState(redis), new RedisServingState(redis)];
       const candidate = campaign({ totalBudgetMicros: 10_000 });

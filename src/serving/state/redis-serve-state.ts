@@ -254,7 +254,7 @@ export class RedisServeState {
     call.arg(group.length);
     call.arg(billHere ? '1' : '0');
     const entries: BillEntry[] = [];
-    const entryOf = new Map<string, number>();
+    const entryOf = new Map<Lease, number>();
     for (const { serve } of group) {
       call.key(serve.excludedKey);
       call.key(serve.servedKey);
@@ -272,11 +272,12 @@ export class RedisServeState {
           call.arg(0);
           continue;
         }
-        const entryKey = `${lease.campaignId}|${lease.holderId}|${lease.day}|${lease.priceMicros}`;
-        let entry = entryOf.get(entryKey);
+        // One entry per lease object: a lease replaced within the turn gets an entry of its own for the same field,
+        // which bills the same in total (the script bills the entries one after the other).
+        let entry = entryOf.get(lease);
         if (entry === undefined) {
           entry = entries.push({ lease, micros: lease.priceMicros });
-          entryOf.set(entryKey, entry);
+          entryOf.set(lease, entry);
         }
         call.arg(entry);
       }
