@@ -21,6 +21,39 @@ describe('LruCache', () => {
     expect(cache.peek(9_989)).toBeUndefined();
   });
 
+  it('should keep the order of use through hits, updates, deletes and clears, and evict in that order', () => {
+    const cache = new LruCache<string, number>(4);
+    for (const [key, value] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['d', 4],
+    ] as const)
+      cache.set(key, value);
+    expect(cache.get('b')).toBe(2); // order of use, oldest first: a c d b
+    expect(cache.get('b')).toBe(2); // the newest read again changes nothing
+    cache.set('a', 10); // an update is a use: c d b a
+    cache.delete('d'); // c b a
+    expect(cache.peek('c')).toBe(3); // a peek is not a use
+    cache.set('e', 5); // c b a e
+    cache.set('f', 6); // b a e f: c evicted
+    expect(cache.peek('c')).toBeUndefined();
+    expect(cache.size).toBe(4);
+    cache.set('g', 7); // a e f g
+    expect([cache.peek('b'), cache.peek('a'), cache.peek('e'), cache.peek('f'), cache.peek('g')]).toEqual([undefined, 10, 5, 6, 7]);
+    cache.delete('g'); // the newest deleted: a e f
+    cache.delete('a'); // the oldest deleted: e f
+    cache.set('h', 8);
+    cache.set('i', 9);
+    cache.set('j', 11); // f h i j: e evicted
+    expect([cache.peek('e'), cache.peek('f'), cache.peek('j')]).toEqual([undefined, 6, 11]);
+    cache.clear();
+    expect(cache.size).toBe(0);
+    cache.set('k', 12);
+    cache.set('l', 13);
+    expect([cache.get('k'), cache.size]).toEqual([12, 2]);
+  });
+
   it('should store nothing with a capacity of 0', () => {
     const cache = new LruCache<string, number>(0);
     cache.set('a', 1);
