@@ -22,7 +22,7 @@
  * BENCH_REDIS_URL (redis://127.0.0.1:6379; keys under adnet-bench: are deleted), BENCH_DURATION (seconds per run,
  * 10), BENCH_CAMPAIGNS (10000), BENCH_PROFILES (100000), BENCH_LOG_LEVEL (the service's LOG_LEVEL, info),
  * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
- * BENCH_PHASES (saturation,floors,fixed,warmup: which parts to run, e.g. `fixed` alone to look at latency; `floors`
+ * BENCH_PHASES (saturation,fixed,floors,warmup, run in that order: which parts to run, e.g. `fixed` alone to look at latency; `floors`
  * loads bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip;
  * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js),
  * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after).
@@ -44,7 +44,7 @@ const FIXED_RATE_CONNECTIONS = 20;
 /** Saturation rounds, each bare Fastify then the service, for the fetch and for the click (BENCH_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
 const CLICKS_PER_ROUND = 40_000;
-const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,floors,fixed,warmup').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,fixed,floors,warmup').split(','));
 const STORES = (process.env.BENCH_STORES || 'mysql,embedded').split(',').map((store) => store.trim());
 const EMBEDDED_DIR = '/tmp/adnet-bench-embedded';
 // Two benches on one machine must not share ports: the second would seed and load the first one's servers.
@@ -306,6 +306,23 @@ async function benchStore(store) {
     // autocannon paces each connection on its own timer, so 50 connections arrive in bursts of 50 and measure the
     // burst more than the server; 20 connections offer the same 2,000 req/s more like independent clients while
     // leaving room for a click's durable commit (a connection waits for its answer before it sends again).
+    //
+    // Right after the saturation runs, as the target says: the floors' minute in between would leave the service idle,
+    // its profile cache expired (PROFILE_CACHE_TTL_MS) and its budget leases returned, and the fixed-rate run would
+    // measure the first seconds after a lull instead (docs/PERFORMANCE.md, session 8).
+    let bareFixed, fetchFixed, clickFixed;
+    if (PHASES.has('fixed')) {
+      say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections, requests evenly spaced (bench/fixed-rate.js)`);
+      const fixed = { rate: 2000, connections: FIXED_RATE_CONNECTIONS };
+      bareFixed = await run('bare fastify @2000/s', { url: BARE, requests: fetchRequests, ...fixed });
+      fetchFixed = await run('GET matching/ad @2000/s', { url: SERVICE, requests: fetchRequests, ...fixed });
+      clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
+      // The yardstick of the earlier figures, for comparison: autocannon's per-second quota, sent in bursts.
+      const paced = { overallRate: 2000, connections: FIXED_RATE_CONNECTIONS };
+      await run('bare fastify @2000/s, autocannon-paced', { url: BARE, requests: fetchRequests, ...paced });
+      await run('GET matching/ad @2000/s, autocannon-paced', { url: SERVICE, requests: fetchRequests, ...paced });
+    }
+
     const floors = {};
     if (PHASES.has('floors')) {
       say('floors, 50 connections: bare Fastify plus only the I/O a hot route cannot skip');
@@ -328,19 +345,6 @@ async function benchStore(store) {
         ],
       });
       floors.durable.ratio = floors.durable.rps / bareDurable.rps;
-    }
-
-    let bareFixed, fetchFixed, clickFixed;
-    if (PHASES.has('fixed')) {
-      say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections, requests evenly spaced (bench/fixed-rate.js)`);
-      const fixed = { rate: 2000, connections: FIXED_RATE_CONNECTIONS };
-      bareFixed = await run('bare fastify @2000/s', { url: BARE, requests: fetchRequests, ...fixed });
-      fetchFixed = await run('GET matching/ad @2000/s', { url: SERVICE, requests: fetchRequests, ...fixed });
-      clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
-      // The yardstick of the earlier figures, for comparison: autocannon's per-second quota, sent in bursts.
-      const paced = { overallRate: 2000, connections: FIXED_RATE_CONNECTIONS };
-      await run('bare fastify @2000/s, autocannon-paced', { url: BARE, requests: fetchRequests, ...paced });
-      await run('GET matching/ad @2000/s, autocannon-paced', { url: SERVICE, requests: fetchRequests, ...paced });
     }
 
     // Target 4: a fresh process on the same data, loaded at saturation from the moment /health answers.
