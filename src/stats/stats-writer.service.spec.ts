@@ -136,6 +136,38 @@ describe(StatsWriterService.name, () => {
     expect(clickRows.filter((value) => value === 'unbilled' || value === 'invalid' || value === 'counted')).toEqual(['counted', 'unbilled', 'invalid']);
   });
 
+  it('should sum impressions per campaign, block and hour exactly, across blocks, hours going back and forth, views and flushes', async () => {
+    const { dataSource, committed } = fakeDataSource('better-sqlite3');
+    const writer = writerOn(dataSource);
+    const ad = (campaignId: string, adBlockId: string) => ({ campaignId, adBlockId, costMicros: 100, earningsMicros: 70 });
+    writer.recordImpressions([ad('c1', 'b1'), ad('c2', 'b1')], 10 * HOUR);
+    writer.recordImpressions([ad('c1', 'b2')], 10 * HOUR);
+    writer.recordViews([{ campaignId: 'c1', adBlockId: 'b1' }], 10 * HOUR);
+    writer.recordImpressions([ad('c1', 'b1')], 11 * HOUR); // the next hour
+    writer.recordImpressions([ad('c1', 'b1'), ad('c1', 'b2')], 10 * HOUR + 5); // a request of the hour before, late
+    writer.recordImpressions([ad('c1', 'b1')], 11 * HOUR + 5);
+    await writer.flush();
+    writer.recordImpressions([ad('c1', 'b1')], 11 * HOUR + 9); // after the flush: a new buffer
+    await writer.flush();
+
+    // (campaignId, adBlockId, hour) -> [impressions, spendMicros, views], summed over every committed write
+    const rows = new Map<string, number[]>();
+    for (const statement of committed.flat().filter((one) => one.sql.startsWith('INSERT INTO stats_hourly'))) {
+      for (let i = 0; i < statement.params.length; i += 11) {
+        const [campaignId, adBlockId, hour, impressions, , spendMicros] = statement.params.slice(i, i + 11) as [string, string, number, number, number, number];
+        const key = `${campaignId} ${adBlockId} ${hour / HOUR}`;
+        const sum = rows.get(key) ?? [0, 0, 0];
+        rows.set(key, [sum[0] + impressions, sum[1] + spendMicros, sum[2] + (statement.params[i + 10] as number)]);
+      }
+    }
+    expect(Object.fromEntries(rows)).toEqual({
+      'c1 b1 10': [2, 200, 1],
+      'c2 b1 10': [1, 100, 0],
+      'c1 b2 10': [2, 200, 0],
+      'c1 b1 11': [3, 300, 0],
+    });
+  });
+
   it('should commit the clicks of one turn of the event loop in one transaction, also on a synchronous driver', async () => {
     // The fake's transactions, like better-sqlite3's, finish within the microtasks of the click that starts them.
     const { dataSource, committed } = fakeDataSource('better-sqlite3');

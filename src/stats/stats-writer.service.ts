@@ -51,6 +51,12 @@ const ROWS_PER_PART = UPDATE_CHUNK;
 @Injectable()
 export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Delta>> {
   private deltas = new Map<string, Delta>();
+  /**
+   * The impressions' deltas of `deltas`, by ad block (for one hour) then campaign: the ads of a request share their
+   * block and hour, and the campaign ids are the index's own strings, so a served ad finds its delta without building
+   * and hashing a key string (3 % of the ad fetch's CPU). Holds only deltas of the current `deltas`, reset with it.
+   */
+  private impressionDeltas = new Map<string, { hour: number; byCampaign: Map<string, Delta> }>();
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -66,7 +72,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     const hour = hourStart(now);
     let invalid = 0;
     for (const record of records) {
-      const delta = this.deltaFor(record.campaignId, record.adBlockId, hour);
+      const delta = this.impressionDeltaFor(record.campaignId, record.adBlockId, hour);
       if (record.invalid) {
         delta.invalidImpressions += 1;
         invalid += 1;
@@ -112,6 +118,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     if (this.deltas.size === 0) return undefined;
     const deltas = this.deltas;
     this.deltas = new Map();
+    this.impressionDeltas = new Map();
     return deltas;
   }
 
@@ -204,6 +211,20 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     if (!delta) {
       delta = emptyDelta(campaignId, adBlockId, hour);
       this.deltas.set(key, delta);
+    }
+    return delta;
+  }
+
+  private impressionDeltaFor(campaignId: string, adBlockId: string, hour: number): Delta {
+    let block = this.impressionDeltas.get(adBlockId);
+    if (block === undefined || block.hour !== hour) {
+      block = { hour, byCampaign: new Map() };
+      this.impressionDeltas.set(adBlockId, block);
+    }
+    let delta = block.byCampaign.get(campaignId);
+    if (delta === undefined) {
+      delta = this.deltaFor(campaignId, adBlockId, hour);
+      block.byCampaign.set(campaignId, delta);
     }
     return delta;
   }
