@@ -54,6 +54,59 @@ describe('LruCache', () => {
     expect([cache.get('k'), cache.size]).toEqual([12, 2]);
   });
 
+  it('should behave as a plain ordered list of entries in any sequence of operations (random sequences against a model)', () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    for (let run = 0; run < 300; run++) {
+      const capacity = random(5);
+      const cache = new LruCache<number, number>(capacity);
+      let model: [number, number][] = []; // oldest first
+      const use = (key: number) => {
+        const entry = model.find(([k]) => k === key);
+        if (entry) model = [...model.filter(([k]) => k !== key), entry];
+        return entry?.[1];
+      };
+      for (let step = 0; step < 60; step++) {
+        const key = random(7);
+        switch (random(5)) {
+          case 0:
+            expect(cache.get(key)).toBe(use(key));
+            break;
+          case 1:
+            expect(cache.peek(key)).toBe(model.find(([k]) => k === key)?.[1]);
+            break;
+          case 2:
+            cache.delete(key);
+            model = model.filter(([k]) => k !== key);
+            break;
+          case 3:
+            if (random(10) === 0) {
+              cache.clear();
+              model = [];
+            }
+            break;
+          default: {
+            const value = random(1000);
+            cache.set(key, value);
+            if (capacity > 0) {
+              model = [...model.filter(([k]) => k !== key), [key, value]];
+              if (model.length > capacity) model = model.slice(model.length - capacity);
+            }
+          }
+        }
+        expect(cache.size).toBe(model.length);
+      }
+      // the same entries, evicted in the same order: fill up to the capacity, then add new keys one at a time
+      for (let filler = model.length; filler < capacity; filler++) cache.set(2000 + filler, 0);
+      for (let i = 0; i < model.length; i++) {
+        const survivors = model.slice(i + 1).map(([k]) => k);
+        cache.set(1000 + i, 0);
+        for (const k of survivors) expect(cache.peek(k)).not.toBeUndefined();
+        expect(cache.peek(model[i][0])).toBeUndefined();
+      }
+    }
+  });
+
   it('should store nothing with a capacity of 0', () => {
     const cache = new LruCache<string, number>(0);
     cache.set('a', 1);

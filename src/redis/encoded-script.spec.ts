@@ -9,7 +9,23 @@ function ioredisWrites(sha: string, prefix: string, keys: string[], args: (strin
 }
 
 const KEYS = ['excls:{u:ünïcødé-👤}', 'imps:{u:a}:b', 'lease:{c:1}'];
-const ARGS: (string | number)[] = ['välue ✓', 0, -12, 1.5, '', 'a\r\nb', 1_800_000_000_000, 'ad_c1'];
+const ARGS: (string | number)[] = [
+  'välue ✓',
+  0,
+  -12,
+  1.5,
+  '',
+  'a\r\nb',
+  1_800_000_000_000,
+  'ad_c1',
+  // lone surrogates (3 bytes each on the wire), a NUL, and numbers that String() writes in other forms
+  '\ud800x\udfff',
+  'a\u0000b',
+  -0,
+  1e21,
+  5e-7,
+  2 ** 53 + 1,
+];
 
 function fill(call: ScriptArguments, recurring: boolean): void {
   for (const key of KEYS) {

@@ -24,6 +24,23 @@ return {KEYS, ARGV}
     await Promise.all([redis.quit(), plain.quit()]);
   });
 
+  /** What the client writes on its connection while `work` runs. */
+  const writesOf = async (work: () => Promise<void>): Promise<string[]> => {
+    const stream = (redis as unknown as { stream: { write: (chunk: unknown, ...rest: unknown[]) => boolean } }).stream;
+    const write = stream.write;
+    const written: string[] = [];
+    stream.write = (chunk: unknown, ...rest: unknown[]) => {
+      written.push(String(chunk));
+      return write.call(stream, chunk, ...rest);
+    };
+    try {
+      await work();
+    } finally {
+      stream.write = write;
+    }
+    return written;
+  };
+
   const call = (keys: string[], args: (string | number)[]) => {
     const encoded = new EncodedArguments(prefix);
     for (const key of keys) encoded.key(key);
@@ -55,12 +72,32 @@ return {KEYS, ARGV}
     expect(await script.run(redis, call(['a'], ['1']))).toEqual([[`${prefix}a`], ['1']]);
     expect(await loaded()).toBe(1);
 
+    // from then on one EVALSHA per call on this connection, no EVAL (what the client writes on its socket)
+    const written = await writesOf(async () => {
+      for (const value of ['x', 'y', 'z']) await script.run(redis, call(['a'], [value]));
+    });
+    expect(written.map((chunk) => chunk.split('\r\n').slice(0, 3).join(' '))).toEqual(Array(3).fill(`*5 $7 EVALSHA`));
+
     await plain.script('FLUSH');
     expect(await loaded()).toBe(0);
     // this connection was sent the text before: its EVALSHA is refused, and the call is sent again with the text
     expect(await script.run(redis, call(['a'], ['2']))).toEqual([[`${prefix}a`], ['2']]);
     expect(await loaded()).toBe(1);
     expect(await plain.get(`${prefix}a`)).toBe('2');
+  });
+
+  it('should answer correctly on the new connection after a reconnect', async () => {
+    const script = new EncodedScript(`${ECHO}-- reconnect ${process.pid} ${Date.now()}`);
+    expect(await script.run(redis, call(['r'], ['1']))).toEqual([[`${prefix}r`], ['1']]);
+    const id = (await redis.client('ID')) as number;
+    await plain.client('KILL', 'ID', String(id));
+    expect(await script.run(redis, call(['r'], ['2']))).toEqual([[`${prefix}r`], ['2']]);
+    expect(await redis.client('ID')).not.toBe(id);
+    // the new connection was sent the text first
+    const written = await writesOf(async () => {
+      await script.run(redis, call(['r'], ['3']));
+    });
+    expect(written.map((chunk) => chunk.split('\r\n')[2])).toEqual(['EVALSHA']);
   });
 
   it("should answer the script's own error when it fails for another reason than NOSCRIPT", async () => {

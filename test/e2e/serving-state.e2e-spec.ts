@@ -56,6 +56,8 @@ if (TEST_PROFILE === 'mysql') {
       await redis.set(spent, 50_000);
       await redis.set(daySpent, 20_000);
 
+      expect(await call(0)).toEqual([0]); // nothing to bill: nothing written
+      expect(await redis.hget(leases, field)).toBe('5000');
       expect(await call(2000)).toEqual([0]); // held 5000: 3000 left
       expect(await redis.hget(leases, field)).toBe('3000');
       expect(await call(3000)).toEqual([0]); // held exactly what is billed: the field goes, nothing short

@@ -5,6 +5,8 @@
 -- One HINCRBY in the usual case, a lease holding more than it bills (a lease field is never below 0: when the
 -- decrement takes it to 0 or below, the field goes, and what it held before is what it could give).
 local function billLease(leases, spent, daySpent, field, micros)
+  -- nothing to bill (Redis would also refuse HINCRBY by -0)
+  if micros <= 0 then return 0 end
   local left = redis.call('HINCRBY', leases, field, -micros)
   if left > 0 then return 0 end
   redis.call('HDEL', leases, field)
