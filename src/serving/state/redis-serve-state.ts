@@ -80,10 +80,8 @@ export class RedisServeState {
     defineScript(redis, 'adnetServeMany', 'serve-many', serveValues);
     this.serveMany = new EncodedScript(loadScript('serve-many', serveValues));
     defineScript(redis, 'adnetBill', 'bill', { BILL_LEASE });
-    // The serve script already carries every request of its turn (serveBatched): sent at once, not a turn later in an
-    // auto-pipeline of its own, which would also wait behind the client's pipeline still in flight (ioredis runs one at
-    // a time) and allocate a pipeline object each turn (docs/PERFORMANCE.md).
-    redis.options.autoPipeliningIgnoredCommands = [...(redis.options.autoPipeliningIgnoredCommands ?? []), 'adnetServeMany'];
+    // No auto-pipelining for the serve call, which already carries every request of its turn (serveBatched): the
+    // encoded call goes through sendCommand, which never pipelines, and a cluster client has it off (redis.module.ts).
     this.redis = redis as ServeScript;
   }
 
