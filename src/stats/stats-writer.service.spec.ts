@@ -49,8 +49,21 @@ function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
     }
     return statements;
   };
+  // the SQLite path of StatsWritesRepository: the whole transaction in one synchronous call on the ORM's connection
+  let sqliteOpen: { sql: string; params: unknown[] }[] | null = null;
+  const databaseConnection = {
+    inTransaction: false,
+    prepare: (sql: string) => ({ reader: false, run: (...params: unknown[]) => void sqliteOpen!.push({ sql, params }), all: () => [] }),
+    transaction: (work: () => void) => () => {
+      sqliteOpen = [];
+      work();
+      committed.push(sqliteOpen);
+      sqliteOpen = null;
+    },
+  };
   const dataSource = {
     options: { type },
+    driver: { databaseConnection },
     transaction: async (work: (manager: EntityManager) => Promise<void>) => {
       if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
       if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });

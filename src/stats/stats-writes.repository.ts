@@ -1,9 +1,24 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { LruCache } from '../common/lru-cache';
 import type { Queryable } from '../database/queryable';
 
 const MARKER_SQL = 'INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)';
 /** Placeholders per multi-statement round trip (MySQL): the driver formats a query on the event loop, so a big write goes in a few slices. */
 const MAX_PARAMS_PER_ROUND_TRIP = 4000;
+/** Prepared statements kept per writer on SQLite (a statement's text depends on its row count). */
+const SQLITE_STATEMENTS_KEPT = 200;
+
+/** What the counter writes use of a better-sqlite3 connection (the ORM's own). */
+interface SqliteConnection {
+  readonly inTransaction: boolean;
+  prepare(sql: string): SqliteStatement;
+  transaction(work: () => void): () => void;
+}
+interface SqliteStatement {
+  readonly reader: boolean;
+  run(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown;
+}
 
 /**
  * The `stats_writes` markers of the write ledger, and the transactions that carry them: each counter write inserts
@@ -12,6 +27,7 @@ const MAX_PARAMS_PER_ROUND_TRIP = 4000;
 export class StatsWritesRepository {
   /** MySQL takes a whole batch of statements in one round trip; SQLite runs them one by one (no network). */
   readonly multiStatement: boolean;
+  private readonly sqliteStatements = new LruCache<string, SqliteStatement>(SQLITE_STATEMENTS_KEPT);
 
   constructor(private readonly dataSource: DataSource) {
     this.multiStatement = dataSource.options.type === 'mysql';
@@ -32,11 +48,12 @@ export class StatsWritesRepository {
    * used to wait for six round trips, then two: each one is a socket write that costs 35 µs and more here.)
    */
   async statementsInTransaction(writeId: string, statements: StatementBatch): Promise<void> {
+    if (!this.multiStatement) return this.sqliteStatementsInTransaction(writeId, statements);
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
       try {
-        await statements.run(runner, true, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] }, 'COMMIT');
+        await statements.runMultiStatement(runner, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] }, 'COMMIT');
       } catch (error) {
         // Not committed, or not known to be (the ledger asks the marker): the connection may still hold the open
         // transaction, and a ROLLBACK after a COMMIT changes nothing.
@@ -46,6 +63,33 @@ export class StatsWritesRepository {
     } finally {
       await runner.release();
     }
+  }
+
+  /**
+   * The same on SQLite: the transaction runs in one synchronous call on the ORM's connection, so no other statement
+   * can run inside it (through the ORM, a statement of another request run between two of its awaits became part of
+   * it, rolled back with it), and once no transaction of the ORM's is open on the connection (a write started inside
+   * one became part of that one, rolled back with it).
+   */
+  private async sqliteStatementsInTransaction(writeId: string, statements: StatementBatch): Promise<void> {
+    const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+    db.transaction(() => {
+      this.runSqlite(db, MARKER_SQL, [writeId, Date.now()]);
+      statements.forEach((sql, params) => this.runSqlite(db, sql, params));
+    })();
+  }
+
+  private runSqlite(db: SqliteConnection, sql: string, params: unknown[]): void {
+    let statement = this.sqliteStatements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      this.sqliteStatements.set(sql, statement);
+    }
+    // better-sqlite3 binds no booleans (the ORM's query runner turns them into 0/1 the same way)
+    const values = params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    if (statement.reader) statement.all(...values);
+    else statement.run(...values);
   }
 
   /** The ids among these whose marker exists. */
@@ -66,8 +110,8 @@ export class StatsWritesRepository {
 
 /**
  * The statements of one counter write, sent to MySQL as multi-statement queries (one round trip instead of one per
- * statement: a group commit spent most of its time waiting for round trips), to SQLite one by one (no network).
- * None of them needs an answer.
+ * statement: a group commit spent most of its time waiting for round trips), to SQLite one by one in one synchronous
+ * transaction (StatsWritesRepository). None of them needs an answer.
  */
 export class StatementBatch implements Queryable {
   private readonly statements: [string, unknown[]][] = [];
@@ -77,19 +121,19 @@ export class StatementBatch implements Queryable {
     return Promise.resolve(undefined as never);
   }
 
+  /** Each statement, in order (run synchronously by the caller). */
+  forEach(visit: (sql: string, params: unknown[]) => void): void {
+    for (const [sql, params] of this.statements) visit(sql, params);
+  }
+
   /**
-   * `first` goes ahead of the statements, in the same round trip (MySQL: the transaction's start and its marker), and
-   * `last` after them, in the last round trip (MySQL: the COMMIT).
+   * On MySQL, as multi-statement queries (a big write in a few of them): `first` goes ahead of the statements, in the
+   * same round trip (the transaction's start and its marker), and `last` after them, in the last one (the COMMIT).
    */
-  async run(manager: Queryable, multiStatement: boolean, first?: { sql: string; params: unknown[] }, last?: string): Promise<void> {
-    const statements: [string, unknown[]][] = first ? [[first.sql, first.params], ...this.statements] : [...this.statements];
-    if (last !== undefined) statements.push([last, []]);
-    if (!multiStatement) {
-      for (const [sql, params] of statements) await manager.query(sql, params);
-      return;
-    }
+  async runMultiStatement(manager: Queryable, first: { sql: string; params: unknown[] }, last: string): Promise<void> {
     let sqls: string[] = [];
     let params: unknown[] = [];
+    const statements: [string, unknown[]][] = [[first.sql, first.params], ...this.statements, [last, []]];
     for (const [sql, values] of statements) {
       if (sqls.length > 0 && params.length + values.length > MAX_PARAMS_PER_ROUND_TRIP) {
         await manager.query(sqls.join(';\n'), params);
@@ -99,6 +143,6 @@ export class StatementBatch implements Queryable {
       sqls.push(sql);
       params = params.concat(values);
     }
-    if (sqls.length > 0) await manager.query(sqls.join(';\n'), params);
+    await manager.query(sqls.join(';\n'), params);
   }
 }

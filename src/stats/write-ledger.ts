@@ -48,17 +48,12 @@ export class WriteLedger<T> {
     await this.settleOutcome(carried, (writeId) => this.retryDeadlocks(() => this.markers.inTransaction(writeId, work)));
   }
 
-  /** write() for a batch of plain statements, in as few round trips as the database allows. */
-  async writeBatch(carried: T, statements: StatementBatch): Promise<void> {
-    if (this.markers.multiStatement) await this.writeStatements(carried, statements);
-    else await this.write(carried, (manager) => statements.run(manager, false));
-  }
-
   /**
-   * write() for a transaction of plain statements on MySQL, in one round trip: `START TRANSACTION`, the marker, every
-   * statement and `COMMIT` in one multi-statement query. (A group commit of clicks used to wait for six.)
+   * write() for a batch of plain statements: on MySQL in one round trip (`START TRANSACTION`, the marker, every
+   * statement and `COMMIT` in one multi-statement query; a group commit of clicks used to wait for six), on SQLite in
+   * one synchronous transaction (StatsWritesRepository).
    */
-  async writeStatements(carried: T, statements: StatementBatch): Promise<void> {
+  async writeBatch(carried: T, statements: StatementBatch): Promise<void> {
     await this.settleOutcome(carried, (writeId) => this.retryDeadlocks(() => this.markers.statementsInTransaction(writeId, statements)));
   }
 
