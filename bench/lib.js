@@ -115,6 +115,37 @@ function cpuMeter(pids) {
   };
 }
 
+/**
+ * The share of wall time each process's main thread ran (Linux /proc/<pid>/task/<pid>/stat). The service and Redis
+ * each do their work on one thread: when the two shares add up to about a whole thread while neither is near it, they
+ * take turns (the service waits for Redis' answer with no other request to work on), and a microsecond of Redis per
+ * request then costs the fetch as much as one of the service's own.
+ */
+function mainThreadMeter(pids) {
+  const fs = require('node:fs');
+  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
+  const read = (pid) => {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    } catch {
+      return null;
+    }
+  };
+  const present = Object.entries(pids).filter(([, pid]) => pid && read(pid) !== null);
+  return {
+    /** Starts a measure; its stop() answers each main thread's busy share of the wall time since. */
+    start() {
+      const startedAt = process.hrtime.bigint();
+      const before = present.map(([, pid]) => read(pid));
+      return () => {
+        const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+        return Object.fromEntries(present.map(([name, pid], i) => [name, ((read(pid) ?? before[i]) - before[i]) / seconds]));
+      };
+    },
+  };
+}
+
 /** The oldest process with this exact name, or null (pgrep missing or nothing running). */
 function pidOf(name) {
   try {
@@ -143,4 +174,4 @@ function table(rows) {
   return [format(header), ...lines.map(format)].join('\n');
 }
 
-module.exports = { ROOT, startServer, startScriptNodeFlags, load, inParallel, table, sleep, cpuMeter, pidOf };
+module.exports = { ROOT, startServer, startScriptNodeFlags, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, pidOf };

@@ -28,7 +28,7 @@
  * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after).
  */
 const path = require('node:path');
-const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, pidOf } = require('./lib');
+const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, pidOf } = require('./lib');
 const { loadAtRate } = require('./fixed-rate');
 const { measureWarmup } = require('./warmup');
 const seed = require('./seed');
@@ -260,10 +260,13 @@ async function benchStore(store) {
       ...(store === 'mysql' ? { redis: pidOf('redis-server'), mysql: pidOf('mariadbd') ?? pidOf('mysqld') } : {}),
       generator: process.pid,
     });
+    const threads = mainThreadMeter({ service: service.child.pid, ...(store === 'mysql' ? { redis: pidOf('redis-server') } : {}) });
     const run = async (name, options) => {
       const measure = cpu.start();
+      const measureThreads = threads.start();
       const row = { name, ...(await (options.rate ? loadAtRate : load)({ duration: DURATION, ...options })) };
       const used = measure(row.total);
+      row.busy = measureThreads();
       const server = Object.keys(servers).find((url) => options.url.startsWith(url));
       row.cpu = { server: used[server], redis: used.redis, mysql: used.mysql, generator: used.generator };
       rows.push(row);
@@ -388,6 +391,8 @@ async function benchStore(store) {
       const line = cpuBudget(saturated[name === 'ad fetch' ? 'fetch' : 'click'], target);
       if (line) result(`${name} CPU budget at ${target * 100} %: ${line}`);
     }
+    const busy = mainThreadShares(saturated.fetch);
+    if (busy) result(`ad fetch at saturation, main threads busy (share of the run): ${busy}`);
     if (store === 'mysql' && saturated.fetch.length > 0 && saturated.click.length > 0) {
       for (const line of capacityModel(saturated.fetch, saturated.click)) result(line);
     }
@@ -458,6 +463,22 @@ function cpuBudget(runs, target) {
     `Redis, MySQL and the load generator took ${others.toFixed(0)}, which leaves the service ${(allowed - others).toFixed(0)} µs ` +
     `(it spent ${spent.toFixed(0)}; bare Fastify's server spends ${bareServer.toFixed(0)})`
   );
+}
+
+/**
+ * How busy the service's and Redis' main threads were in the saturation runs (bench/lib.js mainThreadMeter): a
+ * service thread well short of 100 % while the two add up to about one thread means they took turns, each waiting for
+ * the other (docs/PERFORMANCE.md, "What the service waits for").
+ */
+function mainThreadShares(runs) {
+  const measured = runs.filter((run) => run.busy?.service !== undefined);
+  if (measured.length === 0) return null;
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const service = mean(measured.map((run) => run.busy.service));
+  const percent = (share) => `${(share * 100).toFixed(0)} %`;
+  if (measured.some((run) => run.busy.redis === undefined)) return `service ${percent(service)}`;
+  const redis = mean(measured.map((run) => run.busy.redis));
+  return `service ${percent(service)}, Redis ${percent(redis)}, together ${percent(service + redis)} of one thread`;
 }
 
 if (require.main === module) {
