@@ -11,7 +11,8 @@
  * spaced, latency counted from the instant each was due; autocannon's per-second quota sends bursts, and its runs are
  * printed beside for comparison with earlier figures). Prints req/s, p50, p99 and the ratio to
  * bare Fastify, and for each run the CPU time per request of the server under load, Redis, MySQL and the load
- * generator (read from /proc; all of them share this machine's cores, so they also share its throughput). Needs a
+ * generator (read from /proc; all of them share this machine's cores, so they also share its throughput), and how busy
+ * the service's and Redis' main threads were in the ad fetch's saturation runs (each works on one thread). Needs a
  * built service (`npm run build`, which `npm run bench` does) and reachable MySQL and Redis.
  *
  * Both profiles are measured, one after the other (BENCH_STORES, `mysql,embedded`): MySQL + Redis, and the embedded
