@@ -72,7 +72,7 @@ function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
       committed.push(statements);
       if (state.loseCommitAnswer) throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
     },
-    // the MySQL path of WriteLedger.writeStatements: START TRANSACTION, the statements and COMMIT in one query
+    // the MySQL path of WriteLedger.writeBatch: START TRANSACTION, the statements and COMMIT in one query
     createQueryRunner: () => {
       let open: { sql: string; params: unknown[] }[] | null = null;
       const commit = () => {
