@@ -94,23 +94,15 @@ async function inParallel(tasks, concurrency) {
  * that is not found (a remote Redis, another OS) is left out.
  */
 function cpuMeter(pids) {
-  const fs = require('node:fs');
-  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
-  const read = (pid) => {
-    try {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
-    } catch {
-      return null;
-    }
-  };
+  const read = (pid) => cpuSecondsOf(`/proc/${pid}/stat`);
   const present = Object.entries(pids).filter(([, pid]) => pid && read(pid) !== null);
   return {
     names: present.map(([name]) => name),
     /** Starts a measure; its stop(requests) answers µs of CPU per request for each process. */
     start() {
       const before = present.map(([, pid]) => read(pid));
-      return (requests) => Object.fromEntries(present.map(([name, pid], i) => [name, requests > 0 ? ((read(pid) ?? before[i]) - before[i]) / requests : 0]));
+      return (requests) =>
+        Object.fromEntries(present.map(([name, pid], i) => [name, requests > 0 ? (((read(pid) ?? before[i]) - before[i]) * 1e6) / requests : 0]));
     },
   };
 }
@@ -122,16 +114,7 @@ function cpuMeter(pids) {
  * request then costs the fetch as much as one of the service's own.
  */
 function mainThreadMeter(pids) {
-  const fs = require('node:fs');
-  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
-  const read = (pid) => {
-    try {
-      const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-    } catch {
-      return null;
-    }
-  };
+  const read = (pid) => cpuSecondsOf(`/proc/${pid}/task/${pid}/stat`);
   const present = Object.entries(pids).filter(([, pid]) => pid && read(pid) !== null);
   return {
     /** Starts a measure; its stop() answers each main thread's busy share of the wall time since. */
@@ -144,6 +127,17 @@ function mainThreadMeter(pids) {
       };
     },
   };
+}
+
+/** User plus system CPU seconds of a process or thread, from its /proc stat file; null when it cannot be read. */
+function cpuSecondsOf(statPath) {
+  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
+  try {
+    const fields = require('node:fs').readFileSync(statPath, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return null;
+  }
 }
 
 /** The oldest process with this exact name, or null (pgrep missing or nothing running). */

@@ -176,9 +176,8 @@ async function benchStore(store) {
       }),
       20,
     );
-    const meanOf = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-    const fetchAds = meanOf(sample.map((answer) => answer.ads));
-    const fetchBytes = Math.round(meanOf(sample.map((answer) => answer.bytes)));
+    const fetchAds = mean(sample.map((answer) => answer.ads));
+    const fetchBytes = Math.round(mean(sample.map((answer) => answer.bytes)));
     say(
       `sample of 400 ad requests: ${fetchAds.toFixed(2)} ads and ${fetchBytes} bytes per answer, ${sample.filter((answer) => answer.ads === 0).length} empty`,
     );
@@ -363,7 +362,6 @@ async function benchStore(store) {
     say(table(rows));
     say('');
     const verdict = (ok) => (ok ? 'met' : 'NOT met');
-    const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
     const percents = (list) => list.map((ratio) => `${(ratio * 100).toFixed(0)} %`).join(', ');
     if (ratios.fetch.length > 0) {
       result(
@@ -422,7 +420,6 @@ const PLANNED_REDIS_SHARD_USE = 0.5;
  * CLICKS_PER_AD_REQUEST clicks per ad request.
  */
 function capacityModel(fetchRuns, clickRuns) {
-  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
   const cost = (runs, part) => mean(runs.map((run) => run.cpu[part] ?? 0));
   const fetch = { server: cost(fetchRuns, 'server'), redis: cost(fetchRuns, 'redis'), mysql: cost(fetchRuns, 'mysql') };
   const click = { server: cost(clickRuns, 'server'), redis: cost(clickRuns, 'redis'), mysql: cost(clickRuns, 'mysql') };
@@ -453,7 +450,6 @@ function cpuBudget(runs, target) {
   const measured = runs.filter((run) => run.cpu?.server !== undefined && run.bare?.cpu?.server !== undefined);
   if (measured.length === 0) return null;
   const cores = require('node:os').availableParallelism();
-  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
   const targetRate = mean(measured.map((run) => run.bare.rps)) * target;
   const allowed = (cores * 1e6) / targetRate;
   const others = mean(measured.map((run) => (run.cpu.redis ?? 0) + (run.cpu.mysql ?? 0) + run.cpu.generator));
@@ -474,12 +470,16 @@ function cpuBudget(runs, target) {
 function mainThreadShares(runs) {
   const measured = runs.filter((run) => run.busy?.service !== undefined);
   if (measured.length === 0) return null;
-  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
   const service = mean(measured.map((run) => run.busy.service));
   const percent = (share) => `${(share * 100).toFixed(0)} %`;
   if (measured.some((run) => run.busy.redis === undefined)) return `service ${percent(service)}`;
   const redis = mean(measured.map((run) => run.busy.redis));
   return `service ${percent(service)}, Redis ${percent(redis)}, together ${percent(service + redis)} of one thread`;
+}
+
+/** @param {number[]} values */
+function mean(values) {
+  return values.reduce((a, b) => a + b, 0) / values.length;
 }
 
 if (require.main === module) {

@@ -25,8 +25,8 @@ interface SqliteStatement {
  * its marker inside its own transaction, so the marker exists exactly when the write committed.
  */
 export class StatsWritesRepository {
-  /** MySQL takes a whole batch of statements in one round trip; SQLite runs them one by one (no network). */
-  readonly multiStatement: boolean;
+  /** MySQL takes a whole batch of statements in one round trip; SQLite runs them in one synchronous transaction. */
+  private readonly multiStatement: boolean;
   private readonly sqliteStatements = new LruCache<string, SqliteStatement>(SQLITE_STATEMENTS_KEPT);
 
   constructor(private readonly dataSource: DataSource) {
