@@ -19,7 +19,7 @@
  *
  * Environment: BENCH_SCALE_CELLS (campaigns x profiles, comma-separated; default all six:
  * 1000x10000,10000x10000,100000x10000,1000x1000000,10000x1000000,100000x1000000), BENCH_SCALE_PHASES
- * (matcher,http), BENCH_STORES (mysql; `mysql,embedded` adds the embedded profile: SQLite under
+ * (matcher,http), BENCH_SCALE_IDLE_SECONDS (20: the idle measurement of each cell), BENCH_STORES (mysql; `mysql,embedded` adds the embedded profile: SQLite under
  * /tmp/adnet-scale-embedded, in-process state), BENCH_DURATION (seconds per run, 8), BENCH_DATABASE_URL
  * (mysql://root@127.0.0.1:3306/adnet_scale_bench; dropped and recreated), BENCH_REDIS_URL (redis://127.0.0.1:6379;
  * keys under adnet-scale-bench: are deleted), BENCH_LOG_LEVEL (info).
@@ -50,8 +50,8 @@ const PORT = 3996;
 const SERVICE = `http://127.0.0.1:${PORT}`;
 const PROFILE_BATCH = 5000;
 const FIXED_RATE = 2000;
-/** Two index refreshes at the default INDEX_REFRESH_MS. */
-const IDLE_SECONDS = 20;
+/** Two index refreshes at the default INDEX_REFRESH_MS (BENCH_SCALE_IDLE_SECONDS). */
+const IDLE_SECONDS = Number(process.env.BENCH_SCALE_IDLE_SECONDS || 20);
 
 const say = (line) => process.stdout.write(`${line}\n`);
 

@@ -5,7 +5,8 @@
  * Redis fails the run: it is never skipped quietly. Between them, the admin panel's Vitest specs and its browser
  * e2e (Playwright driving Debian's Chromium against the built application); without CI the browser step is
  * skipped, saying so, when Chromium is missing, and with CI=true a missing Chromium fails the run. Last, with
- * CI=true (or TEST_RELIABILITY=true), the reliability suite: several processes and faults on a private MariaDB + Redis.
+ * CI=true (or TEST_RELIABILITY=true), the reliability suite: several processes and faults on a private MariaDB + Redis,
+ * and (CI=true or TEST_BENCH_SMOKE=true) the bench smoke: `npm run bench`'s scripts at toy sizes (test/bench-smoke.js).
  * After the MySQL + Redis run, the files that exercise the shared Redis state run once more on a Redis Cluster
  * (TEST_REDIS_CLUSTER_NODES, which .ci/run sets after starting one with scripts/redis-cluster.sh; with CI=true and no
  * cluster the run fails).
@@ -171,6 +172,15 @@ async function reachable() {
     ]);
   } else {
     process.stdout.write('\n(reliability suite not run: set CI=true or TEST_RELIABILITY=true)\n');
+  }
+  // `npm run bench`'s scripts at toy sizes on both profiles: they run on a fresh clone and print every result line.
+  if (process.env.CI === 'true' || process.env.TEST_BENCH_SMOKE === 'true') {
+    runStep('build for the bench smoke', process.execPath, [path.join(root, 'scripts', 'build-if-stale.js')]);
+    runStep('bench smoke: bench/serving.js and bench/scale.js at toy sizes (figures not judged)', process.execPath, [
+      path.join(root, 'test', 'bench-smoke.js'),
+    ]);
+  } else {
+    process.stdout.write('\n(bench smoke not run: set CI=true or TEST_BENCH_SMOKE=true)\n');
   }
 })().catch((error) => {
   process.stderr.write(`${error.stack}\n`);
