@@ -199,5 +199,35 @@ describe('Conversions (endpoint 7)', () => {
       const detail = await http().get(`${CAMPAIGN_BASE}/detail`).query({ campaignId: id }).set('x-api-key', ADMIN_KEY).expect(200);
       expect(detail.body.data.conversions).toBe(1);
     });
+
+    it("should keep every answered write when a concurrent report's transaction rolls back", async () => {
+      // Reports racing for one click: all but one lose on the click's unique index and their transactions roll back.
+      // Other advertisers' reports and campaigns written at the same moment must all stay (on SQLite the process has one
+      // connection: docs/ARCHITECTURE.md, "A transaction awaits only its own statements").
+      const id = await campaign();
+      const racer = newUser('rollback-race');
+      await click(id, racer);
+      const bystanders = Array.from({ length: 8 }, (_, i) => newUser(`bystander-${i}`));
+      const [racing, others, created] = await Promise.all([
+        Promise.all(Array.from({ length: 8 }, () => convert(racer))),
+        Promise.all(bystanders.map((user) => convert(user, otherAdvertiser.apiKey))),
+        Promise.all(Array.from({ length: 4 }, () => createServable(t, otherAdvertiser.apiKey, openCampaign({}, clock.now())))),
+      ]);
+      expect([...racing, ...others].map((response) => response.status)).toEqual([...racing, ...others].map(() => 200));
+
+      const rows = await stored();
+      expect(rows.filter((row) => row.messengerUserId === racer)).toHaveLength(8);
+      expect(rows.filter((row) => row.messengerUserId === racer && row.clickId !== null)).toHaveLength(1);
+      expect(
+        rows
+          .filter((row) => bystanders.includes(row.messengerUserId))
+          .map((row) => row.messengerUserId)
+          .sort(),
+      ).toEqual([...bystanders].sort());
+      for (const campaignId of created) {
+        await http().get(`${CAMPAIGN_BASE}/detail`).query({ campaignId }).set('x-api-key', otherAdvertiser.apiKey).expect(200);
+      }
+      expect((await flushedCampaign(t, id)).conversions).toBe(1);
+    });
   });
 });
