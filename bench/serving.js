@@ -29,6 +29,7 @@
  * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js),
  * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after).
  */
+const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, pidOf } = require('./lib');
 const { loadAtRate } = require('./fixed-rate');
@@ -319,11 +320,11 @@ async function benchStore(store) {
     if (PHASES.has('fixed')) {
       say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections, requests evenly spaced (bench/fixed-rate.js)`);
       const fixed = { rate: 2000, connections: FIXED_RATE_CONNECTIONS };
-      bareFixed = await run('bare fastify @2000/s', { url: BARE, requests: fetchRequests, ...fixed });
+      bareFixed = await besideIdleProbe(() => run('bare fastify @2000/s', { url: BARE, requests: fetchRequests, ...fixed }));
       // The p99 of the least an ad request must do on this profile, at the same load and moment: bare Fastify plus the
       // one Redis round trip that every ad request makes (on the embedded profile the floor is bare Fastify itself).
       if (store === 'mysql') floorFixed = await run('floor: bare + 1 Redis GET @2000/s', { url: FLOOR, requests: fetchRequests, ...fixed });
-      fetchFixed = await run('GET matching/ad @2000/s', { url: SERVICE, requests: fetchRequests, ...fixed });
+      fetchFixed = await besideIdleProbe(() => run('GET matching/ad @2000/s', { url: SERVICE, requests: fetchRequests, ...fixed }));
       clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
       // The yardstick of the earlier figures, for comparison: autocannon's per-second quota, sent in bursts.
       const paced = { overallRate: 2000, connections: FIXED_RATE_CONNECTIONS };
@@ -376,6 +377,7 @@ async function benchStore(store) {
     if (fetchFixed) {
       const floorText = floorFixed ? `, bare + one Redis read ${floorFixed.p99} ms` : '';
       result(`ad fetch p99 at 2,000 req/s: ${fetchFixed.p99} ms (target <= 10 ms: ${verdict(fetchFixed.p99 <= 10)}); bare ${bareFixed.p99} ms${floorText}`);
+      result(`machine pauses at 2,000 req/s, seen by an idle Node process beside the run: bare's ${bareFixed.idleGaps}; the ad fetch's ${fetchFixed.idleGaps}`);
     }
     if (ratios.click.length > 0) {
       result(
@@ -413,6 +415,25 @@ async function benchStore(store) {
     await bare?.stop();
   }
   return { lines: results, clickRps };
+}
+
+/**
+ * Runs `work` (one load run) with bench/idle-gaps.js beside it for as long: how often, and how long, the machine left
+ * a process that only keeps a 1 ms timer without running it. A server's p99 cannot be lower than those pauses allow.
+ */
+async function besideIdleProbe(work) {
+  const probe = spawn(process.execPath, [path.join(__dirname, 'idle-gaps.js')], {
+    env: { ...process.env, BENCH_IDLE_SECONDS: String(DURATION) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let report = '';
+  probe.stdout.on('data', (chunk) => (report += chunk));
+  const exited = new Promise((resolve) => probe.once('exit', resolve));
+  const row = await work();
+  await exited;
+  const pauses = /(\d+) pauses over (\d+) ms \(longest (\d+) ms\)/.exec(report);
+  row.idleGaps = pauses ? `${pauses[1]} pauses over ${pauses[2]} ms, longest ${pauses[3]} ms` : 'not measured';
+  return row;
 }
 
 /** Clicks per ad request assumed by the capacity model (an answer of several ads, a few per cent clicked). */

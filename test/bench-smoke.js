@@ -22,6 +22,10 @@ const SERVING_LINES = [
   [/^ {2}ad fetch at saturation: \d+ % of bare Fastify \(rounds: .*target >= 50 %: (met|NOT met)\)$/gm, 2],
   [/^ {2}ad fetch p99 at 2,000 req\/s: \d+ ms \(target <= 10 ms: (met|NOT met)\); bare \d+ ms, bare \+ one Redis read \d+ ms$/gm, 1],
   [/^ {2}ad fetch p99 at 2,000 req\/s: \d+ ms \(target <= 10 ms: (met|NOT met)\); bare \d+ ms$/gm, 1],
+  [
+    /^ {2}machine pauses at 2,000 req\/s, seen by an idle Node process beside the run: bare's \d+ pauses over 8 ms, longest \d+ ms; the ad fetch's \d+ pauses over 8 ms, longest \d+ ms$/gm,
+    2,
+  ],
   [/^ {2}click report at saturation: \d+ % of the durable-row floor measured in this run \(target >= 80 %: (met|NOT met)\)$/gm, 2],
   [/^ {2}ad fetch CPU budget at 50 %: .* \(it spent \d+; bare Fastify's server spends \d+\)$/gm, 2],
   [/^ {2}full speed .* from \d+ ms after \/health \(target <= 2000 ms: (met|NOT met)\)$/gm, 2],
