@@ -40,6 +40,8 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
 
   return new Promise((resolve, reject) => {
     const latencies = [];
+    /** The second of the run each answered request was due in (same order as latencies). */
+    const dueSeconds = [];
     let non2xx = 0;
     let errors = 0;
     let sent = 0;
@@ -66,12 +68,24 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
       finishing = true;
       clearInterval(timer);
       for (const connection of sockets) connection.socket.destroy();
+      const bySecond = Array.from({ length: duration }, () => []);
+      latencies.forEach((latency, i) => bySecond[Math.min(duration - 1, dueSeconds[i])]?.push(latency));
+      const quantile = (sorted, q) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
       latencies.sort((a, b) => a - b);
-      const at = (q) => (latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
+      const at = (q) => quantile(latencies, q);
       resolve({
         rps: Math.round(completed / duration),
         p50: Math.round(at(0.5)),
         p99: Math.round(at(0.99)),
+        // each second's own p99: a tail from one stall shows in one second, a steady one in all of them
+        p99BySecond: bySecond.map((second) =>
+          Math.round(
+            quantile(
+              second.sort((a, b) => a - b),
+              0.99,
+            ),
+          ),
+        ),
         total: completed,
         non2xx,
         // due but never answered within the run: the generator's backlog and the requests still in flight
@@ -118,6 +132,7 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
             buffered = buffered.subarray(expect);
             expect = -1;
             latencies.push(performance.now() - connection.dueAt);
+            dueSeconds.push(Math.floor((connection.dueAt - start) / 1000));
             completed += 1;
             if (status < 200 || status > 299) non2xx += 1;
             connection.busy = false;
