@@ -56,8 +56,8 @@ function run(label, script, env) {
 
 /** The result lines printed fewer times than expected (the section "=== results ===" repeats every result line). */
 function missing(output, expected) {
-  const results = output.slice(output.lastIndexOf('=== results ==='));
-  const text = output.includes('=== results ===') ? results : output;
+  const results = output.lastIndexOf('=== results ===');
+  const text = results >= 0 ? output.slice(results) : output;
   return expected
     .filter(([pattern, times]) => (text.match(pattern) ?? []).length < times)
     .map(([pattern, times]) => `fewer than ${times} line(s) matching ${pattern}`);
