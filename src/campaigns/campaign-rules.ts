@@ -15,12 +15,14 @@ export interface StatusState {
 
 /**
  * The campaign state machine of docs/CONTRACT.md §3 and §11. `start` resumes a paused campaign; only an admin's
- * `start` approves a campaign that has not passed review; `end` is final and idempotent.
+ * `start` approves a campaign that has not passed review; `end` is final and idempotent. Answers the two fields
+ * only, never the rest of what it was given: a whole campaign row spread back into the status change wrote its
+ * counters back as they were read, undoing the counter writes committed in between.
  */
 export function applyStatusAction(state: StatusState, action: StatusAction, byAdmin: boolean): StatusState {
-  if (action === 'end') return { ...state, status: 'ended' };
+  if (action === 'end') return { status: 'ended', approved: state.approved };
   if (state.status === 'ended') throw new ConflictError(`status: campaign has ended; it cannot ${action === 'start' ? 'start' : 'pause'} again`);
-  if (action === 'paused') return { ...state, status: 'paused' };
+  if (action === 'paused') return { status: 'paused', approved: state.approved };
   if (!state.approved && !byAdmin) {
     throw new ConflictError('status: campaign is waiting for review; an admin must approve it before it starts');
   }

@@ -19,6 +19,37 @@ import { estimatedEventRate, type EventRatePriors, priorsFrom } from './event-ra
 /** Change-bus topic: a campaign was created or changed; serving indexes reload it. */
 export const CAMPAIGN_CHANGED = 'campaign';
 
+/**
+ * What an edit or a status change may write. The counters and spend belong to the stats writer
+ * (src/stats/stats-writer.service.ts), which does not bump the version.
+ */
+const EDITABLE_COLUMNS = [
+  'status',
+  'approved',
+  'name',
+  'targeting',
+  'dailyBudgetMicros',
+  'totalBudgetMicros',
+  'budgetStrategy',
+  'startTime',
+  'endTime',
+  'billingType',
+  'costPerMicros',
+  'adFormat',
+  'popupImage',
+  'icon',
+  'actionType',
+  'destinationUrl',
+  'text',
+  'brandName',
+  'buttonText',
+  'verificationUrl',
+  'frequencyCapImpressions',
+  'frequencyCapHours',
+  'optimizationEvent',
+  'updatedAt',
+] as const satisfies readonly (keyof Campaign)[];
+
 /** How long the network's event-rate priors are kept before they are read again (one query over every campaign). */
 const PRIORS_MAX_AGE_MS = 60_000;
 
@@ -103,7 +134,7 @@ export class CampaignsService {
 
   private async changeWithVersion(principal: Principal, campaignId: string, decide: (campaign: Campaign) => Partial<Campaign> | null): Promise<Campaign> {
     const load = () => this.findVisible(principal, campaignId);
-    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'campaignId', what: 'campaign' });
+    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'campaignId', what: 'campaign', writable: EDITABLE_COLUMNS });
     if (changed) this.changes.publish(CAMPAIGN_CHANGED, record.id);
     return record;
   }

@@ -24,6 +24,19 @@ import { withFields } from '../common/with-fields';
 
 const EXCHANGE_SERIES_COLUMNS = ['impressions', 'impressionsSent', 'clicksSent', 'clicksReceived', 'conversions'] as const;
 
+/** What an edit or a status change may write; the ledger counters belong to the exchange stats writer. */
+const EDITABLE_COLUMNS = [
+  'status',
+  'name',
+  'icon',
+  'image',
+  'text',
+  'actionType',
+  'destinationUrl',
+  'targeting',
+  'updatedAt',
+] as const satisfies readonly (keyof ExchangeCampaign)[];
+
 /** Partners' exchange campaigns: create, list, detail, update, status, and their ledger series. */
 @Injectable()
 export class ExchangeCampaignsService {
@@ -115,7 +128,11 @@ export class ExchangeCampaignsService {
     decide: (campaign: ExchangeCampaign) => Partial<ExchangeCampaign> | null,
   ): Promise<ExchangeCampaign> {
     const load = () => this.findVisible(principal, exchangeCampaignId);
-    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'exchangeCampaignId', what: 'exchange campaign' });
+    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, {
+      field: 'exchangeCampaignId',
+      what: 'exchange campaign',
+      writable: EDITABLE_COLUMNS,
+    });
     if (changed) await this.announce(record.id);
     return record;
   }

@@ -3,8 +3,11 @@ import { DataSource } from 'typeorm';
 import { Click } from '../../src/events/entities/click.entity';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { TEST_PROFILE } from '../support/profile';
-import { createAdBlock, createCampaign, refreshIndex } from '../support/serving-helpers';
-import { Body, clickAd, createServable, endAllCampaigns, fetchRaw, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Campaign } from '../../src/campaigns/entities/campaign.entity';
+import { createAdBlock, createCampaign, flushStats, refreshIndex } from '../support/serving-helpers';
+import { Body, clickAd, createServable, endAllCampaigns, fetchRaw, flushedCampaign, HOUR, newUser, openCampaign, setStatus } from '../support/serving-fixtures';
 
 /**
  * Budgets and click dedup under concurrent load. On the MySQL + Redis profile two application instances share
@@ -110,6 +113,57 @@ describe(`Concurrent serving and clicks (${TEST_PROFILE === 'mysql' ? 'two insta
       .expect(200);
     expect(adminView.body.data.clicks).toBe(4);
   });
+
+  it.each(['paused', 'end'])(
+    'keeps every counter and the spend committed by any instance while a "%s" status change is decided (it writes the status only)',
+    async (status) => {
+      // 2 USDT CPM: 2000 micro-USDT an impression
+      const campaignId = await createServable(
+        instances[0],
+        advertiser.apiKey,
+        openCampaign({ budget: { amount: 10, total: 10 }, bidding: { billingType: 'CPM', costPer: 2 } }),
+      );
+      await refreshAll();
+      const serveAndCommit = async (count: number) => {
+        for (let i = 0; i < count; i++) {
+          const ads = (await fetchRaw(instance(i), publisher.apiKey, block, newUser('status-race'), { limit: 1 }).expect(200)).body.data.ads as Body[];
+          expect(ads.map((ad) => ad.campaignId)).toEqual([campaignId]);
+        }
+        for (const app of instances) await flushStats(app);
+      };
+      await serveAndCommit(3);
+
+      // The status change reads the campaign; before it writes, the instances serve and commit more impressions.
+      const campaigns = instances[0].app.get<Repository<Campaign>>(getRepositoryToken(Campaign));
+      const read = campaigns.findOneBy.bind(campaigns);
+      const interleaved = jest.spyOn(campaigns, 'findOneBy').mockImplementationOnce(async (where) => {
+        const loaded = await read(where);
+        await serveAndCommit(4);
+        return loaded;
+      });
+      try {
+        await setStatus(instances[0], advertiser.apiKey, campaignId, status);
+        expect(interleaved).toHaveBeenCalled();
+      } finally {
+        interleaved.mockRestore();
+      }
+
+      const detail = await flushedCampaign(instances[0], campaignId);
+      expect({ status: detail.campaignStatus, impressions: detail.impressions, cost: detail.cost }).toEqual({
+        status: status === 'end' ? 'ended' : 'paused',
+        impressions: 7,
+        cost: 0.014,
+      });
+      const series = await instances[0]
+        .http()
+        .get('/api/v2/openapi/ad/campaign/stats')
+        .query({ campaignId, from: Date.now() - 2 * HOUR, to: Date.now() + HOUR, granularity: 'day' })
+        .set('x-api-key', advertiser.apiKey)
+        .expect(200);
+      const points = series.body.data.series as Body[];
+      expect([points.reduce((sum, point) => sum + point.impressions, 0), points.reduce((sum, point) => sum + point.cost, 0)]).toEqual([7, 0.014]);
+    },
+  );
 
   it('another instance serves a new campaign and stops a paused one through change notices, without a refresh', async () => {
     const last = instances[instances.length - 1];
