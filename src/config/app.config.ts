@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { DEFAULT_DAYS_AHEAD } from '../database/day-partitions';
+import { LEASE_IDLE_MS } from '../serving/state/budget-leases';
 
 export type AppEnv = 'production' | 'test';
 
@@ -54,6 +55,11 @@ export interface AppConfig {
    * has lapsed this long, the other processes give its unused budget leases back to the counters.
    */
   leaseHolderTtlMs: number;
+  /**
+   * MySQL + Redis: how long a process keeps a budget lease nobody bills from before it goes back to the counters
+   * (a scarce one at most 5 s). Longer keeps the first second after a lull fast; shorter hands idle budget back sooner.
+   */
+  leaseIdleMs: number;
   corsOrigins: string[] | '*';
   logLevel: string;
   /** `text`: short lines for a person at a terminal (the default); `json`: one JSON object per line, for log collectors. */
@@ -243,6 +249,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     indexRefreshMs: integer('INDEX_REFRESH_MS', 10_000, 100, 3_600_000),
     statsFlushMs: integer('STATS_FLUSH_MS', 1000, 10, 60_000),
     leaseHolderTtlMs: integer('LEASE_HOLDER_TTL_MS', 30_000, 3_000, 600_000),
+    leaseIdleMs: integer('LEASE_IDLE_MS', LEASE_IDLE_MS, 1_000, 600_000),
     corsOrigins,
     logLevel,
     logFormat,

@@ -39,7 +39,13 @@ import { withFields } from '../common/with-fields';
       inject: [REDIS, APP_CONFIG, CLICK_STORE],
       useFactory: (redis: RedisClient | null, config: AppConfig, clicks: CommittedClicks) =>
         redis
-          ? new RedisServingState(redis, withFields(holderTimings(config.leaseHolderTtlMs), { committedClicks: (ids: string[]) => clicks.committedIds(ids) }))
+          ? new RedisServingState(
+              redis,
+              withFields(holderTimings(config.leaseHolderTtlMs), {
+                leaseIdleMs: config.leaseIdleMs,
+                committedClicks: (ids: string[]) => clicks.committedIds(ids),
+              }),
+            )
           : new MemoryServingState(),
     },
   ],

@@ -11,6 +11,7 @@ import {
   nextLeaseUnits,
   PERMISSION_TTL_MS,
   RECLAIM_EVERY_MS,
+  SCARCE_LEASE_IDLE_MS,
 } from './budget-leases';
 import { defineScript } from './scripts/load-script';
 import { ClickRequest, HeldLeases, ImpressionCandidate, stateKeys } from './serving-state';
@@ -64,6 +65,8 @@ export class HolderLostError extends Error {
 export interface LeaseHolderOptions {
   holderTtlMs?: number;
   holderTrustMs?: number;
+  /** How long an unused lease is kept (LEASE_IDLE_MS by default; a scarce one at most SCARCE_LEASE_IDLE_MS). */
+  leaseIdleMs?: number;
   /**
    * Which of these click ids have their row committed (the database). Without it, a lapsed holder's billed clicks
    * are all given back, also one committed just before its process died.
@@ -95,6 +98,8 @@ export class RedisLeaseHolder {
   private readonly registered = new Set<string>();
   readonly holderTtlMs: number;
   private readonly holderTrustMs: number;
+  private readonly leaseIdleMs: number;
+  private readonly scarceLeaseIdleMs: number;
   private readonly committedClicks: LeaseHolderOptions['committedClicks'];
   private readonly clicksBeingWritten: () => Set<string>;
 
@@ -107,6 +112,8 @@ export class RedisLeaseHolder {
     this.redis = redis as LeaseScripts;
     this.holderTtlMs = options.holderTtlMs ?? HOLDER_TTL_MS;
     this.holderTrustMs = options.holderTrustMs ?? HOLDER_TRUST_MS;
+    this.leaseIdleMs = options.leaseIdleMs ?? LEASE_IDLE_MS;
+    this.scarceLeaseIdleMs = Math.min(this.leaseIdleMs, SCARCE_LEASE_IDLE_MS);
     this.committedClicks = options.committedClicks;
     this.clicksBeingWritten = options.clicksBeingWritten ?? (() => new Set());
   }
@@ -311,14 +318,16 @@ export class RedisLeaseHolder {
       }
     }
     // one script per campaign, each in its campaign's slot, all sent at once
+    const wantedUnits: number[] = [];
     const granted = lost
       ? []
       : await Promise.all(
-          candidates.map((candidate) => {
+          candidates.map((candidate, i) => {
             const previous = this.leases.get(candidate.campaignId);
             // A lease of another day, price or budget goes back before a new one is taken.
             if (previous && !this.fits(previous, candidate, day)) void this.returnLeases([previous]);
             const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate, day) ? previous : undefined, wallNow);
+            wantedUnits[i] = wanted;
             return replicated<number>(
               this.redis,
               'adnetLease',
@@ -350,6 +359,7 @@ export class RedisLeaseHolder {
     }
     candidates.forEach((candidate, i) => {
       const grant = Number(granted[i]);
+      const grantedUnits = candidate.priceMicros > 0 ? grant / candidate.priceMicros : 0;
       if (grant <= 0) {
         // Units given back to the lease meanwhile go back to the counters with it, not lost with the lease.
         const current = this.leases.get(candidate.campaignId);
@@ -371,7 +381,8 @@ export class RedisLeaseHolder {
         totalBudgetMicros: candidate.totalBudgetMicros,
         dailyBudgetMicros: candidate.dailyBudgetMicros,
         remainingMicros: candidate.priceMicros > 0 ? carried + grant : 0,
-        grantedUnits: candidate.priceMicros > 0 ? grant / candidate.priceMicros : 0,
+        grantedUnits,
+        scarce: candidate.priceMicros > 0 && grantedUnits < wantedUnits[i],
         grantedAt: wallNow,
         lastUsedAt: wallNow,
       });
@@ -393,7 +404,7 @@ export class RedisLeaseHolder {
 
   /** Every second: idle leases go back, the heartbeat is refreshed, and now and then lapsed holders are reclaimed. */
   private sweep(wallNow: number): void {
-    this.returnIdleLeases(wallNow);
+    void this.returnIdleLeases(wallNow);
     if (this.holding) {
       const holderId = this.holderId;
       this.redis.pexpire(stateKeys.leaseHolder(holderId), this.holderTtlMs).then(
@@ -492,13 +503,15 @@ export class RedisLeaseHolder {
     return fields.filter((field) => !kept.has(field));
   }
 
-  /** Gives leases nobody billed from lately back to the shared counters; permissions simply lapse. */
-  private returnIdleLeases(wallNow: number): void {
+  /** Gives leases nobody billed from lately back to the shared counters (scarce ones sooner); permissions simply lapse. */
+  returnIdleLeases(wallNow: number): Promise<void> {
     const idle: Lease[] = [];
     for (const lease of this.leases.values()) {
-      if (lease.priceMicros === 0 ? wallNow - lease.grantedAt >= PERMISSION_TTL_MS : wallNow - lease.lastUsedAt >= LEASE_IDLE_MS) idle.push(lease);
+      if (lease.priceMicros === 0) {
+        if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) idle.push(lease);
+      } else if (wallNow - lease.lastUsedAt >= (lease.scarce ? this.scarceLeaseIdleMs : this.leaseIdleMs)) idle.push(lease);
     }
-    void this.returnLeases(idle);
+    return this.returnLeases(idle);
   }
 
   /** Drops the leases at once (nothing more is billed from them) and takes their rest off the shared counters. */

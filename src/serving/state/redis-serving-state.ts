@@ -75,6 +75,11 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return this.holder.reclaimLapsedHolders();
   }
 
+  /** The sweep's step that gives idle leases back, as if run at `wallNow` (it runs every second). */
+  returnIdleLeases(wallNow: number): Promise<void> {
+    return this.holder.returnIdleLeases(wallNow);
+  }
+
   /** Gives back the price of this holder's billed clicks nobody is writing a row for (see RedisLeaseHolder). */
   giveBackOrphanClicks(wallNow: number): Promise<number> {
     return this.holder.giveBackOrphanClicks(wallNow);
