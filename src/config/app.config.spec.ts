@@ -147,9 +147,9 @@ describe('loadConfig: queues and profile imports', () => {
     expect(() => loadConfig({ LEASE_HOLDER_TTL_MS: '500' })).toThrow(/LEASE_HOLDER_TTL_MS must be an integer from 3000/);
   });
 
-  it('should read how long an unused budget lease is kept: 30 s by default, from 1 s to 10 min', () => {
-    expect(loadConfig({}).leaseIdleMs).toBe(30_000);
-    expect(loadConfig({ LEASE_IDLE_MS: '5000' }).leaseIdleMs).toBe(5000);
+  it('should read how long an unused budget lease is kept: 5 s by default, from 1 s to 10 min', () => {
+    expect(loadConfig({}).leaseIdleMs).toBe(5000);
+    expect(loadConfig({ LEASE_IDLE_MS: '60000' }).leaseIdleMs).toBe(60_000);
     expect(() => loadConfig({ LEASE_IDLE_MS: '500' })).toThrow(/LEASE_IDLE_MS must be an integer from 1000 to 600000/);
   });
 

@@ -57,7 +57,7 @@ export interface AppConfig {
   leaseHolderTtlMs: number;
   /**
    * MySQL + Redis: how long a process keeps a budget lease nobody bills from before it goes back to the counters
-   * (a scarce one at most 5 s). Longer keeps the first second after a lull fast; shorter hands idle budget back sooner.
+   * (a scarce one at most 5 s). Longer keeps leases through a lull in traffic; shorter hands idle budget back sooner.
    */
   leaseIdleMs: number;
   corsOrigins: string[] | '*';

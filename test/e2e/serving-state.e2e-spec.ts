@@ -106,8 +106,8 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(2000);
     });
 
-    it('should keep an ample lease through 30 s without a bill (LEASE_IDLE_MS), then give back what it holds', async () => {
-      const state = new RedisServingState(redis);
+    it('should keep an ample lease as long as LEASE_IDLE_MS says (30 s here) without a bill, then give back what it holds', async () => {
+      const state = new RedisServingState(redis, { leaseIdleMs: 30_000 });
       const candidate = campaign(); // 1 USDT left, 4 units asked and granted
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       const grantedAt = Date.now();
@@ -125,8 +125,8 @@ if (TEST_PROFILE === 'mysql') {
       await state.beforeApplicationShutdown();
     });
 
-    it('should give back a scarce lease (granted fewer units than asked) after 5 s without a bill', async () => {
-      const state = new RedisServingState(redis);
+    it('should give back a scarce lease (granted fewer units than asked) after 5 s without a bill, also with a longer LEASE_IDLE_MS', async () => {
+      const state = new RedisServingState(redis, { leaseIdleMs: 30_000 });
       // 12,000 left: a grant is at most a quarter of it, 3 units of the 4 asked for
       const candidate = campaign({ totalBudgetMicros: 12_000 });
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
@@ -140,7 +140,7 @@ if (TEST_PROFILE === 'mysql') {
       await state.beforeApplicationShutdown();
     });
 
-    it('should keep an unused lease only as long as configured (LEASE_IDLE_MS), a scarce one no longer either', async () => {
+    it('should keep an unused lease only as long as configured (LEASE_IDLE_MS below 5 s), a scarce one no longer either', async () => {
       const state = new RedisServingState(redis, { leaseIdleMs: 2000 });
       const [ample, scarce] = [campaign(), campaign({ totalBudgetMicros: 12_000 })];
       expect((await reserve(state, 'u1', ample)).served).toEqual([0]);
@@ -152,6 +152,18 @@ if (TEST_PROFILE === 'mysql') {
       await state.returnIdleLeases(Date.now() + 2000);
       expect(state.heldLeases().leases).toBe(0);
       expect([await counter(stateKeys.spent(ample.campaignId)), await counter(stateKeys.spent(scarce.campaignId))]).toEqual([1000, 1000]);
+      await state.beforeApplicationShutdown();
+    });
+
+    it('should give back an unused lease after 5 s by default', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      const grantedAt = Date.now();
+      await state.returnIdleLeases(grantedAt + 4000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      await state.returnIdleLeases(Date.now() + 5000);
+      expect([state.heldLeases().leases, await counter(stateKeys.spent(candidate.campaignId))]).toEqual([0, 1000]);
       await state.beforeApplicationShutdown();
     });
 

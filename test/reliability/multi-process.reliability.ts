@@ -495,7 +495,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         100,
       );
       await settledAudit();
-      // No lease outstanding anywhere (idle leases go back after LEASE_IDLE_MS, 5 s here): the counters minus the database's spend is then
+      // No lease outstanding anywhere (idle leases go back after LEASE_IDLE_MS, 5 s): the counters minus the database's spend is then
       // what earlier crashes' lost impressions cost, nothing in flight.
       let before = await budgetCounters(redis);
       await waitUntil(

@@ -27,16 +27,15 @@ export const LEASE_TARGET_MS = 2000;
 export const LEASE_MIN_UNITS = 4;
 export const LEASE_MAX_UNITS = 5000;
 /**
- * A lease not billed from for this long goes back to the shared counters (LEASE_IDLE_MS, the default). Kept well
- * past a lull on purpose: after one, every campaign served again asked for a lease in the same second, and that
- * second's p99 at 2,000 req/s was 77-186 ms against 30 ms when the leases had stayed (docs/PERFORMANCE.md). An ample
- * lease held idle takes nothing another process needs: the budget left beside it is at least three times as much.
+ * A lease not billed from for this long goes back to the shared counters (LEASE_IDLE_MS, the default). Longer keeps
+ * leases through a lull, so the first second after it need not ask for every campaign's lease again; in eight bench
+ * runs on 2026-11-27 (docs/PERFORMANCE.md, session 11) 30 s and 60 s did not give a lower p99 than 5 s, so 5 s stays.
  */
-export const LEASE_IDLE_MS = 30_000;
+export const LEASE_IDLE_MS = 5000;
 /**
  * A scarce lease (granted fewer units than asked for: the budget left was short, so it holds up to a quarter of
- * it) goes back after this long idle, or after the configured idle time if shorter: what it holds is what the other
- * processes lack.
+ * it) goes back after this long idle, or after the configured idle time if shorter, whatever LEASE_IDLE_MS says:
+ * what it holds is what the other processes lack.
  */
 export const SCARCE_LEASE_IDLE_MS = 5000;
 /** For free impressions (CPC, exchange) a lease is only a permission: "budget was left", trusted this long. */

@@ -325,8 +325,6 @@ export class Cluster {
       INDEX_REFRESH_MS: '2000',
       // The load's users click as soon as their ads arrive; the minimum delay is replayed in the e2e abuse suite.
       MIN_CLICK_DELAY_MS: '0',
-      // Phases that compare the counters with the database first wait for every idle lease to go back (30 s by default).
-      LEASE_IDLE_MS: '5000',
       ...extra,
     };
   }
