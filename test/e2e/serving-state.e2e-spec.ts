@@ -5,7 +5,8 @@ import { MemoryServingState } from '../../src/serving/state/memory-serving-state
 import { loadScript } from '../../src/serving/state/scripts/load-script';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
 import { describeServingStateContract } from '../../src/serving/state/serving-state.contract';
-import { ClickRequest, ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
+import { DAY_COUNTER_TTL_S } from '../../src/serving/state/redis-lease-holder';
+import { ClickRequest, IMPRESSION_WINDOW_MS, ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
 import { deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
 
 // The state of the profile under test: Redis (Lua scripts) on the MySQL + Redis profile, memory on the embedded one.
@@ -164,6 +165,73 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
       await state.returnIdleLeases(Date.now() + 5000);
       expect([state.heldLeases().leases, await counter(stateKeys.spent(candidate.campaignId))]).toEqual([0, 1000]);
+      await state.beforeApplicationShutdown();
+    });
+
+    it('should answer a click command re-sent after a lost reply (same click id) as the first time, and bill it once', async () => {
+      const state = new RedisServingState(redis); // also defines the scripts on the client
+      const scripts = redis as unknown as Record<'adnetClickBind' | 'adnetClickBill', (...args: (string | number)[]) => Promise<unknown>>;
+      const candidate = campaign({ priceMicros: 0 }); // a CPC campaign: the impression is free, the click costs
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      const click = {
+        ...candidate,
+        userId: 'u1',
+        adBlockId: 'b1',
+        now: now + 1000,
+        day: '2026-01-10',
+        priceMicros: 50_000,
+        exclusionMs: 0,
+        clickId: `click-${candidate.campaignId}`,
+      };
+      expect(await state.registerClick(click)).toEqual(expect.objectContaining({ kind: 'counted', status: 'counted', costMicros: 50_000 }));
+      const spent = stateKeys.spent(candidate.campaignId);
+      const daySpent = stateKeys.daySpent(candidate.campaignId, '2026-01-10');
+      expect([await counter(spent), await counter(daySpent)]).toEqual([50_000, 50_000]);
+
+      // ioredis re-sends the commands a reconnect left unanswered: the same bind, then the same bill
+      const bind = (clickId: string) =>
+        scripts.adnetClickBind(
+          3,
+          stateKeys.servedAds('u1', 'b1'),
+          stateKeys.clicked('u1', 'b1', candidate.adId),
+          stateKeys.excludedAds('u1'),
+          click.now,
+          IMPRESSION_WINDOW_MS,
+          0,
+          0,
+          candidate.adId,
+          '1',
+          '0',
+          clickId,
+        );
+      const [status, servedMark] = (await bind(click.clickId)) as [number, string];
+      expect(status).toBe(0);
+      expect(await bind('another-click')).toBe(-2);
+      expect(await bind('')).toBe(-2);
+      const [field] = (await redis.hkeys(stateKeys.campaignLeases(candidate.campaignId))).filter((name) => name.includes(click.clickId));
+      const bill = () =>
+        scripts.adnetClickBill(
+          3,
+          spent,
+          daySpent,
+          stateKeys.campaignLeases(candidate.campaignId),
+          50_000,
+          1_000_000,
+          1_000_000,
+          0,
+          0,
+          DAY_COUNTER_TTL_S,
+          field,
+        );
+      expect(await bill()).toEqual([50_000, 0]);
+      expect([await counter(spent), await counter(daySpent)]).toEqual([50_000, 50_000]);
+      expect(await redis.hget(stateKeys.campaignLeases(candidate.campaignId), field)).toBe('50000');
+
+      // its row committed, a later click on the same impression is a repeat; the binding keeps its served mark
+      await state.clickCommitted(click);
+      expect(await state.registerClick({ ...click, clickId: 'a-second-click', now: click.now + 1000 })).toEqual({ kind: 'duplicate' });
+      expect((await redis.get(stateKeys.clicked('u1', 'b1', candidate.adId)))!.startsWith(`${servedMark}:`)).toBe(true);
+      expect(await counter(spent)).toBe(50_000);
       await state.beforeApplicationShutdown();
     });
 

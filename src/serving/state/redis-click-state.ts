@@ -69,6 +69,7 @@ export class RedisClickState {
       request.adId,
       request.billable === false ? '0' : '1',
       request.invalidRequest ? '1' : '0',
+      request.clickId ?? '',
     );
     if (bound === -1) return { kind: 'noImpression' };
     if (bound === -2) return { kind: 'duplicate' };

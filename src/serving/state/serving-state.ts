@@ -71,7 +71,10 @@ export interface ClickRequest extends BudgetFacts {
   priceMicros: number;
   /** How long the clicked ad stays hidden from this user; 0 turns the exclusion off (test environment). */
   exclusionMs: number;
-  /** The id its row will have: a killed process's billed clicks are given back unless a row with it exists. */
+  /**
+   * The id its row will have: a killed process's billed clicks are given back unless a row with it exists, and the
+   * binding of a click re-sent with the same id (a reply lost to a reconnect) answers as the first one.
+   */
   clickId?: string;
   /** The campaign may bill now (status and time window; for CPC the budget is checked here). Default true. */
   billable?: boolean;

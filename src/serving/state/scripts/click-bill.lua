@@ -3,7 +3,8 @@
 -- pendingClickField). Counters that Redis does not hold yet start at the spend the database knew. Answers
 -- {cost, spentOut}: cost 0 when no budget is left. A billed click's price stays in the leases hash under its pending
 -- field until its row is committed: a process killed in between leaves it there, and the reclaim of its holder gives
--- the price back to the counters.
+-- the price back to the counters. Run again for the same field (the client re-sends a command whose answer a
+-- reconnect lost), it charges nothing more and answers the price the field holds.
 local spent = redis.call('GET', KEYS[1])
 if not spent then
   spent = ARGV[4]
@@ -13,6 +14,12 @@ local daySpent = redis.call('GET', KEYS[2])
 if not daySpent then
   daySpent = ARGV[5]
   redis.call('SET', KEYS[2], daySpent, 'EX', tonumber(ARGV[6]))
+end
+local billed = redis.call('HGET', KEYS[3], ARGV[7])
+if billed then
+  local spentOut = 0
+  if tonumber(spent) >= tonumber(ARGV[2]) or tonumber(daySpent) >= tonumber(ARGV[3]) then spentOut = 1 end
+  return {tonumber(billed), spentOut}
 end
 local price = tonumber(ARGV[1])
 local total = tonumber(ARGV[2])
