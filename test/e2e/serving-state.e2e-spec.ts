@@ -126,16 +126,20 @@ if (TEST_PROFILE === 'mysql') {
       await state.beforeApplicationShutdown();
     });
 
-    it('should give back a scarce lease (granted fewer units than asked) after 5 s without a bill, also with a longer LEASE_IDLE_MS', async () => {
-      const state = new RedisServingState(redis, { leaseIdleMs: 30_000 });
+    it.each([
+      // 1 USDT left: the 4 units asked for are granted
+      ['an ample lease with the default LEASE_IDLE_MS', undefined, 1_000_000, 4000],
       // 12,000 left: a grant is at most a quarter of it, 3 units of the 4 asked for
-      const candidate = campaign({ totalBudgetMicros: 12_000 });
+      ['a scarce lease (granted fewer units than asked) also with a longer LEASE_IDLE_MS', 30_000, 12_000, 3000],
+    ])('should give back %s after 5 s without a bill', async (_, leaseIdleMs, totalBudgetMicros, granted) => {
+      const state = new RedisServingState(redis, { leaseIdleMs });
+      const candidate = campaign({ totalBudgetMicros });
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       const grantedAt = Date.now();
-      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(granted);
 
       await state.returnIdleLeases(grantedAt + 4000);
-      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(granted);
       await state.returnIdleLeases(Date.now() + 5000);
       expect([state.heldLeases().leases, await counter(stateKeys.spent(candidate.campaignId))]).toEqual([0, 1000]);
       await state.beforeApplicationShutdown();
@@ -153,18 +157,6 @@ if (TEST_PROFILE === 'mysql') {
       await state.returnIdleLeases(Date.now() + 2000);
       expect(state.heldLeases().leases).toBe(0);
       expect([await counter(stateKeys.spent(ample.campaignId)), await counter(stateKeys.spent(scarce.campaignId))]).toEqual([1000, 1000]);
-      await state.beforeApplicationShutdown();
-    });
-
-    it('should give back an unused lease after 5 s by default', async () => {
-      const state = new RedisServingState(redis);
-      const candidate = campaign();
-      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
-      const grantedAt = Date.now();
-      await state.returnIdleLeases(grantedAt + 4000);
-      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
-      await state.returnIdleLeases(Date.now() + 5000);
-      expect([state.heldLeases().leases, await counter(stateKeys.spent(candidate.campaignId))]).toEqual([0, 1000]);
       await state.beforeApplicationShutdown();
     });
 
