@@ -10,6 +10,9 @@ const SECONDS = Number(process.env.BENCH_IDLE_SECONDS || 20);
 const THRESHOLD_MS = 8;
 
 const gaps = [];
+// Said first, so a bench waits for it before it starts a load: a Node process starting (some 50 ms of CPU) beside the
+// first tenth of a second of a run was that tenth's p99 (docs/PERFORMANCE.md, session 11).
+process.stdout.write('measuring\n');
 const started = performance.now();
 let last = started;
 const timer = setInterval(() => {

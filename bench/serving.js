@@ -434,8 +434,15 @@ async function besideIdleProbe(work) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let report = '';
-  probe.stdout.on('data', (chunk) => (report += chunk));
+  let measuring;
+  const ready = new Promise((resolve) => (measuring = resolve));
+  probe.stdout.on('data', (chunk) => {
+    report += chunk;
+    if (report.includes('measuring\n')) measuring();
+  });
   const exited = new Promise((resolve) => probe.once('exit', resolve));
+  // the run starts once the probe has started (its start-up would compete with the run's first tenth of a second)
+  await Promise.race([ready, exited]);
   const row = await work();
   await exited;
   const pauses = /(\d+) pauses over (\d+) ms \(longest (\d+) ms\)/.exec(report);
