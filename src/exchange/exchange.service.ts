@@ -116,6 +116,8 @@ export class ExchangeService {
 
     const now = this.clock.now();
     const entryId = entryIdOf(promoted.id);
+    // the row's id, known to the binding: a bind re-sent after a lost reply answers as the first (click-bind.lua)
+    const clickId = newId(now);
     const request: ClickRequest = withFields(NO_BUDGET, {
       campaignId: entryId,
       adId: entryId,
@@ -127,13 +129,14 @@ export class ExchangeService {
       exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
       invalidRequest: this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null,
       minDelayMs: this.config.minClickDelayMs,
+      clickId,
     });
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
     if (outcome.kind === 'duplicate' || outcome.status !== 'counted') return;
 
     try {
-      await this.stats.recordClick(toClick(out, promoted, event.messengerUserId, now));
+      await this.stats.recordClick(toClick(clickId, out, promoted, event.messengerUserId, now));
     } catch (error) {
       await this.state.undoClick(request, 0);
       throw error;
@@ -158,9 +161,9 @@ function toEntry(campaign: RankedExchangeCampaign, outId: string): ExchangeEntry
   return entry;
 }
 
-function toClick(out: ExchangeCampaignRef, promoted: ExchangeCampaignRef, messengerUserId: string, now: number): ExchangeClick {
+function toClick(id: string, out: ExchangeCampaignRef, promoted: ExchangeCampaignRef, messengerUserId: string, now: number): ExchangeClick {
   return Object.assign(new ExchangeClick(), {
-    id: newId(now),
+    id,
     inExchangeCampaignId: promoted.id,
     outExchangeCampaignId: out.id,
     inAccountId: promoted.accountId,

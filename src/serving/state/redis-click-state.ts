@@ -54,14 +54,16 @@ export class RedisClickState {
     if (priced) await this.holder.prepareToHold([request.campaignId], false);
     const holderId = this.holder.id;
     const clickedKey = stateKeys.clicked(request.userId, request.adBlockId, request.adId);
+    const clickedByKey = stateKeys.clickedBy(request.userId, request.adBlockId, request.adId);
     const excludedKey = stateKeys.excludedAds(request.userId);
     const bound = await replicated<number | [number, string]>(
       this.redis,
       'adnetClickBind',
-      3,
+      4,
       stateKeys.servedAds(request.userId, request.adBlockId),
       clickedKey,
       excludedKey,
+      clickedByKey,
       request.now,
       IMPRESSION_WINDOW_MS,
       request.minDelayMs ?? 0,
@@ -97,7 +99,7 @@ export class RedisClickState {
         );
       } catch (error) {
         // not billed (or not known to be): the binding goes, so the impression can take its click when asked again
-        await this.redis.adnetClickUnbind(2, clickedKey, excludedKey, servedMark, request.adId).catch(() => undefined);
+        await this.redis.adnetClickUnbind(3, clickedKey, excludedKey, clickedByKey, servedMark, request.adId).catch(() => undefined);
         throw error;
       }
       if (costMicros > 0) {
@@ -158,7 +160,9 @@ export class RedisClickState {
         .decrby(stateKeys.daySpent(request.campaignId, request.day), costMicros)
         .exec();
     }
-    const marks = this.redis.multi().del(stateKeys.clicked(request.userId, request.adBlockId, request.adId));
+    const marks = this.redis
+      .multi()
+      .del(stateKeys.clicked(request.userId, request.adBlockId, request.adId), stateKeys.clickedBy(request.userId, request.adBlockId, request.adId));
     if (request.exclusionMs > 0) marks.hdel(stateKeys.excludedAds(request.userId), request.adId);
     await marks.exec();
   }

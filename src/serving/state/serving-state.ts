@@ -242,6 +242,8 @@ export const stateKeys = {
   excludedAds: (userId: string) => `excls:{u:${userId}}`,
   /** When the impression a click used up was served: it takes no second click. */
   clicked: (userId: string, adBlockId: string, adId: string) => `clk:{u:${userId}}:${adBlockId}:${adId}`,
+  /** The click id and status of the click that used the impression up (click-bind.lua answers its re-run from it). */
+  clickedBy: (userId: string, adBlockId: string, adId: string) => `clkby:{u:${userId}}:${adBlockId}:${adId}`,
   /** When the impression whose view was reported was served: it takes no second view. */
   viewed: (userId: string, adBlockId: string, adId: string) => `view:{u:${userId}}:${adBlockId}:${adId}`,
   /** Redis: one hash per user, ad id -> when its capped campaign was served to the user (frequency caps). */
