@@ -40,10 +40,8 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
 
   return new Promise((resolve, reject) => {
     const latencies = [];
-    /** The second of the run each answered request was due in (same order as latencies). */
-    const dueSeconds = [];
-    /** The latencies of the requests due in the first second, by tenth of a second it was due in. */
-    const firstSecondByTenth = Array.from({ length: 10 }, () => []);
+    /** When each answered request was due, in ms from the start of the run (same order as latencies). */
+    const dueOffsets = [];
     let non2xx = 0;
     let errors = 0;
     let sent = 0;
@@ -70,33 +68,32 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
       finishing = true;
       clearInterval(timer);
       for (const connection of sockets) connection.socket.destroy();
-      const bySecond = Array.from({ length: duration }, () => []);
-      latencies.forEach((latency, i) => bySecond[Math.min(duration - 1, dueSeconds[i])]?.push(latency));
       const quantile = (sorted, q) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+      // the p99 of the latencies due in each of `count` slices of `sliceMs` from the start
+      const p99BySlice = (sliceMs, count) => {
+        const slices = Array.from({ length: count }, () => []);
+        latencies.forEach((latency, i) => slices[Math.min(count - 1, Math.floor(dueOffsets[i] / sliceMs))].push(latency));
+        return slices.map((slice) =>
+          Math.round(
+            quantile(
+              slice.sort((a, b) => a - b),
+              0.99,
+            ),
+          ),
+        );
+      };
+      // each second's own p99: a tail from one stall shows in one second, a steady one in all of them
+      const p99BySecond = p99BySlice(1000, duration);
+      // the first second's tenths: a start-up cost (connections, leases asked for again) shows in the first ones
+      const p99ByTenthOfFirstSecond = p99BySlice(100, 10 * duration).slice(0, 10);
       latencies.sort((a, b) => a - b);
       const at = (q) => quantile(latencies, q);
       resolve({
         rps: Math.round(completed / duration),
         p50: Math.round(at(0.5)),
         p99: Math.round(at(0.99)),
-        // each second's own p99: a tail from one stall shows in one second, a steady one in all of them
-        p99BySecond: bySecond.map((second) =>
-          Math.round(
-            quantile(
-              second.sort((a, b) => a - b),
-              0.99,
-            ),
-          ),
-        ),
-        // the first second's tenths: a start-up cost (connections, leases asked for again) shows in the first ones
-        p99ByTenthOfFirstSecond: firstSecondByTenth.map((tenth) =>
-          Math.round(
-            quantile(
-              tenth.sort((a, b) => a - b),
-              0.99,
-            ),
-          ),
-        ),
+        p99BySecond,
+        p99ByTenthOfFirstSecond,
         total: completed,
         non2xx,
         // due but never answered within the run: the generator's backlog and the requests still in flight
@@ -143,8 +140,7 @@ function loadAtRate({ url, rate, connections, duration, requests = [{}], method 
             buffered = buffered.subarray(expect);
             expect = -1;
             latencies.push(performance.now() - connection.dueAt);
-            dueSeconds.push(Math.floor((connection.dueAt - start) / 1000));
-            if (connection.dueAt - start < 1000) firstSecondByTenth[Math.floor((connection.dueAt - start) / 100)].push(latencies[latencies.length - 1]);
+            dueOffsets.push(connection.dueAt - start);
             completed += 1;
             if (status < 200 || status > 299) non2xx += 1;
             connection.busy = false;

@@ -2,8 +2,6 @@ import { ConflictError, ValidationError } from '../common/errors';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
 import type { CampaignStatus } from './entities/campaign.entity';
 
-const STATUS_CASES_ON_A_WHOLE_ROW: StatusAction[] = ['start', 'paused', 'end'];
-
 describe('applyStatusAction', () => {
   const cases: Array<[CampaignStatus, boolean, StatusAction, boolean, CampaignStatus | 'conflict']> = [
     ['onGoing', true, 'start', false, 'onGoing'],
@@ -30,7 +28,7 @@ describe('applyStatusAction', () => {
     else expect(run().status).toBe(expected);
   });
 
-  it.each(STATUS_CASES_ON_A_WHOLE_ROW)('should answer only status and approved when given a whole campaign row (%s)', (action) => {
+  it.each<StatusAction>(['start', 'paused', 'end'])('should answer only status and approved when given a whole campaign row (%s)', (action) => {
     // a row's counters spread into the status change would be written back as read, over newer counter writes
     const row = { status: 'onGoing' as CampaignStatus, approved: true, impressions: 5, clicks: 2, spentMicros: 700 };
     expect(Object.keys(applyStatusAction(row, action, false)).sort()).toEqual(['approved', 'status']);
