@@ -54,19 +54,22 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One autocannon run. `requests` follows autocannon's format; `overallRate` fixes the offered load instead of
- * saturating. Answers req/s (mean), latency percentiles in ms, and how many answers were not 2xx.
- * @param {{url: string, connections?: number, duration?: number, overallRate?: number, requests?: object[],
+ * saturating; `amount` ends the run after that many requests instead of after `duration`. Answers req/s (mean),
+ * latency percentiles in ms, how many answers were not 2xx, and the run's length in seconds.
+ * @param {{url: string, connections?: number, duration?: number, amount?: number, overallRate?: number, requests?: object[],
  *   method?: string, headers?: Record<string, string>, body?: string}} options
  */
-function load({ url, connections = 50, duration = 10, overallRate, requests, method = 'GET', headers, body }) {
+function load({ url, connections = 50, duration = 10, amount, overallRate, requests, method = 'GET', headers, body }) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, overallRate, requests, method, headers, body, timeout: 10 }, (error, result) => {
+    autocannon({ url, connections, duration, amount, overallRate, requests, method, headers, body, timeout: 10 }, (error, result) => {
       if (error) return reject(error);
       resolve({
-        rps: result.requests.average,
+        // a run of `amount` requests ends part-way through a second: its rate is its requests over its time
+        rps: amount ? result.requests.total / result.duration : result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
         total: result.requests.total,
+        seconds: result.duration,
         non2xx: result.non2xx,
         errors: result.errors + result.timeouts,
       });

@@ -23,7 +23,7 @@
  * BENCH_REDIS_URL (redis://127.0.0.1:6379; keys under adnet-bench: are deleted), BENCH_DURATION (seconds per run,
  * 10), BENCH_CAMPAIGNS (10000), BENCH_PROFILES (100000), BENCH_LOG_LEVEL (the service's LOG_LEVEL, info),
  * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
- * BENCH_CLICKS (40000: clicks on served ads prepared for each round),
+ * BENCH_CLICKS (40000: first clicks on served ads prepared for each round; its click run sends exactly these),
  * BENCH_PHASES (saturation,fixed,floors,warmup, run in that order: which parts to run, e.g. `fixed` alone to look at latency; `floors`
  * loads bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip;
  * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js),
@@ -46,8 +46,15 @@ const PROFILES = Number(process.env.BENCH_PROFILES || 100_000);
 const FIXED_RATE_CONNECTIONS = 20;
 /** Saturation rounds, each bare Fastify then the service, for the fetch and for the click (BENCH_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
-/** Clicks prepared per saturation round (BENCH_CLICKS; each needs a served ad first, so small runs use fewer). */
+/**
+ * First clicks prepared per saturation round (BENCH_CLICKS; each needs a served ad first, so small runs use fewer).
+ * The round's click run sends exactly these and ends, so every click it measures is a first click, counted and
+ * written durably: a run by duration that ran out went on with repeats, which are answered without a write, and
+ * counted them in its rate (the figures before 2026-11-28, docs/PERFORMANCE.md).
+ */
 const CLICKS_PER_ROUND = Number(process.env.BENCH_CLICKS || 40_000);
+/** First clicks prepared for the fixed-rate click run: 2,000 a second for its whole duration. */
+const FIXED_RATE_CLICKS = 2000 * DURATION;
 const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,fixed,floors,warmup').split(','));
 const STORES = (process.env.BENCH_STORES || 'mysql,embedded').split(',').map((store) => store.trim());
 const EMBEDDED_DIR = '/tmp/adnet-bench-embedded';
@@ -185,9 +192,9 @@ async function benchStore(store) {
       `sample of 400 ad requests: ${fetchAds.toFixed(2)} ads and ${fetchBytes} bytes per answer, ${sample.filter((answer) => answer.ads === 0).length} empty`,
     );
 
-    // Clicks need served impressions: one ad for each of many users, clicked once each (a run that gets through all
-    // of its share goes on with repeats). Each round clicks its own users, so every round starts with first clicks.
-    const clickUsers = Array.from({ length: CLICKS_PER_ROUND * ROUNDS }, (_, i) => `bench-clicker-${i}`);
+    // Clicks need served impressions: one ad for each of many users, clicked once each. Each saturation round, and the
+    // fixed-rate run, clicks its own users, so all of their clicks are first clicks.
+    const clickUsers = Array.from({ length: CLICKS_PER_ROUND * ROUNDS + FIXED_RATE_CLICKS }, (_, i) => `bench-clicker-${i}`);
     const clickBodies = (
       await inParallel(
         clickUsers.map((user) => async () => {
@@ -239,7 +246,10 @@ async function benchStore(store) {
     say(
       `bare Fastify answers ${fetchBytes} bytes with ${Math.round(fetchAds)} ads to GET, ${Buffer.byteLength(clickAnswer)} bytes to POST (the service's own sizes)`,
     );
-    const clickRounds = Array.from({ length: ROUNDS }, (_, round) => clickBodies.slice(round * CLICKS_PER_ROUND, (round + 1) * CLICKS_PER_ROUND));
+    // the saturation rounds' shares, then the fixed-rate run's (what the preparation could not serve is missing at the end)
+    const clickRounds = Array.from({ length: ROUNDS + 1 }, (_, round) =>
+      clickBodies.slice(round * CLICKS_PER_ROUND, round === ROUNDS ? undefined : (round + 1) * CLICKS_PER_ROUND),
+    );
     let clickRound = 0;
     let nextClick = 0;
     const clickRequests = [
@@ -301,7 +311,15 @@ async function benchStore(store) {
       clickRound = round - 1;
       const bareClick = await run(`bare fastify (50 conn) #${round}b`, { url: BARE, headers: clickHeaders, requests: clickRequests });
       nextClick = 0;
-      const clickSat = await run(`POST ad/event/report click (50 conn) #${round}`, { url: SERVICE, headers: clickHeaders, requests: clickRequests });
+      const writesBefore = await counterWrites();
+      const clickSat = await run(`POST ad/event/report click (50 conn) #${round}`, {
+        url: SERVICE,
+        headers: clickHeaders,
+        requests: clickRequests,
+        amount: clickRounds[clickRound].length,
+      });
+      clickSat.writes = counterWritesBetween(writesBefore, await counterWrites(), clickSat.seconds);
+      say(`  its counter transactions: ${clickSat.writes}`);
       firstClicks += Math.min(nextClick, clickRounds[clickRound].length);
       clickSat.ratio = clickSat.rps / bareClick.rps;
       clickSat.bare = bareClick;
@@ -328,6 +346,8 @@ async function benchStore(store) {
       // The p99 of the least an ad request must do on this profile, at the same load: bare Fastify plus the one Redis
       // round trip that every ad request makes (on the embedded profile the floor is bare Fastify itself).
       if (store === 'mysql') floorFixed = await run('floor: bare + 1 Redis GET @2000/s', { url: FLOOR, requests: fetchRequests, ...fixed });
+      clickRound = ROUNDS;
+      nextClick = 0;
       clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
       // The yardstick of the earlier figures, for comparison: autocannon's per-second quota, sent in bursts.
       const paced = { overallRate: 2000, connections: FIXED_RATE_CONNECTIONS };
@@ -388,7 +408,7 @@ async function benchStore(store) {
     }
     if (ratios.click.length > 0) {
       result(
-        `click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} of its clicks were first clicks (counted, written durably), the rest repeats`,
+        `click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} clicks, each the first click of its impression (counted, written durably)`,
       );
     }
     if (ratios.click.length > 0 && floors.durable) {
@@ -419,6 +439,9 @@ async function benchStore(store) {
       );
       if (clickBudget) result(`click report CPU budget at 80 % of the durable-row floor: ${clickBudget}`);
     }
+    if (saturated.click.length > 0) {
+      result(`click report at saturation, its counter transactions (rounds): ${saturated.click.map((run) => run.writes).join('; ')}`);
+    }
     const busy = mainThreadShares(saturated.fetch);
     if (busy) result(`ad fetch at saturation, main threads busy (share of the run): ${busy}`);
     if (store === 'mysql' && saturated.fetch.length > 0 && saturated.click.length > 0) {
@@ -434,6 +457,31 @@ async function benchStore(store) {
     await bare?.stop();
   }
   return { lines: results, clickRps };
+}
+
+/** The service's counter-write figures of /metrics (the ads writer's committed transactions): count, seconds, clicks. */
+async function counterWrites() {
+  const response = await fetch(`${SERVICE}/metrics`, { headers: { 'x-api-key': seed.ADMIN_KEY } });
+  const text = await response.text();
+  const sample = (name) => Number(new RegExp(`^${name}\\{writer="ads"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    count: sample('adnet_counter_write_seconds_count'),
+    seconds: sample('adnet_counter_write_seconds_sum'),
+    clicks: sample('adnet_counter_write_clicks_sum'),
+  };
+}
+
+/**
+ * What the click run's group commits were: how many a second, how many clicks each, and how long each took from
+ * sending to COMMIT answered (a click at saturation waits for the group in flight, then its own).
+ */
+function counterWritesBetween(before, after, seconds) {
+  const count = after.count - before.count;
+  if (!(count > 0)) return 'not measured';
+  return (
+    `${(count / seconds).toFixed(0)} a second, ${((after.clicks - before.clicks) / count).toFixed(1)} clicks each, ` +
+    `${(((after.seconds - before.seconds) / count) * 1000).toFixed(2)} ms each from sending to COMMIT answered`
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { hourStart } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { MetricsService } from '../metrics/metrics.service';
 import { compareIds, GroupCommitWriter, inChunks } from '../stats/group-commit-writer';
 import type { ExchangeClick } from './entities/exchange-click.entity';
 import { ExchangeCounts, ExchangeStatsRepository } from './exchange-stats.repository';
@@ -32,8 +33,11 @@ export class ExchangeStatsWriterService extends GroupCommitWriter<ExchangeClick,
     @InjectDataSource() dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly ledgerRows: ExchangeStatsRepository,
+    metrics: MetricsService,
   ) {
-    super(dataSource, config.statsFlushMs, new Logger(ExchangeStatsWriterService.name));
+    super(dataSource, config.statsFlushMs, new Logger(ExchangeStatsWriterService.name), (clicks, seconds) =>
+      metrics.observeCounterWrite('exchange', clicks, seconds),
+    );
   }
 
   recordImpressions(impressions: ExchangeImpression[], now: number): void {

@@ -7,6 +7,14 @@ export type ClickMetricStatus = 'counted' | 'unbilled' | 'invalid';
 /** Seconds; from a fast lane's fraction of a millisecond to a slow admin export. */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Seconds; a group commit on a quiet database takes about a millisecond, a part of a big impression flush far more. */
+const COUNTER_WRITE_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+/** Clicks per counter transaction: 0 for an impression flush without clicks, up to the writer's 500 a group. */
+const GROUP_SIZE_BUCKETS = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/** The counter writers (docs/OPERATIONS.md, "Metrics"): the ad network's and the exchange's. */
+export type CounterWriter = 'ads' | 'exchange';
+
 /** How long a scrape waits for a gauge read from Redis. */
 const READ_TIMEOUT_MS = 2000;
 
@@ -40,6 +48,20 @@ export class MetricsService {
     help: 'HTTP requests by route pattern, method and status class: latency, and through _count the request rate. Fast lanes included.',
     labelNames: ['route', 'method', 'status_class'],
     buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly counterWriteSeconds = new Histogram({
+    name: 'adnet_counter_write_seconds',
+    help: 'Committed counter transactions (a group of clicks with the counters they move, or a flush of buffered impressions), by writer: time from sending to COMMIT answered; a click waits for about one and a half of them.',
+    labelNames: ['writer'],
+    buckets: COUNTER_WRITE_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly counterWriteClicks = new Histogram({
+    name: 'adnet_counter_write_clicks',
+    help: 'Clicks per committed counter transaction, by writer: under load the groups grow instead of the transactions multiplying.',
+    labelNames: ['writer'],
+    buckets: GROUP_SIZE_BUCKETS,
     registers: [this.registry],
   });
   private adsServed = 0;
@@ -84,6 +106,10 @@ export class MetricsService {
       () => this.clicks,
       'status',
     );
+    for (const writer of ['ads', 'exchange'] satisfies CounterWriter[]) {
+      this.counterWriteSeconds.zero({ writer });
+      this.counterWriteClicks.zero({ writer });
+    }
     this.conversions.inc({ attributed: 'true' }, 0);
     this.conversions.inc({ attributed: 'false' }, 0);
   }
@@ -114,6 +140,12 @@ export class MetricsService {
   /** The stats writer committed clicks. */
   countClick(status: ClickMetricStatus): void {
     this.clicks[status === 'unbilled' || status === 'invalid' ? status : 'counted'] += 1;
+  }
+
+  /** A counter writer committed a transaction carrying `clicks` clicks, `seconds` after sending it. */
+  observeCounterWrite(writer: CounterWriter, clicks: number, seconds: number): void {
+    this.counterWriteSeconds.observe({ writer }, seconds);
+    this.counterWriteClicks.observe({ writer }, clicks);
   }
 
   /** A conversion (endpoint 7) or a custom event, once it is stored. */

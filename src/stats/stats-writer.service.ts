@@ -65,7 +65,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     @Inject(CLICK_STORE) private readonly clickRows: ClickStore,
     private readonly metrics: MetricsService,
   ) {
-    super(dataSource, config.statsFlushMs, new Logger(StatsWriterService.name));
+    super(dataSource, config.statsFlushMs, new Logger(StatsWriterService.name), (clicks, seconds) => metrics.observeCounterWrite('ads', clicks, seconds));
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {

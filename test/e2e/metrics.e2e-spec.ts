@@ -133,6 +133,8 @@ describe(`GET /metrics [${TEST_PROFILE}]`, () => {
       ['adnet_ads_served_total', 'counter'],
       ['adnet_impressions_invalid_total', 'counter'],
       ['adnet_clicks_total', 'counter'],
+      ['adnet_counter_write_seconds', 'histogram'],
+      ['adnet_counter_write_clicks', 'histogram'],
       ['adnet_conversions_total', 'counter'],
       ['adnet_queue_jobs', 'gauge'],
       ['adnet_queue_job_failures_total', 'counter'],
@@ -200,6 +202,16 @@ describe(`GET /metrics [${TEST_PROFILE}]`, () => {
       attributed: moved('adnet_conversions_total', { attributed: 'true' }),
       unattributed: moved('adnet_conversions_total', { attributed: 'false' }),
     }).toEqual({ adsServed: N, invalidImpressions: 1, counted: M, unbilled: 1, invalidClicks: 1, attributed: 1, unattributed: 1 });
+
+    // every committed click went through one counter transaction of the ads writer, each one observed once
+    const transactions = moved('adnet_counter_write_seconds_count', { writer: 'ads' });
+    expect({
+      clicksInTransactions: moved('adnet_counter_write_clicks_sum', { writer: 'ads' }),
+      observedTogether: moved('adnet_counter_write_clicks_count', { writer: 'ads' }) === transactions,
+      exchange: moved('adnet_counter_write_clicks_sum', { writer: 'exchange' }),
+    }).toEqual({ clicksInTransactions: M + 2, observedTogether: true, exchange: 0 });
+    expect(transactions).toBeGreaterThanOrEqual(1);
+    expect(moved('adnet_counter_write_seconds_sum', { writer: 'ads' })).toBeGreaterThan(0);
 
     // the same figures the campaign's own statistics show, from the same writer
     const detail = await flushedCampaign(t, campaignId);
