@@ -61,19 +61,24 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 function load({ url, connections = 50, duration = 10, amount, overallRate, requests, method = 'GET', headers, body }) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, amount, overallRate, requests, method, headers, body, timeout: 10 }, (error, result) => {
+    // A run of `amount` requests ends part-way through a second, and autocannon ends it (and times it) only at its next
+    // one-second sample: its rate is its requests over the time to its last answer.
+    const started = performance.now();
+    let lastAnswer = started;
+    const instance = autocannon({ url, connections, duration, amount, overallRate, requests, method, headers, body, timeout: 10 }, (error, result) => {
       if (error) return reject(error);
+      const seconds = amount ? (lastAnswer - started) / 1000 : result.duration;
       resolve({
-        // a run of `amount` requests ends part-way through a second: its rate is its requests over its time
-        rps: amount ? result.requests.total / result.duration : result.requests.average,
+        rps: amount ? result.requests.total / seconds : result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
         total: result.requests.total,
-        seconds: result.duration,
+        seconds,
         non2xx: result.non2xx,
         errors: result.errors + result.timeouts,
       });
     });
+    if (amount) instance.on('response', () => (lastAnswer = performance.now()));
   });
 }
 
