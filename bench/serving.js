@@ -420,23 +420,16 @@ async function benchStore(store) {
     }
     if (clickFixed) result(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
     if (saturated.click.length > 0) clickRps = mean(saturated.click.map((run) => run.rps));
-    const fetchBudget = cpuBudget(
-      saturated.fetch,
-      (bareRps) => bareRps * 0.5,
-      'bare Fastify',
-      (run) => run.bare.cpu.server,
-    );
+    const fetchRuns = saturated.fetch.filter((run) => run.bare?.cpu?.server !== undefined);
+    const fetchBudget = cpuBudget(fetchRuns, mean(fetchRuns.map((run) => run.bare.rps)) * 0.5, {
+      name: 'bare Fastify',
+      server: mean(fetchRuns.map((run) => run.bare.cpu.server)),
+    });
     if (fetchBudget) result(`ad fetch CPU budget at 50 %: ${fetchBudget}`);
     if (floors.durable?.cpu?.server !== undefined) {
       // the click's target is against the durable-row floor (issue 20, target 3), so its budget is too
       const floor = floors.durable;
-      const clickBudget = cpuBudget(
-        saturated.click,
-        () => floor.rps * 0.8,
-        'the floor',
-        () => floor.cpu.server,
-        floor,
-      );
+      const clickBudget = cpuBudget(saturated.click, floor.rps * 0.8, { name: 'the floor', server: floor.cpu.server, others: othersCpu(floor.cpu) });
       if (clickBudget) result(`click report CPU budget at 80 % of the durable-row floor: ${clickBudget}`);
     }
     if (saturated.click.length > 0) {
@@ -544,29 +537,30 @@ function capacityModel(fetchRuns, clickRuns) {
   return lines;
 }
 
+/** CPU µs per request of the processes beside the server: Redis, MySQL and the load generator. */
+function othersCpu(cpu) {
+  return (cpu.redis ?? 0) + (cpu.mysql ?? 0) + cpu.generator;
+}
+
 /**
- * What the machine's cores allow a request at the target rate, from the runs' CPU columns: every process shares the
+ * What the machine's cores allow a request at `targetRate`, from the runs' CPU columns: every process shares the
  * cores, so at the target rate a request may cost cores × 1 s / rate of CPU in all; what Redis, MySQL and the load
- * generator spent on it is taken off, and the rest is what the service's own process may spend. `targetRateOf` gets
- * the mean req/s of the bare runs beside the service's; `yardstickServerCpu` is what the yardstick's own server spent
- * per request. With `floor` (the durable-row floor) the line also gives what the floor's Redis, database and load
- * generator spent per row, so the difference to the service's request can be read off by process.
+ * generator spent on it is taken off, and the rest is what the service's own process may spend. `yardstick` is what
+ * the target is measured against: its name, its server's CPU per request and, for the durable-row floor, its other
+ * processes' (so the difference to the service's request can be read off by process).
  */
-function cpuBudget(runs, targetRateOf, yardstick, yardstickServerCpu, floor) {
-  const measured = runs.filter((run) => run.cpu?.server !== undefined && run.bare?.cpu?.server !== undefined);
-  if (measured.length === 0) return null;
+function cpuBudget(runs, targetRate, yardstick) {
+  const measured = runs.filter((run) => run.cpu?.server !== undefined);
+  if (measured.length === 0 || !(targetRate > 0)) return null;
   const cores = require('node:os').availableParallelism();
-  const targetRate = targetRateOf(mean(measured.map((run) => run.bare.rps)));
   const allowed = (cores * 1e6) / targetRate;
-  const othersOf = (cpu) => (cpu.redis ?? 0) + (cpu.mysql ?? 0) + cpu.generator;
-  const others = mean(measured.map((run) => othersOf(run.cpu)));
+  const others = mean(measured.map((run) => othersCpu(run.cpu)));
   const spent = mean(measured.map((run) => run.cpu.server));
-  const yardstickServer = mean(measured.map(yardstickServerCpu));
-  const floorOthers = floor ? `; the floor's Redis, database and load generator took ${othersOf(floor.cpu).toFixed(0)}` : '';
+  const yardstickOthers = yardstick.others === undefined ? '' : `; the floor's Redis, database and load generator took ${yardstick.others.toFixed(0)}`;
   return (
     `${targetRate.toFixed(0)} req/s on ${cores} cores allows ${allowed.toFixed(0)} µs of CPU per request in all; ` +
     `Redis, MySQL and the load generator took ${others.toFixed(0)}, which leaves the service ${(allowed - others).toFixed(0)} µs ` +
-    `(it spent ${spent.toFixed(0)}; ${yardstick}'s server spends ${yardstickServer.toFixed(0)}${floorOthers})`
+    `(it spent ${spent.toFixed(0)}; ${yardstick.name}'s server spends ${yardstick.server.toFixed(0)}${yardstickOthers})`
   );
 }
 

@@ -627,6 +627,12 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
     });
 
     it('should credit the out campaign and debit the in campaign before answering {status: "success"}, once per impression', async () => {
+      // the exchange writer's committed clicks, as /metrics shows them (adnet_counter_write_clicks)
+      const committedClicks = async () => {
+        const text = (await http().get('/metrics').set('x-api-key', ADMIN_KEY).expect(200)).text;
+        return Number(/^adnet_counter_write_clicks_sum\{writer="exchange"\} (\S+)$/m.exec(text)?.[1]);
+      };
+      const committedBefore = await committedClicks();
       const user = newUser();
       const entry = await serve(pA.apiKey, a1, b1, user);
       const response = await clickEntry(pA.apiKey, entry, user);
@@ -643,6 +649,7 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
       }
       expect((await ledger(a1)).clicksSent).toBe(1);
       expect((await ledger(b1)).clicksReceived).toBe(1);
+      expect((await committedClicks()) - committedBefore).toBe(1);
     });
 
     it('should bind clicks to an entry served within the last 24 hours only', async () => {
