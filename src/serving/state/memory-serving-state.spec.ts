@@ -38,6 +38,42 @@ describe(MemoryServingState.name, () => {
     expect(calls).toBeLessThanOrEqual(Math.ceil((users * 12) / SWEEP_MARKS_PER_CALL) + 1);
   });
 
+  it('should look at a user whose marks cannot have expired once, not mark by mark, and forget them once they have', async () => {
+    const state = new MemoryServingState();
+    const users = 3 * SWEEP_MARKS_PER_CALL;
+    for (let i = 0; i < users; i++) await reserve(state, `u${i}`, now);
+    const sweep = async (prefix: string, at: number) => {
+      let calls = 0;
+      do await reserve(state, `${prefix}${calls++}`, at);
+      while (state.sweepUnderWay);
+      return calls;
+    };
+    // a minute after they were served, none of their marks has expired: one look per user, not one per mark
+    const firstSweep = await sweep('a', now + 61_000);
+    expect(firstSweep).toBeLessThanOrEqual(Math.ceil(users / SWEEP_MARKS_PER_CALL) + 1);
+    const secondSweep = await sweep('b', now + 122_000);
+    expect(secondSweep).toBeLessThanOrEqual(Math.ceil((users + firstSweep) / SWEEP_MARKS_PER_CALL) + 1);
+    expect(state.userCount).toBe(users + firstSweep + secondSweep);
+
+    // a day after they were served, their marks have expired: they go (their marks looked at one by one), the users
+    // served in the sweeps stay
+    const dayLater = await sweep('c', now + IMPRESSION_WINDOW_MS + 1);
+    expect(dayLater).toBeGreaterThanOrEqual(Math.floor((users * 11) / SWEEP_MARKS_PER_CALL));
+    expect(state.userCount).toBe(firstSweep + secondSweep + dayLater);
+  });
+
+  it('should keep nothing of a user a request served nothing to (no empty marks for the sweep to find)', async () => {
+    const state = new MemoryServingState();
+    const spent = { ...candidate(1), totalBudgetMicros: 0 };
+    const spentCapped = { ...candidate(2), totalBudgetMicros: 0, frequencyCap: { impressions: 1, windowMs: 60_000 } };
+    const result = await state.reserveImpressions(
+      { userId: 'u1', adBlockId: 'b1', now, day: '2026-01-10', limit: 5, invalid: false, userImpressionsPerHour: 3 },
+      [spent, spentCapped],
+    );
+    expect(result).toEqual({ served: [], exhausted: [0, 1], userCapped: false });
+    expect(state.userCount).toBe(0);
+  });
+
   it('should keep what still matters through a sweep: an impression within its 24 h takes its one click', async () => {
     const state = new MemoryServingState();
     await reserve(state, 'u1', now);

@@ -23,8 +23,9 @@ import {
 
 const SWEEP_EVERY_MS = 60_000;
 /**
- * Marks looked at per call at the most while a sweep is under way. A whole sweep in one call held the event loop
- * 56-62 ms with the bench's 4,000 users (docs/PERFORMANCE.md), and grows with a day's traffic.
+ * Marks looked at per call at the most while a sweep is under way (a user whose marks cannot have expired yet counts
+ * as one). A whole sweep in one call held the event loop 56-62 ms with the bench's 4,000 users (docs/PERFORMANCE.md),
+ * and grows with a day's traffic.
  */
 export const SWEEP_MARKS_PER_CALL = 2000;
 
@@ -52,30 +53,40 @@ export class MemoryServingState implements ServingState {
     this.sweep(request.now);
     const served: number[] = [];
     const exhausted: number[] = [];
-    const user = this.userState(request.userId);
-    const block = blockState(user, request.adBlockId);
+    const { now } = request;
+    // Read from what exists; a user, block or log is created only to hold a mark (so a sweep never finds one empty).
+    const known = this.users.get(request.userId);
+    const knownBlock = known?.blocks.get(request.adBlockId);
     const userCap = request.userImpressionsPerHour ?? 0;
-    const userLog = userCap > 0 ? recentImpressions((block.userLog ??= { windowMs: USER_CAP_WINDOW_MS, times: [] }), USER_CAP_WINDOW_MS, request.now) : null;
+    let userImpressions = userCap > 0 && knownBlock?.userLog ? recentImpressions(knownBlock.userLog, USER_CAP_WINDOW_MS, now).times.length : 0;
     for (let i = 0; i < candidates.length && served.length < request.limit; i++) {
-      if (userLog !== null && userLog.times.length >= userCap) break;
+      if (userCap > 0 && userImpressions >= userCap) break;
       const candidate = candidates[i];
-      if (isExcluded(user.excluded?.get(candidate.adId), request.now)) continue;
-      const capLog = candidate.frequencyCap ? recentImpressionsUnder(user, candidate.adId, candidate.frequencyCap, request.now) : null;
-      if (capLog === undefined) continue;
+      if (isExcluded(known?.excluded?.get(candidate.adId), now)) continue;
+      const cap = candidate.frequencyCap;
+      if (cap && capReached(known?.caps.get(candidate.adId), cap, now)) continue;
       const budget = this.budget(candidate);
       if (!leavesBudget(budget, candidate, request.day)) {
         exhausted.push(i);
         continue;
       }
       if (!request.invalid) spend(budget, candidate, request.day, candidate.priceMicros);
-      block.served.set(candidate.adId, request.now);
-      if (request.invalid) (block.invalidServed ??= new Map()).set(candidate.adId, request.now);
+      const user = this.userState(request.userId);
+      const block = blockState(user, request.adBlockId);
+      block.served.set(candidate.adId, now);
+      if (request.invalid) (block.invalidServed ??= new Map()).set(candidate.adId, now);
       else block.invalidServed?.delete(candidate.adId);
-      capLog?.times.push(request.now);
-      userLog?.times.push(request.now);
+      sweepNoLaterThan(user, now + IMPRESSION_WINDOW_MS);
+      if (cap) logCappedImpression(user, candidate.adId, cap.windowMs, now);
+      if (userCap > 0) {
+        block.userLog ??= { windowMs: USER_CAP_WINDOW_MS, times: [] };
+        block.userLog.times.push(now);
+        sweepNoLaterThan(user, now + USER_CAP_WINDOW_MS);
+        userImpressions++;
+      }
       served.push(i);
     }
-    return { served, exhausted, userCapped: userLog !== null && userLog.times.length >= userCap };
+    return { served, exhausted, userCapped: userCap > 0 && userImpressions >= userCap };
   }
 
   async preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
@@ -100,7 +111,8 @@ export class MemoryServingState implements ServingState {
   }
 
   async registerClick(request: ClickRequest): Promise<ClickOutcome> {
-    const block = this.users.get(request.userId)?.blocks.get(request.adBlockId);
+    const user = this.users.get(request.userId);
+    const block = user?.blocks.get(request.adBlockId);
     const servedAt = block?.served.get(request.adId);
     if (block === undefined || servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return { kind: 'noImpression' };
     // The mark holds when the clicked impression was served: a later serve is a new impression with a click of its own.
@@ -124,19 +136,22 @@ export class MemoryServingState implements ServingState {
     }
     const budgetSpent = request.priceMicros > 0 && !leavesBudget(budget, request, request.day);
     (block.clicked ??= new Map()).set(request.adId, servedAt);
+    sweepNoLaterThan(user!, servedAt + IMPRESSION_WINDOW_MS);
     if (request.exclusionMs > 0) {
-      const user = this.userState(request.userId);
-      (user.excluded ??= new Map()).set(request.adId, request.now + request.exclusionMs);
+      (user!.excluded ??= new Map()).set(request.adId, request.now + request.exclusionMs);
+      sweepNoLaterThan(user!, request.now + request.exclusionMs);
     }
     return { kind: 'counted', status, invalidReason, costMicros, budgetSpent };
   }
 
   async registerView(request: ViewRequest): Promise<ViewOutcome> {
-    const block = this.users.get(request.userId)?.blocks.get(request.adBlockId);
+    const user = this.users.get(request.userId);
+    const block = user?.blocks.get(request.adBlockId);
     const servedAt = block?.served.get(request.adId);
     if (block === undefined || servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return 'noImpression';
     if (block.viewed?.get(request.adId) === servedAt) return 'duplicate';
     (block.viewed ??= new Map()).set(request.adId, servedAt);
+    sweepNoLaterThan(user!, servedAt + IMPRESSION_WINDOW_MS);
     const invalid = request.invalidRequest === true || block.invalidServed?.get(request.adId) === servedAt;
     return invalid ? 'invalid' : 'counted';
   }
@@ -154,7 +169,7 @@ export class MemoryServingState implements ServingState {
   private userState(userId: string): UserState {
     let user = this.users.get(userId);
     if (user === undefined) {
-      user = { blocks: new Map(), caps: new Map(), excluded: null };
+      user = { blocks: new Map(), caps: new Map(), excluded: null, sweepAt: Infinity };
       this.users.set(userId, user);
     }
     return user;
@@ -172,6 +187,11 @@ export class MemoryServingState implements ServingState {
   /** How many users the state holds marks or logs of. */
   get userCount(): number {
     return this.users.size;
+  }
+
+  /** Whether a sweep has started and not yet looked at every user. */
+  get sweepUnderWay(): boolean {
+    return this.sweeping !== null;
   }
 
   /**
@@ -195,34 +215,63 @@ export class MemoryServingState implements ServingState {
         return;
       }
       const [userId, user] = next.value;
+      looked += 1;
+      // Nothing of this user's can have expired yet: its marks are not looked at one by one. Most users of a day
+      // are such (an impression's mark lasts 24 h, the sweep comes every minute), so the sweep costs about one look
+      // per user rather than one per mark, whose slices, on the first requests after a quiet minute, held the event
+      // loop for tens of ms at 2,000 requests a second (docs/PERFORMANCE.md).
+      if (user.sweepAt > now) continue;
       looked += sweepUser(user, now);
       if (user.blocks.size === 0 && user.caps.size === 0 && user.excluded === null) this.users.delete(userId);
     }
   }
 }
 
-/** Forgets one user's marks that can no longer matter; answers how many it looked at. */
+/**
+ * Forgets one user's marks that can no longer matter, and notes when the soonest of those left expires (the next
+ * sweep looks at the user again only from then on); answers how many marks it looked at.
+ */
 function sweepUser(user: UserState, now: number): number {
-  let looked = 1;
+  let looked = 0;
+  let soonest = Infinity;
   if (user.excluded !== null) {
     looked += user.excluded.size;
-    for (const [adId, until] of user.excluded) if (until <= now) user.excluded.delete(adId);
+    for (const [adId, until] of user.excluded) {
+      if (until <= now) user.excluded.delete(adId);
+      else if (until < soonest) soonest = until;
+    }
     if (user.excluded.size === 0) user.excluded = null;
   }
   looked += user.caps.size;
-  for (const [adId, log] of user.caps) if (isStale(log, now)) user.caps.delete(adId);
+  for (const [adId, log] of user.caps) {
+    if (isStale(log, now)) user.caps.delete(adId);
+    else soonest = Math.min(soonest, staleFrom(log));
+  }
   for (const [adBlockId, block] of user.blocks) {
     for (const marks of [block.served, block.invalidServed, block.clicked, block.viewed]) {
       if (!marks) continue;
       looked += marks.size;
-      for (const [adId, time] of marks) if (now - time >= IMPRESSION_WINDOW_MS) marks.delete(adId);
+      for (const [adId, time] of marks) {
+        if (now - time >= IMPRESSION_WINDOW_MS) marks.delete(adId);
+        else if (time + IMPRESSION_WINDOW_MS < soonest) soonest = time + IMPRESSION_WINDOW_MS;
+      }
     }
     if (block.userLog && isStale(block.userLog, now)) block.userLog = null;
+    if (block.userLog) soonest = Math.min(soonest, staleFrom(block.userLog));
     if (block.served.size === 0 && !block.invalidServed?.size && !block.clicked?.size && !block.viewed?.size && block.userLog === null) {
       user.blocks.delete(adBlockId);
     }
   }
+  user.sweepAt = soonest;
   return looked;
+}
+
+/**
+ * The sweep must look at this user's marks from `at` on (something of it expires then). Every write of a mark or
+ * log calls it, so `sweepAt` is never later than the soonest expiry; earlier only costs a look.
+ */
+function sweepNoLaterThan(user: UserState, at: number): void {
+  if (at < user.sweepAt) user.sweepAt = at;
 }
 
 /** A campaign's budget counters: spent in all, and per UTC day (each seeded from the database's figures). */
@@ -237,6 +286,8 @@ interface UserState {
   caps: Map<string, ImpressionLog>;
   /** ad id -> until when it is hidden from the user after a click (rule 6) */
   excluded: Map<string, number> | null;
+  /** From when the sweep must look at the user's marks: no later than the soonest of them expires. */
+  sweepAt: number;
 }
 
 /** What happened to one user on one block; each map is ad id -> when the impression concerned was served. */
@@ -292,15 +343,22 @@ function countRecent(times: number[], windowMs: number, now: number): number {
   return recent;
 }
 
-/** The user's log of this capped ad, or undefined when the cap is reached. */
-function recentImpressionsUnder(user: UserState, adId: string, cap: FrequencyCap, now: number): ImpressionLog | undefined {
+/** Whether the user's impressions of this capped ad within the cap's window reach its cap (its log trimmed to them). */
+function capReached(log: ImpressionLog | undefined, cap: FrequencyCap, now: number): boolean {
+  const recent = log === undefined ? 0 : recentImpressions(log, cap.windowMs, now).times.length;
+  return recent >= cap.impressions;
+}
+
+/** Adds an impression at `now` to the user's log of this capped ad. */
+function logCappedImpression(user: UserState, adId: string, windowMs: number, now: number): void {
   let log = user.caps.get(adId);
   if (log === undefined) {
-    log = { windowMs: cap.windowMs, times: [] };
+    log = { windowMs, times: [] };
     user.caps.set(adId, log);
   }
-  recentImpressions(log, cap.windowMs, now);
-  return log.times.length < cap.impressions ? log : undefined;
+  log.windowMs = windowMs;
+  log.times.push(now);
+  sweepNoLaterThan(user, now + windowMs);
 }
 
 /** The log without the impressions older than `windowMs`. */
@@ -313,6 +371,11 @@ function recentImpressions(log: ImpressionLog, windowMs: number, now: number): I
 }
 
 function isStale(log: ImpressionLog, now: number): boolean {
+  return now >= staleFrom(log);
+}
+
+/** When the log's newest impression leaves its window (an empty log is stale already). */
+function staleFrom(log: ImpressionLog): number {
   const newest = log.times[log.times.length - 1];
-  return newest === undefined || now - newest >= log.windowMs;
+  return newest === undefined ? -Infinity : newest + log.windowMs;
 }
