@@ -424,12 +424,18 @@ async function benchStore(store) {
     const fetchBudget = cpuBudget(fetchRuns, mean(fetchRuns.map((run) => run.bare.rps)) * 0.5, {
       name: 'bare Fastify',
       server: mean(fetchRuns.map((run) => run.bare.cpu.server)),
+      coresBusy: mean(fetchRuns.map((run) => coresBusy(run.bare))),
     });
     if (fetchBudget) result(`ad fetch CPU budget at 50 %: ${fetchBudget}`);
     if (floors.durable?.cpu?.server !== undefined) {
       // the click's target is against the durable-row floor (issue 20, target 3), so its budget is too
       const floor = floors.durable;
-      const clickBudget = cpuBudget(saturated.click, floor.rps * 0.8, { name: 'the floor', server: floor.cpu.server, others: othersCpu(floor.cpu) });
+      const clickBudget = cpuBudget(saturated.click, floor.rps * 0.8, {
+        name: 'the floor',
+        server: floor.cpu.server,
+        others: othersCpu(floor.cpu),
+        coresBusy: coresBusy(floor),
+      });
       if (clickBudget) result(`click report CPU budget at 80 % of the durable-row floor: ${clickBudget}`);
     }
     if (saturated.click.length > 0) {
@@ -552,16 +558,28 @@ function othersCpu(cpu) {
 function cpuBudget(runs, targetRate, yardstick) {
   const measured = runs.filter((run) => run.cpu?.server !== undefined);
   if (measured.length === 0 || !(targetRate > 0)) return null;
-  const cores = require('node:os').availableParallelism();
-  const allowed = (cores * 1e6) / targetRate;
+  const allowed = (CORES * 1e6) / targetRate;
   const others = mean(measured.map((run) => othersCpu(run.cpu)));
   const spent = mean(measured.map((run) => run.cpu.server));
   const yardstickOthers = yardstick.others === undefined ? '' : `; the floor's Redis, database and load generator took ${yardstick.others.toFixed(0)}`;
+  const percent = (share) => `${(share * 100).toFixed(0)} %`;
   return (
-    `${targetRate.toFixed(0)} req/s on ${cores} cores allows ${allowed.toFixed(0)} µs of CPU per request in all; ` +
+    `${targetRate.toFixed(0)} req/s on ${CORES} cores allows ${allowed.toFixed(0)} µs of CPU per request in all; ` +
     `Redis, MySQL and the load generator took ${others.toFixed(0)}, which leaves the service ${(allowed - others).toFixed(0)} µs ` +
-    `(it spent ${spent.toFixed(0)}; ${yardstick.name}'s server spends ${yardstick.server.toFixed(0)}${yardstickOthers})`
+    `(it spent ${spent.toFixed(0)}; ${yardstick.name}'s server spends ${yardstick.server.toFixed(0)}${yardstickOthers}); ` +
+    `at the target rate all of them would keep the cores ${percent((spent + others) / allowed)} busy, ` +
+    `where ${yardstick.name}'s own runs kept them ${percent(yardstick.coresBusy)} busy`
   );
+}
+
+const CORES = require('node:os').availableParallelism();
+
+/**
+ * The share of the machine's cores a run kept busy, every process counted (server, Redis, MySQL, load generator):
+ * what a yardstick reaches shows how busy processes handing requests to each other can keep these cores at all.
+ */
+function coresBusy(run) {
+  return ((run.cpu.server + othersCpu(run.cpu)) * run.rps) / (CORES * 1e6);
 }
 
 /**
