@@ -408,7 +408,7 @@ async function benchStore(store) {
     }
     if (ratios.click.length > 0) {
       result(
-        `click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; target >= 40 %: ${verdict(mean(ratios.click) >= 0.4)}); ${firstClicks} clicks, each the first click of its impression (counted, written durably)`,
+        `click report at saturation: ${(mean(ratios.click) * 100).toFixed(0)} % of bare Fastify (rounds: ${percents(ratios.click)}; for comparison only: the click's target is 80 % of the durable-row floor); ${firstClicks} clicks, each the first click of its impression (counted, written durably)`,
       );
     }
     if (ratios.click.length > 0 && floors.durable) {
