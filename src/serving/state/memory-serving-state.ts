@@ -55,24 +55,24 @@ export class MemoryServingState implements ServingState {
     const exhausted: number[] = [];
     const { now } = request;
     // Read from what exists; a user, block or log is created only to hold a mark (so a sweep never finds one empty).
-    const known = this.users.get(request.userId);
-    const knownBlock = known?.blocks.get(request.adBlockId);
+    let user = this.users.get(request.userId);
+    let block = user?.blocks.get(request.adBlockId);
     const userCap = request.userImpressionsPerHour ?? 0;
-    let userImpressions = userCap > 0 && knownBlock?.userLog ? recentImpressions(knownBlock.userLog, USER_CAP_WINDOW_MS, now).times.length : 0;
+    let userImpressions = userCap > 0 && block?.userLog ? recentImpressions(block.userLog, USER_CAP_WINDOW_MS, now).times.length : 0;
     for (let i = 0; i < candidates.length && served.length < request.limit; i++) {
       if (userCap > 0 && userImpressions >= userCap) break;
       const candidate = candidates[i];
-      if (isExcluded(known?.excluded?.get(candidate.adId), now)) continue;
+      if (isExcluded(user?.excluded?.get(candidate.adId), now)) continue;
       const cap = candidate.frequencyCap;
-      if (cap && capReached(known?.caps.get(candidate.adId), cap, now)) continue;
+      if (cap && capReached(user?.caps.get(candidate.adId), cap, now)) continue;
       const budget = this.budget(candidate);
       if (!leavesBudget(budget, candidate, request.day)) {
         exhausted.push(i);
         continue;
       }
       if (!request.invalid) spend(budget, candidate, request.day, candidate.priceMicros);
-      const user = this.userState(request.userId);
-      const block = blockState(user, request.adBlockId);
+      user ??= this.userState(request.userId);
+      block ??= blockState(user, request.adBlockId);
       block.served.set(candidate.adId, now);
       if (request.invalid) (block.invalidServed ??= new Map()).set(candidate.adId, now);
       else block.invalidServed?.delete(candidate.adId);
@@ -114,7 +114,9 @@ export class MemoryServingState implements ServingState {
     const user = this.users.get(request.userId);
     const block = user?.blocks.get(request.adBlockId);
     const servedAt = block?.served.get(request.adId);
-    if (block === undefined || servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return { kind: 'noImpression' };
+    if (user === undefined || block === undefined || servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) {
+      return { kind: 'noImpression' };
+    }
     // The mark holds when the clicked impression was served: a later serve is a new impression with a click of its own.
     if (block.clicked?.get(request.adId) === servedAt) return { kind: 'duplicate' };
 
@@ -136,10 +138,10 @@ export class MemoryServingState implements ServingState {
     }
     const budgetSpent = request.priceMicros > 0 && !leavesBudget(budget, request, request.day);
     (block.clicked ??= new Map()).set(request.adId, servedAt);
-    sweepNoLaterThan(user!, servedAt + IMPRESSION_WINDOW_MS);
+    sweepNoLaterThan(user, servedAt + IMPRESSION_WINDOW_MS);
     if (request.exclusionMs > 0) {
-      (user!.excluded ??= new Map()).set(request.adId, request.now + request.exclusionMs);
-      sweepNoLaterThan(user!, request.now + request.exclusionMs);
+      (user.excluded ??= new Map()).set(request.adId, request.now + request.exclusionMs);
+      sweepNoLaterThan(user, request.now + request.exclusionMs);
     }
     return { kind: 'counted', status, invalidReason, costMicros, budgetSpent };
   }
@@ -148,10 +150,10 @@ export class MemoryServingState implements ServingState {
     const user = this.users.get(request.userId);
     const block = user?.blocks.get(request.adBlockId);
     const servedAt = block?.served.get(request.adId);
-    if (block === undefined || servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return 'noImpression';
+    if (user === undefined || block === undefined || servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return 'noImpression';
     if (block.viewed?.get(request.adId) === servedAt) return 'duplicate';
     (block.viewed ??= new Map()).set(request.adId, servedAt);
-    sweepNoLaterThan(user!, servedAt + IMPRESSION_WINDOW_MS);
+    sweepNoLaterThan(user, servedAt + IMPRESSION_WINDOW_MS);
     const invalid = request.invalidRequest === true || block.invalidServed?.get(request.adId) === servedAt;
     return invalid ? 'invalid' : 'counted';
   }
@@ -356,7 +358,6 @@ function logCappedImpression(user: UserState, adId: string, windowMs: number, no
     log = { windowMs, times: [] };
     user.caps.set(adId, log);
   }
-  log.windowMs = windowMs;
   log.times.push(now);
   sweepNoLaterThan(user, now + windowMs);
 }
