@@ -63,19 +63,25 @@ async function measureWarmup({ env, port, requests, headers, seconds = Number(pr
       await sleep(10);
     }
     const healthAt = Date.now();
-    const cpuOf = () => {
-      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const cpuOf = (stat = `/proc/${child.pid}/stat`) => {
+      const fields = fs.readFileSync(stat, 'utf8').split(') ')[1].split(' ');
       return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
     };
+    const mainCpuOf = () => cpuOf(`/proc/${child.pid}/task/${child.pid}/stat`);
     const counts = [];
     const cpu = [];
+    const mainCpu = [];
     let lastCpu = cpuOf();
+    let lastMainCpu = mainCpuOf();
     // CPU at every BATCH answers: the cost of the first requests does not depend on how busy the machine is.
     const cpuAtBatch = [lastCpu];
     const sampler = setInterval(() => {
       const now = cpuOf();
+      const mainNow = mainCpuOf();
       cpu.push(now - lastCpu);
+      mainCpu.push(mainNow - lastMainCpu);
       lastCpu = now;
+      lastMainCpu = mainNow;
     }, WINDOW_MS);
     await new Promise((resolve, reject) => {
       const instance = autocannon({ url, connections, duration: seconds, requests, headers, timeout: 10 }, (error) =>
@@ -91,7 +97,13 @@ async function measureWarmup({ env, port, requests, headers, seconds = Number(pr
     clearInterval(sampler);
     const windows = Array.from({ length: Math.min(cpu.length, Math.floor((seconds * 1000) / WINDOW_MS)) }, (_, i) => {
       const answered = counts[i] ?? 0;
-      return { fromMs: i * WINDOW_MS, requests: answered, rps: (answered * 1000) / WINDOW_MS, cpuPerRequest: answered > 0 ? cpu[i] / answered : null };
+      return {
+        fromMs: i * WINDOW_MS,
+        requests: answered,
+        rps: (answered * 1000) / WINDOW_MS,
+        cpuPerRequest: answered > 0 ? cpu[i] / answered : null,
+        otherThreadsMs: (cpu[i] - mainCpu[i]) / 1000,
+      };
     });
     const steady = windows.slice(Math.floor(windows.length / 2));
     const steadyRequests = steady.reduce((sum, w) => sum + w.requests, 0);
@@ -121,6 +133,11 @@ async function measureWarmup({ env, port, requests, headers, seconds = Number(pr
           .filter((w) => w.fromMs < REPORTED_MS)
           .map((w) => `${w.rps.toFixed(0)} ${((w.rps / steadyRps) * 100).toFixed(0)}% ${w.cpuPerRequest === null ? '-' : w.cpuPerRequest.toFixed(0)}`)
           .join(' | '),
+      `per ${WINDOW_MS} ms after /health, CPU ms of the service's other threads (V8's compiler and GC helpers, libuv's pool): ` +
+        windows
+          .filter((w) => w.fromMs < REPORTED_MS)
+          .map((w) => w.otherThreadsMs.toFixed(0))
+          .join(' '),
       `CPU µs per request by ${BATCH} answers after /health: ${batches
         .slice(0, 10)
         .map((micros) => micros.toFixed(0))

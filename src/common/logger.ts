@@ -118,11 +118,15 @@ class LazyChildLogger {
 
 /** How long a log line may wait in the buffer on a quiet server. */
 const LOG_FLUSH_MS = 200;
-/** Lines are written in chunks of about this many characters. */
-const LOG_CHUNK = 8192;
+/**
+ * Lines are written in chunks of about this many characters. Each write is handed to libuv's thread pool, and what
+ * one costs the process is mostly per write, not per byte: 5.3–5.8 ms of CPU per MB of lines in 8 KiB writes, 1.4–1.6
+ * in 64 KiB ones (an access line is about 200 bytes, so about 1 µs of each ad request; docs/PERFORMANCE.md, session 14).
+ */
+const LOG_CHUNK = 65536;
 
 /**
- * Standard output through a buffer: one write per 8 KiB of lines (or LOG_FLUSH_MS) instead of a system call per
+ * Standard output through a buffer: one write per 64 KiB of lines (or LOG_FLUSH_MS) instead of a system call per
  * request line. The lines are kept in an array and joined once per chunk: sonic-boom's own buffer (`minLength`)
  * appends to one string and measures its byte length on every write, copying the whole buffer each time (5 KB of
  * garbage per request line, an eighth of the ad route's allocations). Flushed synchronously when the process exits;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
-import type { Histogram } from 'prom-client';
+import type { HistogramSeries, PlainHistogram } from './plain-histogram';
 
-type Observer = { observe: (seconds: number) => void };
+type Observer = HistogramSeries;
 /** Index: the status class digit (1xx to 5xx). */
 type ByStatusClass = (Observer | undefined)[];
 
@@ -16,7 +16,7 @@ export const UNMATCHED_ROUTE = '(unmatched)';
  */
 export function installHttpMetrics(
   fastify: FastifyInstance,
-  histogram: Histogram<'route' | 'method' | 'status_class'>,
+  histogram: PlainHistogram<'route' | 'method' | 'status_class'>,
 ): (request: FastifyRequest, reply: FastifyReply) => void {
   const observer = (children: ByStatusClass, route: string, method: string, status: number): Observer => {
     const statusClass = Math.min(5, Math.max(1, Math.floor(status / 100)));

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { PlainHistogram } from './plain-histogram';
 
 /** The click outcomes the stats writer commits (docs/CONTRACT.md §6). */
 export type ClickMetricStatus = 'counted' | 'unbilled' | 'invalid';
@@ -43,13 +44,13 @@ function processMetrics(): Registry {
 export class MetricsService {
   readonly registry = new Registry();
   /** Per route pattern, method and status class; observed at the Fastify edge (http-metrics.ts). */
-  readonly httpDuration = new Histogram({
-    name: 'adnet_http_request_duration_seconds',
-    help: 'HTTP requests by route pattern, method and status class: latency, and through _count the request rate. Fast lanes included.',
-    labelNames: ['route', 'method', 'status_class'],
-    buckets: HTTP_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly httpDuration = new PlainHistogram(
+    'adnet_http_request_duration_seconds',
+    'HTTP requests by route pattern, method and status class: latency, and through _count the request rate. Fast lanes included.',
+    ['route', 'method', 'status_class'],
+    HTTP_BUCKETS,
+    this.registry,
+  );
   private readonly counterWriteSeconds = new Histogram({
     name: 'adnet_counter_write_seconds',
     help: 'Committed counter transactions (a group of clicks with the counters they move, or a flush of buffered impressions), by writer: time from sending to COMMIT answered; a click waits for about one and a half of them.',
