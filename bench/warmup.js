@@ -6,7 +6,8 @@
  * `measureWarmup(options)` starts the service (`dist/src/main.js`, with `npm start`'s node flags) on a database that
  * is already seeded, polls `/health` every 10 ms, and the moment it answers 200 loads the ad fetch with autocannon at
  * saturation for WARMUP_SECONDS (10). It answers, per 250 ms window, the requests answered and the service's CPU µs
- * per request (from /proc; the machine is shared, so CPU per request is the steadier figure), with the steady state
+ * per request (from /proc; the machine is shared, so CPU per request is the steadier figure) and the CPU of the
+ * process's threads other than the main one (V8's compiler and GC helpers: is a slow window theirs?), with the steady state
  * taken as the last half of the run; the CPU µs per request of each 1,000 answers (what the first requests cost does not
  * depend on how busy the machine is); and the time from `/health` until a rolling second first reaches 90 % of the
  * steady throughput at no more than 110 % of its CPU per request.
@@ -102,7 +103,8 @@ async function measureWarmup({ env, port, requests, headers, seconds = Number(pr
         requests: answered,
         rps: (answered * 1000) / WINDOW_MS,
         cpuPerRequest: answered > 0 ? cpu[i] / answered : null,
-        otherThreadsMs: (cpu[i] - mainCpu[i]) / 1000,
+        // the two counters are read a moment apart, so a quiet window can come out a tick below zero
+        otherThreadsMs: Math.max(0, cpu[i] - mainCpu[i]) / 1000,
       };
     });
     const steady = windows.slice(Math.floor(windows.length / 2));
