@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { Clock, DAY_MS, HOUR_MS } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
@@ -16,7 +16,7 @@ const RUN_EVERY_MS = HOUR_MS;
  * SQLite: batched DELETEs). Running it again changes nothing. Hourly stats and counters are aggregates: kept forever.
  */
 @Injectable()
-export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(RetentionService.name);
   private timer: NodeJS.Timeout | undefined;
   private tables: DayPartitionedTable[] = [];
@@ -51,10 +51,6 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
     await this.idle;
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
   }
 
   /** The tables kept, by name. */
