@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { HistogramSeries, PlainHistogram } from './plain-histogram';
 
-type Observer = HistogramSeries;
 /** Index: the status class digit (1xx to 5xx). */
-type ByStatusClass = (Observer | undefined)[];
+type ByStatusClass = (HistogramSeries | undefined)[];
 
 /** The route label of requests that matched no route (scanners, typos): one series for all of them. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -18,7 +17,7 @@ export function installHttpMetrics(
   fastify: FastifyInstance,
   histogram: PlainHistogram<'route' | 'method' | 'status_class'>,
 ): (request: FastifyRequest, reply: FastifyReply) => void {
-  const observer = (children: ByStatusClass, route: string, method: string, status: number): Observer => {
+  const observer = (children: ByStatusClass, route: string, method: string, status: number): HistogramSeries => {
     const statusClass = Math.min(5, Math.max(1, Math.floor(status / 100)));
     return (children[statusClass] ??= histogram.labels(route, method, `${statusClass}xx`));
   };
