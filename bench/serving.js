@@ -457,7 +457,7 @@ async function benchStore(store) {
     if (clickFixed) result(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);
     if (saturated.click.length > 0) clickRps = mean(saturated.click.map((run) => run.rps));
     const fetchRuns = saturated.fetch.filter((run) => run.bare?.cpu?.server !== undefined);
-    const fetchBudget = cpuBudget(fetchRuns, mean(fetchRuns.map((run) => run.bare.rps)) * 0.5, {
+    const fetchBudget = cpuBudget('the ad fetch', fetchRuns, mean(fetchRuns.map((run) => run.bare.rps)) * 0.5, {
       name: 'bare Fastify',
       server: mean(fetchRuns.map((run) => run.bare.cpu.server)),
       coresBusy: mean(fetchRuns.map((run) => coresBusy(run.bare))),
@@ -466,7 +466,7 @@ async function benchStore(store) {
     if (floors.durable?.cpu?.server !== undefined) {
       // the click's target is against the durable-row floor (issue 20, target 3), so its budget is too
       const floor = floors.durable;
-      const clickBudget = cpuBudget(saturated.click, floor.rps * 0.8, {
+      const clickBudget = cpuBudget('the click', saturated.click, floor.rps * 0.8, {
         name: 'the floor',
         server: floor.cpu.server,
         others: othersCpu(floor.cpu),
@@ -589,9 +589,11 @@ function othersCpu(cpu) {
  * cores, so at the target rate a request may cost cores × 1 s / rate of CPU in all; what Redis, MySQL and the load
  * generator spent on it is taken off, and the rest is what the service's own process may spend. `yardstick` is what
  * the target is measured against: its name, its server's CPU per request and, for the durable-row floor, its other
- * processes' (so the difference to the service's request can be read off by process).
+ * processes' (so the difference to the service's request can be read off by process). The line ends with how busy
+ * the measured route's own saturation runs kept the cores: as busy as the yardstick's, the route ran at what the
+ * machine gives, and only less CPU per request would raise its rate.
  */
-function cpuBudget(runs, targetRate, yardstick) {
+function cpuBudget(route, runs, targetRate, yardstick) {
   const measured = runs.filter((run) => run.cpu?.server !== undefined);
   if (measured.length === 0 || !(targetRate > 0)) return null;
   const allowed = (CORES * 1e6) / targetRate;
@@ -604,7 +606,8 @@ function cpuBudget(runs, targetRate, yardstick) {
     `Redis, MySQL and the load generator took ${others.toFixed(0)}, which leaves the service ${(allowed - others).toFixed(0)} µs ` +
     `(it spent ${spent.toFixed(0)}; ${yardstick.name}'s server spends ${yardstick.server.toFixed(0)}${yardstickOthers}); ` +
     `at the target rate all of them would keep the cores ${percent((spent + others) / allowed)} busy, ` +
-    `where ${yardstick.name}'s own runs kept them ${percent(yardstick.coresBusy)} busy`
+    `where ${yardstick.name}'s own runs kept them ${percent(yardstick.coresBusy)} busy ` +
+    `(${route}'s own saturation runs: ${percent(mean(measured.map(coresBusy)))})`
   );
 }
 

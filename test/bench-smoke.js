@@ -28,11 +28,11 @@ const SERVING_LINES = [
   ],
   [/^ {2}click report at saturation: \d+ % of the durable-row floor measured in this run \(target >= 80 %: (met|NOT met)\)$/gm, 2],
   [
-    /^ {2}ad fetch CPU budget at 50 %: .* \(it spent \d+; bare Fastify's server spends \d+\); at the target rate all of them would keep the cores \d+ % busy, where bare Fastify's own runs kept them \d+ % busy$/gm,
+    /^ {2}ad fetch CPU budget at 50 %: .* \(it spent \d+; bare Fastify's server spends \d+\); at the target rate all of them would keep the cores \d+ % busy, where bare Fastify's own runs kept them \d+ % busy \(the ad fetch's own saturation runs: \d+ %\)$/gm,
     2,
   ],
   [
-    /^ {2}click report CPU budget at 80 % of the durable-row floor: .* \(it spent \d+; the floor's server spends \d+; the floor's Redis, database and load generator took \d+\); at the target rate all of them would keep the cores \d+ % busy, where the floor's own runs kept them \d+ % busy$/gm,
+    /^ {2}click report CPU budget at 80 % of the durable-row floor: .* \(it spent \d+; the floor's server spends \d+; the floor's Redis, database and load generator took \d+\); at the target rate all of them would keep the cores \d+ % busy, where the floor's own runs kept them \d+ % busy \(the click's own saturation runs: \d+ %\)$/gm,
     2,
   ],
   [
