@@ -107,6 +107,11 @@ export class AdBlocksService {
     return block;
   }
 
+  /** The block's owner and viewer rule when this process remembers it (no I/O); undefined when it would have to ask. */
+  knownServingBlock(adBlockId: string): ServingBlock | undefined {
+    return this.knownBlock(adBlockId);
+  }
+
   /** The block's owner and viewer rule (remembered; null for an unknown block). */
   async servingBlock(adBlockId: string): Promise<ServingBlock | null> {
     const known = this.knownBlock(adBlockId);

@@ -95,11 +95,13 @@ export class ServingService {
    * nothing and is counted in `invalidImpressions` (docs/TRUST_AND_SAFETY.md).
    */
   async serve(query: AdFetchQueryDto, facts: RequestFacts): Promise<IndexedCampaign[]> {
-    const block = await this.blockOf(query.adBlockId);
+    // What this process remembers is read without a promise: each awaited one is a microtask turn on every request.
+    const block = this.adBlocks.knownServingBlock(query.adBlockId) ?? (await this.blockOf(query.adBlockId));
     if (block.requireSignedViewer) await this.viewers.assertSigned(block, query.openId, facts);
     const now = this.clock.now();
     const invalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null;
-    const context = this.contextOf(facts, now, await this.profileOf(block.accountId, query.openId));
+    const known = this.profiles.known(block.accountId, query.openId);
+    const context = this.contextOf(facts, now, known !== undefined ? known : await this.profileOf(block.accountId, query.openId));
     const day = utcDay(now);
     const served = await this.reserveBest(query, context, day, invalid);
     this.stats.recordImpressions(

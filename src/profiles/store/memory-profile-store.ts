@@ -6,6 +6,10 @@ export class MemoryProfileStore implements ProfileStore {
   private built = false;
 
   async get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null> {
+    return this.known(accountId, messengerUserId);
+  }
+
+  known(accountId: string, messengerUserId: string): ProfileFacts | null {
     return this.profiles.get(publisherUserKey(accountId, messengerUserId)) ?? null;
   }
 

@@ -29,6 +29,11 @@ export interface ProfileStore {
    * serving treats the user as unknown, every flag false.
    */
   get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null>;
+  /**
+   * What `get` would answer, when the store knows it without I/O (kept in this process); undefined when it would have
+   * to ask. The ad fetch reads it first: a profile in memory costs the request no promise.
+   */
+  known(accountId: string, messengerUserId: string): ProfileFacts | null | undefined;
   putMany(entries: PublisherProfileFacts[]): Promise<void>;
   /** False when the store may lack profiles the database has: a fresh process (memory) or a flushed Redis. */
   isBuilt(): Promise<boolean>;

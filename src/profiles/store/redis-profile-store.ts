@@ -52,6 +52,11 @@ export class RedisProfileStore implements ProfileStore {
     changes?.onReconnect(() => this.forgetAll());
   }
 
+  known(accountId: string, messengerUserId: string): ProfileFacts | null | undefined {
+    if (this.cache.max === 0) return undefined;
+    return this.lookup(publisherUserKey(accountId, messengerUserId), Date.now())?.facts;
+  }
+
   async get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null> {
     const key = publisherUserKey(accountId, messengerUserId);
     if (this.cache.max > 0) {

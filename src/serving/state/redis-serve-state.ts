@@ -197,7 +197,7 @@ export class RedisServeState {
     }
     const served = new Array<number>(chosen.length);
     for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
-    await this.holder.returnLeasesIfClosing();
+    if (this.holder.isClosing) await this.holder.returnLeasesIfClosing();
     return { served, exhausted, userCapped };
   }
 
