@@ -6,6 +6,9 @@
  *   node bench/profile-breakdown.js /tmp/prof/CPU.….cpuprofile               # busy samples per second, to find the runs
  *   node bench/profile-breakdown.js /tmp/prof/CPU.….cpuprofile 17.9 12       # the layers between 17.9 s and 12 s
  *                                                                             # before the profile's end
+ *   PROFILE_FUNCTIONS=40 node bench/profile-breakdown.js … 17.9 12            # and the 40 functions with the most
+ *                                                                             # samples of their own, then the 40 with
+ *                                                                             # the most under them (inclusive)
  * Each busy sample (idle left out) goes to one layer by the function it was taken in: socket and file writes (the
  * system calls, which V8 shows as the native function doing them), Node's own modules, Fastify, the Redis and MySQL
  * clients, the garbage collector, and the service's code by feature folder. The bench runs its phases in a fixed
@@ -67,6 +70,46 @@ function main() {
   process.stdout.write(`${busy} busy samples between ${from} s and ${to} s before the end:\n`);
   for (const [layer, count] of [...counts].sort((a, b) => b[1] - a[1])) {
     if (count / busy >= 0.003) process.stdout.write(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${layer}\n`);
+  }
+  const functions = Number(process.env.PROFILE_FUNCTIONS || 0);
+  if (functions > 0) writeFunctions(profile, nodes, Number(from), Number(to), functions);
+}
+
+/**
+ * The functions of the window by their own samples (self) and by the samples at or under them (inclusive: a
+ * function counted once per sample however often it recurs in the stack), as shares of the busy samples.
+ */
+function writeFunctions(profile, nodes, from, to, top) {
+  const parentOf = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const nameOf = ({ callFrame }) => `${callFrame.functionName || '(anonymous)'} ${callFrame.url.split('/').slice(-2).join('/')}:${callFrame.lineNumber + 1}`;
+  const self = new Map();
+  const inclusive = new Map();
+  let busy = 0;
+  let time = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    time += profile.timeDeltas[i];
+    const secondsBeforeEnd = (profile.endTime - time) / 1e6;
+    const node = nodes.get(profile.samples[i]);
+    if (secondsBeforeEnd > from || secondsBeforeEnd < to || !layerOf(node.callFrame)) continue;
+    busy++;
+    self.set(nameOf(node), (self.get(nameOf(node)) ?? 0) + 1);
+    const seen = new Set();
+    for (let id = node.id; id !== undefined; id = parentOf.get(id)) {
+      const name = nameOf(nodes.get(id));
+      if (seen.has(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + 1);
+    }
+  }
+  for (const [title, counts] of [
+    ['own samples', self],
+    ['samples at or under them', inclusive],
+  ]) {
+    process.stdout.write(`\nfunctions by ${title}:\n`);
+    for (const [name, count] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+      process.stdout.write(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${name}\n`);
+    }
   }
 }
 
