@@ -58,19 +58,15 @@ export class RedisProfileStore implements ProfileStore {
   }
 
   async get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null> {
+    const known = this.known(accountId, messengerUserId);
+    if (known !== undefined) return known;
     const key = publisherUserKey(accountId, messengerUserId);
-    if (this.cache.max > 0) {
-      const now = Date.now();
-      const cached = this.lookup(key, now);
-      if (cached !== undefined) return cached.facts;
-      const generation = this.generation;
-      const text = await this.redis.get(profileKey(key));
-      const facts = text === null ? null : decodeFacts(text);
-      if (generation === this.generation) this.keep(key, { facts, at: now });
-      return facts;
-    }
+    const now = Date.now();
+    const generation = this.generation;
     const text = await this.redis.get(profileKey(key));
-    return text === null ? null : decodeFacts(text);
+    const facts = text === null ? null : decodeFacts(text);
+    if (this.cache.max > 0 && generation === this.generation) this.keep(key, { facts, at: now });
+    return facts;
   }
 
   async putMany(entries: PublisherProfileFacts[]): Promise<void> {
