@@ -120,9 +120,9 @@ class LazyChildLogger {
 const LOG_FLUSH_MS = 200;
 /**
  * Lines are written in chunks of about this many characters. Each write is handed to libuv's thread pool, and what
- * one costs the process is mostly per write, not per byte: 5.3–5.8 ms of CPU per MB of lines in 8 KiB writes, 1.4–1.6
- * in 64 KiB ones. An access line is about 200 bytes, so 8 KiB writes cost each request about 1 µs, 64 KiB ones a
- * quarter of that (docs/PERFORMANCE.md, session 14).
+ * one costs the process is mostly per write, not per byte: 4.9–5.8 ms of CPU per MB of lines in 8 KiB writes, 1.2–1.6
+ * in 64 KiB ones (`node bench/log-writes.js`). An access line is about 200 bytes, so 8 KiB writes cost each request
+ * about 1 µs, 64 KiB ones a quarter of that (docs/PERFORMANCE.md, session 14).
  */
 const LOG_CHUNK = 65536;
 
