@@ -8,6 +8,7 @@ import { ProfileStoreModule } from '../profiles/store/profile-store.module';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { REDIS, RedisClient } from '../redis/redis.module';
 import { StatsModule } from '../stats/stats.module';
+import { StatsWriterService } from '../stats/stats-writer.service';
 import { CampaignIndexService } from './campaign-index.service';
 import { DeliveryDiagnosisController } from './delivery-diagnosis.controller';
 import { DeliveryDiagnosisService } from './delivery-diagnosis.service';
@@ -36,17 +37,19 @@ import { withFields } from '../common/with-fields';
     ServingWarmup,
     {
       provide: SERVING_STATE,
-      inject: [REDIS, APP_CONFIG, CLICK_STORE],
-      useFactory: (redis: RedisClient | null, config: AppConfig, clicks: CommittedClicks) =>
-        redis
-          ? new RedisServingState(
-              redis,
-              withFields(holderTimings(config.leaseHolderTtlMs), {
-                leaseIdleMs: config.leaseIdleMs,
-                committedClicks: (ids: string[]) => clicks.committedIds(ids),
-              }),
-            )
-          : new MemoryServingState(),
+      inject: [REDIS, APP_CONFIG, CLICK_STORE, StatsWriterService],
+      useFactory: (redis: RedisClient | null, config: AppConfig, clicks: CommittedClicks, stats: StatsWriterService) => {
+        if (!redis) return new MemoryServingState();
+        const state = new RedisServingState(
+          redis,
+          withFields(holderTimings(config.leaseHolderTtlMs), {
+            leaseIdleMs: config.leaseIdleMs,
+            committedClicks: (ids: string[]) => clicks.committedIds(ids),
+          }),
+        );
+        stats.countImpressionsAfter(() => state.flushBills());
+        return state;
+      },
     },
   ],
   exports: [CampaignIndexService, SERVING_STATE, GeoService, ServingService],

@@ -243,6 +243,36 @@ describe(StatsWriterService.name, () => {
     expect(impressionsWritten(committed)).toBe(2);
   });
 
+  it('should write impressions only after the serving state billed them, and keep them while it cannot', async () => {
+    const { dataSource, committed } = fakeDataSource();
+    const writer = writerOn(dataSource);
+    const billed: number[] = [];
+    let redisUp = false;
+    // the serving state's bill: it takes what was served so far, so it must run after the impressions were taken
+    writer.countImpressionsAfter(async () => {
+      if (!redisUp) throw new Error('Redis down');
+      billed.push(committed.length);
+    });
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    await writer.flush();
+    // not billed: nothing written, the impression kept
+    expect(committed).toHaveLength(0);
+
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    redisUp = true;
+    await writer.flush();
+    // billed before the write, then both impressions written once
+    expect(billed).toEqual([0]);
+    expect(impressionsWritten(committed)).toBe(2);
+    await writer.flush();
+    expect(impressionsWritten(committed)).toBe(2);
+    // a write of clicks alone does not wait for a bill
+    await writer.recordClick(
+      clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: 10 * HOUR, status: 'unbilled' }),
+    );
+    expect(billed).toEqual([0]);
+  });
+
   it('should write again the impressions of a failed write once the database answers, and only once', async () => {
     const { dataSource, committed, state } = fakeDataSource();
     const writer = writerOn(dataSource);

@@ -57,6 +57,8 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    * and hashing a key string (3 % of the ad fetch's CPU). Holds only deltas of the current `deltas`, reset with it.
    */
   private impressionDeltas = new Map<string, { hour: number; byCampaign: Map<string, Delta> }>();
+  /** Awaited before buffered impressions are written (see countImpressionsAfter). */
+  private impressionsBilled: () => Promise<void> = () => Promise.resolve();
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -66,6 +68,15 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     private readonly metrics: MetricsService,
   ) {
     super(dataSource, config.statsFlushMs, new Logger(StatsWriterService.name), (clicks, seconds) => metrics.observeCounterWrite('ads', clicks, seconds));
+  }
+
+  /**
+   * Buffered impressions are written to the database only once `billed` resolved after they were taken from the
+   * buffer: the Redis serving state bills its leases in Redis there, so an impression counted (billed to the
+   * advertiser) is always one the budget counters hold too. When it fails, the write waits for the next flush.
+   */
+  countImpressionsAfter(billed: () => Promise<void>): void {
+    this.impressionsBilled = billed;
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
@@ -145,6 +156,14 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
   }
 
   protected async commit(clicks: Click[], deltas = new Map<string, Delta>()): Promise<void> {
+    if (deltas.size > 0) {
+      try {
+        await this.impressionsBilled();
+      } catch (error) {
+        this.putBack(deltas);
+        throw error;
+      }
+    }
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
     const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
     for (const click of clicks) {

@@ -6,6 +6,7 @@ import { loadScript } from '../../src/serving/state/scripts/load-script';
 import { RedisServingState } from '../../src/serving/state/redis-serving-state';
 import { describeServingStateContract } from '../../src/serving/state/serving-state.contract';
 import { DAY_COUNTER_TTL_S } from '../../src/serving/state/redis-lease-holder';
+import { BILL_EVERY_MS } from '../../src/serving/state/redis-serve-state';
 import { ClickRequest, IMPRESSION_WINDOW_MS, ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
 import { deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
 
@@ -362,13 +363,15 @@ if (TEST_PROFILE === 'mysql') {
       const other = new RedisServingState(redis);
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      await state.flushBills();
       await lapseHeartbeatsOf(candidate);
-      // the impression served was taken off the holder's lease when it was served: only the 3 unused units come back
+      // the impression served was taken off the holder's lease when it was billed: only the 3 unused units come back
       expect(await other.reclaimLapsedHolders()).toBe(3000);
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
-      // the next impression from the reclaimed lease finds it gone: it is charged to the counters (counted once), and
-      // the process gives up the holder and its leases
+      // the next impression from the reclaimed lease finds it gone when billed: it is charged to the counters (counted
+      // once), and the process gives up the holder and its leases
       expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
+      await state.flushBills();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
       expect(state.heldLeases()).toEqual({ leases: 0, remainingMicros: 0 });
       // the next one is served from a new lease of a new holder
@@ -380,20 +383,24 @@ if (TEST_PROFILE === 'mysql') {
       expect(await other.reclaimLapsedHolders()).toBe(0);
     });
 
-    it("should bill one turn's impressions of several campaigns off their leases each once, and charge the counters once a lease was reclaimed", async () => {
+    it('should bill the impressions served from each lease in one sum when it bills, and charge the counters once a lease was reclaimed', async () => {
       const state = new RedisServingState(redis);
       const [a, b] = [campaign(), campaign()];
       const leaseOf = async (candidate: ImpressionCandidate) => {
         const fields = await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId));
         return Object.values(fields).map(Number);
       };
-      // a lease of 4 units each, one served from it
+      // a lease of 4 units each, one served from it: billed off the lease in Redis when the process bills
       expect((await reserve(state, 'u0', a)).served).toEqual([0]);
       expect((await reserve(state, 'u0', b)).served).toEqual([0]);
+      expect(await leaseOf(a)).toEqual([4000]);
+      await state.flushBills();
       expect(await leaseOf(a)).toEqual([3000]);
-      // three requests of one turn, two of them on the same campaign: one serve call (on one Redis server, billing too)
+      // three requests of one turn, two of them on the same campaign: one serve call, then one bill per lease
       const turn = await Promise.all([reserve(state, 'u1', a), reserve(state, 'u2', a), reserve(state, 'u3', b)]);
       expect(turn.map((result) => result.served)).toEqual([[0], [0], [0]]);
+      expect(await leaseOf(a)).toEqual([3000]);
+      await state.flushBills();
       expect(await leaseOf(a)).toEqual([1000]);
       expect(await leaseOf(b)).toEqual([2000]);
       expect(await counter(stateKeys.spent(a.campaignId))).toBe(4000);
@@ -406,6 +413,7 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(b.campaignId))).toBe(2000);
       const late = await Promise.all([reserve(state, 'u4', a), reserve(state, 'u5', b)]);
       expect(late.map((result) => result.served)).toEqual([[0], [0]]);
+      await state.flushBills();
       expect(await counter(stateKeys.spent(a.campaignId))).toBe(4000);
       expect(await counter(stateKeys.daySpent(a.campaignId, '2026-01-10'))).toBe(4000);
       expect(await counter(stateKeys.spent(b.campaignId))).toBe(3000);
@@ -413,6 +421,44 @@ if (TEST_PROFILE === 'mysql') {
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(a.campaignId))).toBe(4000);
       expect(await counter(stateKeys.spent(b.campaignId))).toBe(3000);
+    });
+
+    it('should bill what it served off its leases within BILL_EVERY_MS unasked, and before its leases go back at shutdown', async () => {
+      const state = new RedisServingState(redis);
+      const candidate = campaign();
+      const field = async () => Object.values(await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId)));
+      await Promise.all([reserve(state, 'u1', candidate), reserve(state, 'u2', candidate)]);
+      expect(await field()).toEqual(['4000']);
+      await sleep(BILL_EVERY_MS + 100);
+      expect(await field()).toEqual(['2000']);
+      // served and not billed yet when the process shuts down: billed first, then the 2 unused units go back
+      expect((await reserve(state, 'u3', candidate)).served).toEqual([0]);
+      await state.beforeApplicationShutdown();
+      expect(await field()).toEqual([]);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(3000);
+    });
+
+    it('should give back with a lapsed holder also what it served and had not billed yet, and charge it once billed after all', async () => {
+      const state = new RedisServingState(redis);
+      const other = new RedisServingState(redis);
+      const candidate = campaign();
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      // cut off before its bill: the whole lease goes back, as for a process killed before it billed (that impression
+      // is neither billed to the advertiser nor charged to the budget: it never reached the database either)
+      await lapseHeartbeatsOf(candidate);
+      expect(await other.reclaimLapsedHolders()).toBe(4000);
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(0);
+      // the process was only cut off: its bill comes after all, finds the lease gone, charges the counters once and
+      // gives up the holder
+      await state.flushBills();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(1000);
+      expect(state.heldLeases()).toEqual({ leases: 0, remainingMicros: 0 });
+      await state.flushBills();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
     });
 
     it('should stop billing from its leases when its heartbeat was not confirmed lately, and leave them to the reclaim', async () => {
@@ -433,6 +479,7 @@ if (TEST_PROFILE === 'mysql') {
       const state = new RedisServingState(redis);
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
+      await state.flushBills();
       const leases = stateKeys.campaignLeases(candidate.campaignId);
       const [field] = await redis.hkeys(leases);
       const keys = [
@@ -457,6 +504,7 @@ if (TEST_PROFILE === 'mysql') {
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
       await reserve(state, 'u2', candidate);
+      await state.flushBills();
       // 4 units granted, 2 served: 2 outstanding, under exactly one holder's field
       expect(Object.values(await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId)))).toEqual(['2000']);
       await state.beforeApplicationShutdown();

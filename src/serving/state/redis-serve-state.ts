@@ -20,8 +20,8 @@ const SERVED_TTL_MS = IMPRESSION_WINDOW_MS + 60 * 60 * 1000;
 /** The served hash's field holding when ads were served to its (user, block) within the hour (never an ad id). */
 const USER_LOG_FIELD = '#hour';
 
-/** serve-many.lua's answer: per request [positions served, 1 when the user's hourly cap is reached], per bill entry its shortfall. */
-type ServeManyReply = [[number[], number][], number[]];
+/** serve-many.lua's answer: per request [positions served, 1 when the user's hourly cap is reached]. */
+type ServeManyReply = [number[], number][];
 
 type ServeScript = RedisClient & {
   adnetServeMany(numKeys: number, ...args: (string | number)[]): Promise<ServeManyReply>;
@@ -34,11 +34,12 @@ interface ServeAnswer {
   userCapped: boolean;
 }
 
-/** What one campaign's lease bills in a serve call: its unit price for each impression served from it. */
-interface BillEntry {
-  lease: Lease;
-  micros: number;
-}
+/**
+ * How often what was served from the leases is billed off their fields in Redis (and always before the impressions
+ * are counted in the database, see flushBills): a killed process's unbilled impressions are given back to the
+ * budget with its leases, so this bounds what it can have served that neither the bill nor the budget counts.
+ */
+export const BILL_EVERY_MS = 100;
 
 interface PendingServe {
   serve: {
@@ -52,6 +53,7 @@ interface PendingServe {
     caps: string;
     invalid: boolean;
     adIds: string[];
+    /** per ad id, the lease its unit was billed from in memory (null: nothing to bill) */
     leases: (Lease | null)[];
   };
   resolve: (answer: ServeAnswer) => void;
@@ -60,9 +62,11 @@ interface PendingServe {
 
 /**
  * Ad requests on the Redis serving state: CPM units billed from the holder's leases in memory, then one serve
- * script (exclusions, caps, served marks) per turn of the event loop for every request in it, which on a single Redis
- * server also takes what they served off the holder's fields in the campaigns' leases hashes. On a Redis Cluster the
- * serve script runs per user slot and a bill script per campaign slot follows it (a script's keys share one slot).
+ * script (exclusions, caps, served marks) per turn of the event loop for every request in it (per user slot on a
+ * Redis Cluster). What they served is taken off the holder's fields in the campaigns' leases hashes in bills grouped
+ * per lease, every BILL_EVERY_MS and before the impressions reach the database (flushBills): one HINCRBY per lease
+ * and bill instead of one per campaign and turn, which was a third of Redis' CPU per ad request
+ * (docs/PERFORMANCE.md).
  */
 export class RedisServeState {
   private readonly redis: ServeScript;
@@ -70,16 +74,20 @@ export class RedisServeState {
   private readonly serveMany: EncodedScript;
   private pendingServes: PendingServe[] = [];
   private sendScheduled = false;
+  /** Micro-USDT served from each lease and not yet billed off its field in Redis. */
+  private unbilled = new Map<Lease, number>();
+  private billTimer: NodeJS.Timeout | undefined;
+  /** The bill under way (bills go one at a time, in order); settled, never rejected. */
+  private billing: Promise<void> = Promise.resolve();
 
   constructor(
     redis: RedisClient,
     private readonly holder: RedisLeaseHolder,
   ) {
-    const BILL_LEASE = loadScript('bill-lease');
-    const serveValues = { USER_LOG_FIELD, USER_CAP_WINDOW_MS, BILL_LEASE };
+    const serveValues = { USER_LOG_FIELD, USER_CAP_WINDOW_MS };
     defineScript(redis, 'adnetServeMany', 'serve-many', serveValues);
     this.serveMany = new EncodedScript(loadScript('serve-many', serveValues));
-    defineScript(redis, 'adnetBill', 'bill', { BILL_LEASE });
+    defineScript(redis, 'adnetBill', 'bill');
     // No auto-pipelining for the serve call, which already carries every request of its turn (serveBatched): the
     // encoded call goes through sendCommand, which never pipelines, and a cluster client has it off (redis.module.ts).
     this.redis = redis as ServeScript;
@@ -197,7 +205,11 @@ export class RedisServeState {
     }
     const served = new Array<number>(chosen.length);
     for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
-    if (this.holder.isClosing) await this.holder.returnLeasesIfClosing();
+    if (this.holder.isClosing) {
+      // Shutting down: billed now, before the database's last write of the impressions and before Redis closes.
+      await this.flushBills();
+      await this.holder.returnLeasesIfClosing();
+    }
     return { served, exhausted, userCapped };
   }
 
@@ -239,20 +251,12 @@ export class RedisServeState {
     for (const group of groups) void this.serveGroup(group);
   }
 
-  /**
-   * One serve script for requests of one slot; answers each request. On a single Redis server the same call bills what
-   * it served off the leases (one round trip and one script where a cluster needs two: at an even 2,000 req/s it
-   * halved the service's Redis socket writes, docs/PERFORMANCE.md); on a cluster the bill scripts follow.
-   */
+  /** One serve script for requests of one slot; answers each request and notes what each served lease is to be billed. */
   private async serveGroup(group: PendingServe[]): Promise<void> {
-    const billHere = !this.redis.isCluster;
-    // The keys go first in a script call: each request's three, then each bill entry's; the arguments after them.
-    const call = billHere ? new EncodedArguments(this.redis.options.keyPrefix ?? '') : new ListedArguments();
+    // The keys go first in a script call: each request's three; the arguments after them.
+    const call = this.redis.isCluster ? new ListedArguments() : new EncodedArguments(this.redis.options.keyPrefix ?? '');
     call.arg(SERVED_TTL_MS);
     call.arg(group.length);
-    call.arg(billHere ? '1' : '0');
-    const entries: BillEntry[] = [];
-    const entryOf = new Map<Lease, number>();
     for (const { serve } of group) {
       call.key(serve.excludedKey);
       call.key(serve.servedKey);
@@ -264,82 +268,80 @@ export class RedisServeState {
       call.arg(serve.invalid ? '1' : '0');
       call.arg(serve.adIds.length);
       for (const adId of serve.adIds) call.recurringArg(adId);
-      if (!billHere) continue;
-      for (const lease of serve.leases) {
-        if (lease === null) {
-          call.arg(0);
-          continue;
-        }
-        // One entry per lease object: a lease replaced within the turn gets an entry of its own for the same field,
-        // which bills the same in total (the script bills the entries one after the other).
-        let entry = entryOf.get(lease);
-        if (entry === undefined) {
-          entry = entries.push({ lease, micros: lease.priceMicros });
-          entryOf.set(lease, entry);
-        }
-        call.arg(entry);
-      }
     }
-    for (const { lease, micros } of entries) {
-      const names = leaseNames(lease);
-      call.recurringKey(names.leasesKey);
-      call.recurringKey(names.spentKey);
-      call.recurringKey(names.daySpentKey);
-      call.recurringArg(names.field);
-      call.arg(micros);
-    }
-    let answers: [number[], number][];
+    let answers: ServeManyReply;
     try {
-      let shortfalls: number[];
-      [answers, shortfalls] =
+      answers =
         call instanceof EncodedArguments
           ? ((await this.serveMany.run(this.redis as Redis, call)) as ServeManyReply)
           : await this.redis.adnetServeMany(call.keys.length, ...call.keys, ...call.args);
-      entries.forEach(({ lease }, j) => {
-        if (Number(shortfalls[j]) > 0) this.holder.lost(lease.holderId);
-      });
-      if (!billHere) await this.bill(group, answers);
     } catch (error) {
       group.forEach(({ reject }) => reject(error));
       return;
     }
+    group.forEach(({ serve }, r) => {
+      for (const position of answers[r][0]) {
+        const lease = serve.leases[position];
+        if (lease !== null) this.unbilled.set(lease, (this.unbilled.get(lease) ?? 0) + lease.priceMicros);
+      }
+    });
+    this.scheduleBill();
     group.forEach(({ resolve }, i) => resolve({ chosen: answers[i][0], userCapped: answers[i][1] === 1 }));
   }
 
   /**
-   * On a Redis Cluster, takes what the served ads bill off their leases, one script per campaign slot, all sent at
-   * once. A lease that no longer holds them (its holder was reclaimed meanwhile) has the counters charged instead, and
-   * the holder is given up.
+   * Takes what was served from the leases so far off their fields in Redis: one bill script per slot (one call on a
+   * single Redis server), a sum per lease. A field that no longer holds it (its holder was reclaimed meanwhile) has
+   * the counters charged instead, and the holder is given up. Bills go one at a time, in order; this one resolves
+   * once everything served before the call is billed, and fails when that did not happen (what it carried is billed
+   * with the next one: a lost answer can bill a lease twice, which charges the budget, never the advertiser, more).
    */
-  private async bill(group: PendingServe[], answers: [number[], number][]): Promise<void> {
-    const billed = new Map<string, BillEntry>();
-    group.forEach(({ serve }, r) => {
-      for (const position of answers[r][0]) {
-        const lease = serve.leases[position];
-        if (lease === null) continue;
-        const key = `${lease.campaignId}|${lease.holderId}|${lease.day}`;
-        const entry = billed.get(key);
-        if (entry) entry.micros += lease.priceMicros;
-        else billed.set(key, { lease, micros: lease.priceMicros });
-      }
-    });
-    if (billed.size === 0) return;
-    const entries = [...billed.values()];
-    const slots = groupBySlot(entries, ({ lease }) => stateKeys.campaignLeases(lease.campaignId));
-    await Promise.all(
+  private scheduleBill(): void {
+    if (this.unbilled.size === 0 || this.billTimer !== undefined) return;
+    this.billTimer = setTimeout(() => void this.flushBills().catch(() => undefined), BILL_EVERY_MS);
+    this.billTimer.unref();
+  }
+
+  flushBills(): Promise<void> {
+    clearTimeout(this.billTimer);
+    this.billTimer = undefined;
+    const due = this.unbilled;
+    this.unbilled = new Map();
+    const bill = this.billing.then(() => this.bill(due));
+    this.billing = bill.catch(() => undefined);
+    return bill;
+  }
+
+  private async bill(due: Map<Lease, number>): Promise<void> {
+    if (due.size === 0) return;
+    const leases = [...due.keys()];
+    const slots = this.redis.isCluster ? groupBySlot(leases, (lease) => stateKeys.campaignLeases(lease.campaignId)) : [leases];
+    const failures = await Promise.all(
       slots.map(async (slot) => {
         const keys: string[] = [];
         const args: (string | number)[] = [];
-        for (const { lease, micros } of slot) {
-          keys.push(stateKeys.campaignLeases(lease.campaignId), stateKeys.spent(lease.campaignId), stateKeys.daySpent(lease.campaignId, lease.day));
-          args.push(leaseField(lease.holderId, lease.day), micros);
+        for (const lease of slot) {
+          const names = leaseNames(lease);
+          keys.push(names.leasesKey, names.spentKey, names.daySpentKey);
+          args.push(names.field, due.get(lease)!);
         }
-        const shortfalls = await this.redis.adnetBill(keys.length, ...keys, ...args);
-        slot.forEach(({ lease }, i) => {
-          if (Number(shortfalls[i]) > 0) this.holder.lost(lease.holderId);
-        });
+        try {
+          const shortfalls = await this.redis.adnetBill(keys.length, ...keys, ...args);
+          slot.forEach((lease, i) => {
+            if (Number(shortfalls[i]) > 0) this.holder.lost(lease.holderId);
+          });
+          return null;
+        } catch (error) {
+          for (const lease of slot) this.unbilled.set(lease, (this.unbilled.get(lease) ?? 0) + due.get(lease)!);
+          return error as unknown;
+        }
       }),
     );
+    const failure = failures.find((error) => error !== null);
+    if (failure !== undefined) {
+      this.scheduleBill();
+      throw failure;
+    }
   }
 }
 

@@ -22,9 +22,9 @@ export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWrit
 
 /**
  * Serving state shared by every process through Redis (one server or a Redis Cluster: every script keeps to one hash
- * slot, see stateKeys). An ad request costs one Lua script (exclusions and the served marks) and its campaigns' bill
- * scripts; its CPM billing comes from budget leases held in memory (see budget-leases.ts), so the shared budget
- * counters are touched once per lease, not once per impression. Clicks are two Lua scripts each (bind, bill). The lease
+ * slot, see stateKeys). An ad request costs a share of one Lua script per turn (exclusions and the served marks); its CPM billing comes from budget leases held in memory (see budget-leases.ts), so the shared budget
+ * counters are touched once per lease, not once per impression, and what is served is billed off the leases in Redis
+ * grouped per lease (flushBills). Clicks are two Lua scripts each (bind, bill). The lease
  * holder (redis-lease-holder.ts), the serve state and the click state share one process identity.
  */
 export class RedisServingState implements ServingState, BeforeApplicationShutdown {
@@ -85,7 +85,17 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return this.holder.giveBackOrphanClicks(wallNow);
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.holder.shutdown();
+  /**
+   * Bills what was served from the leases so far off their fields in Redis (it happens every BILL_EVERY_MS anyway);
+   * the stats writer awaits it before it counts impressions in the database (see ServingModule).
+   */
+  flushBills(): Promise<void> {
+    return this.serves.flushBills();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    // Billed first, while Redis is connected; a bill that fails is tried again before the impressions are written.
+    await this.serves.flushBills().catch(() => undefined);
+    await this.holder.shutdown();
   }
 }

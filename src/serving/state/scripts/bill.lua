@@ -1,10 +1,27 @@
--- Bills served impressions from holders' leases, right after the serve script served them, on a Redis Cluster
--- (on a single Redis server serve-many.lua bills in the same call): every campaign of one turn of the event loop
--- whose keys are in one slot in one call. KEYS per campaign: its leases (hash), spent, daySpent; ARGV per campaign:
+-- Bills served impressions from holders' leases: what this process served from each lease since its last bill, in
+-- one call per slot (one call on a single Redis server), every 100 ms and before the impressions are counted in the
+-- database (redis-serve-state.ts). KEYS per lease: its campaign's leases (hash), spent, daySpent; ARGV per lease:
 -- the lease field (holder|day), micro-USDT. The lease's units were counted in the counters when it was granted:
--- billing only takes them off the lease (billLease). Answers each campaign's shortfall (above 0: the holder was
--- lost), in the order given.
-{{BILL_LEASE}}
+-- billing only takes them off the lease (billLease). Answers each lease's shortfall (above 0: the holder was lost),
+-- in the order given.
+-- billLease takes `micros` off a holder's lease field; what the field no longer holds (its holder was reclaimed
+-- meanwhile and its units went back to the counters) is added to the counters again, so every served impression
+-- stays counted once. Answers that shortfall. One HINCRBY in the usual case, a lease holding more than it bills (a
+-- lease field is never below 0: when the decrement takes it to 0 or below, the field goes, and what it held before is
+-- what it could give).
+local function billLease(leases, spent, daySpent, field, micros)
+  -- nothing to bill (Redis would also refuse HINCRBY by -0)
+  if micros <= 0 then return 0 end
+  local left = redis.call('HINCRBY', leases, field, -micros)
+  if left > 0 then return 0 end
+  redis.call('HDEL', leases, field)
+  local short = micros - math.max(left + micros, 0)
+  if short > 0 then
+    if redis.call('EXISTS', spent) == 1 then redis.call('INCRBY', spent, short) end
+    if redis.call('EXISTS', daySpent) == 1 then redis.call('INCRBY', daySpent, short) end
+  end
+  return short
+end
 local shortfalls = {}
 for i = 1, #KEYS / 3 do
   shortfalls[i] = billLease(KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i], ARGV[2 * i - 1], tonumber(ARGV[2 * i]))

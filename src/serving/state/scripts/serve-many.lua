@@ -1,19 +1,14 @@
 -- The serve script of one or several requests, all of one user's slot ({u:<user>}) on a Redis Cluster, any users on a
 -- single Redis server. KEYS per request excluded, served and capped (a hash per user, ad id -> until when it is
 -- excluded; a hash per user and block, ad id -> when it was served, plus USER_LOG_FIELD -> when ads were served within
--- the hour; a hash per user, ad id of a capped campaign -> when it was served within the cap's window), then per bill
--- entry a campaign's leases (hash), spent and daySpent. ARGV servedTtl, r (requests), bills ('1': the requests name
--- their bill entries), then per request: now, limit, the user's hourly cap (0: none), the frequency caps ('' or
+-- the hour; a hash per user, ad id of a capped campaign -> when it was served within the cap's window). ARGV servedTtl,
+-- r (requests), then per request: now, limit, the user's hourly cap (0: none), the frequency caps ('' or
 -- "i:impressions:windowMs" for each capped candidate, 1-based, joined by spaces), invalid ('1': general invalid
--- traffic, its served marks end in `i`), n, its n candidates' ad ids in rank order and, when bills is '1', n bill
--- entries (1-based, 0: nothing to bill); then per bill entry: the lease field (holder|day) and the unit price in
--- micro-USDT. Serves each request's first `limit` ads
--- not excluded for its user nor capped, then bills each entry's served units off its lease (billLease), and answers
--- {per request {positions (0-based), 1 when the user's hourly cap is reached}, per entry its shortfall}. A Redis
--- Cluster sends no bill entry (the campaigns' keys are in other slots) and bills right after, in each campaign's slot
--- (bill.lua). Impression logs are ms timestamps joined by spaces, oldest first, none out of window.
+-- traffic, its served marks end in `i`), n, its n candidates' ad ids in rank order. Serves each request's first
+-- `limit` ads not excluded for its user nor capped, and answers per request {positions (0-based), 1 when the user's
+-- hourly cap is reached}. What they bill goes off the holder's leases later, grouped per lease (bill.lua, see
+-- redis-serve-state.ts). Impression logs are ms timestamps joined by spaces, oldest first, none out of window.
 -- {{USER_LOG_FIELD}} and {{USER_CAP_WINDOW_MS}} are filled in when the script is loaded (see load-script.ts).
-{{BILL_LEASE}}
 local function recent(log, since)
   local kept = {}
   if log then
@@ -25,11 +20,8 @@ local function recent(log, since)
 end
 local ttl = tonumber(ARGV[1])
 local requests = tonumber(ARGV[2])
-local bills = ARGV[3] == '1'
-local entries = (#KEYS - 3 * requests) / 3
-local a = 4
+local a = 3
 local answers = {}
-local units = {}
 for r = 1, requests do
   local excludedKey = KEYS[3 * r - 2]
   local servedKey = KEYS[3 * r - 1]
@@ -45,7 +37,6 @@ for r = 1, requests do
   local mark = ARGV[a + 4] == '1' and (nowText .. 'i') or nowText
   local n = tonumber(ARGV[a + 5])
   local first = a + 6
-  local refs = first + n
   local userLog = nil
   if userCap > 0 then userLog = recent(redis.call('HGET', servedKey, '{{USER_LOG_FIELD}}'), now - {{USER_CAP_WINDOW_MS}}) end
   local excludedUntil = redis.call('HMGET', excludedKey, unpack(ARGV, first, first + n - 1))
@@ -60,10 +51,6 @@ for r = 1, requests do
       if cap then capLog = recent(redis.call('HGET', cappedKey, adId), now - cap[2]) end
       if not capLog or #capLog < cap[1] then
         served[#served + 1] = i - 1
-        if bills then
-          local ref = tonumber(ARGV[refs + i - 1])
-          if ref > 0 then units[ref] = (units[ref] or 0) + 1 end
-        end
         marks[#marks + 1] = adId
         marks[#marks + 1] = mark
         if capLog then
@@ -86,15 +73,6 @@ for r = 1, requests do
   local userCapped = 0
   if userLog and #userLog >= userCap then userCapped = 1 end
   answers[r] = {served, userCapped}
-  a = bills and refs + n or first + n
+  a = first + n
 end
-local shortfalls = {}
-for j = 1, entries do
-  local short = 0
-  if units[j] then
-    local k = 3 * requests + 3 * j
-    short = billLease(KEYS[k - 2], KEYS[k - 1], KEYS[k], ARGV[a + 2 * j - 2], units[j] * tonumber(ARGV[a + 2 * j - 1]))
-  end
-  shortfalls[j] = short
-end
-return {answers, shortfalls}
+return answers
