@@ -273,6 +273,31 @@ describe(StatsWriterService.name, () => {
     expect(billed).toEqual([0]);
   });
 
+  it('should commit the clicks of a write whose impressions could not be billed, and write those impressions once billed', async () => {
+    const { dataSource, committed } = fakeDataSource();
+    const writer = writerOn(dataSource);
+    let redisUp = false;
+    writer.countImpressionsAfter(async () => {
+      if (!redisUp) throw new Error('Redis down');
+    });
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    // the click joins the write that also takes the impressions: the bill fails, the click is committed all the same
+    await writer.recordClick(clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR }));
+    expect(committed).toHaveLength(1);
+    expect(impressionsWritten(committed)).toBe(0);
+    const clicked = committed[0].find(isCampaignCounters)!;
+    // (id, impressions, clicks, spend, day, daySpend, …): the click's price, no impression
+    expect(clicked.params.slice(0, 6)).toEqual(['c1', 0, 1, 90_000, '1970-01-01', 90_000]);
+
+    redisUp = true;
+    await writer.flush();
+    expect(committed).toHaveLength(2);
+    expect(impressionsWritten(committed)).toBe(1);
+    expect(committed[1].find(isCampaignCounters)!.params.slice(0, 6)).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
+    await writer.flush();
+    expect(impressionsWritten(committed)).toBe(1);
+  });
+
   it('should write again the impressions of a failed write once the database answers, and only once', async () => {
     const { dataSource, committed, state } = fakeDataSource();
     const writer = writerOn(dataSource);

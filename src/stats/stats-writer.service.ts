@@ -155,13 +155,17 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     for (const [key, delta] of deltas) this.mergeBack(key, delta);
   }
 
-  protected async commit(clicks: Click[], deltas = new Map<string, Delta>()): Promise<void> {
+  protected async commit(clicks: Click[], buffered = new Map<string, Delta>()): Promise<void> {
+    let deltas = buffered;
     if (deltas.size > 0) {
       try {
         await this.impressionsBilled();
       } catch (error) {
+        // the impressions wait for a bill that succeeds; the clicks, billed on their own, are committed without them
         this.putBack(deltas);
-        throw error;
+        if (clicks.length === 0) throw error;
+        this.logger.warn({ err: error }, 'impressions not billed yet: kept for the next write, the clicks committed without them');
+        deltas = new Map();
       }
     }
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.

@@ -53,7 +53,9 @@ if (TEST_PROFILE === 'mysql') {
       const id = newCandidate('bill').campaignId;
       const [leases, spent, daySpent] = [stateKeys.campaignLeases(id), stateKeys.spent(id), stateKeys.daySpent(id, '2026-01-10')];
       const field = 'holder-x|2026-01-10';
-      const call = (micros: number) => bill(3, leases, spent, daySpent, field, micros);
+      let bills = 0;
+      const tokenOf = (n: number) => stateKeys.billToken(id, `t${n}`);
+      const call = (micros: number) => bill(4, tokenOf(++bills), leases, spent, daySpent, 60_000, field, micros);
       await redis.hset(leases, field, 5000, 'other|2026-01-10', 7000);
       await redis.set(spent, 50_000);
       await redis.set(daySpent, 20_000);
@@ -61,6 +63,9 @@ if (TEST_PROFILE === 'mysql') {
       expect(await call(0)).toEqual([0]); // nothing to bill: nothing written
       expect(await redis.hget(leases, field)).toBe('5000');
       expect(await call(2000)).toEqual([0]); // held 5000: 3000 left
+      expect(await redis.hget(leases, field)).toBe('3000');
+      // the same bill sent again (its answer lost) takes nothing more
+      expect(await bill(4, tokenOf(bills), leases, spent, daySpent, 60_000, field, 2000)).toEqual([0]);
       expect(await redis.hget(leases, field)).toBe('3000');
       expect(await call(3000)).toEqual([0]); // held exactly what is billed: the field goes, nothing short
       expect(await redis.hexists(leases, field)).toBe(0);
@@ -70,6 +75,10 @@ if (TEST_PROFILE === 'mysql') {
       expect(await call(2000)).toEqual([1500]); // held 500 of 2000: the rest is charged to the counters
       expect(await redis.hexists(leases, field)).toBe(0);
       expect([await counter(spent), await counter(daySpent)]).toEqual([51_500, 21_500]);
+      // sent again: the first run's answer, and the counters are not charged a second time
+      expect(await bill(4, tokenOf(bills), leases, spent, daySpent, 60_000, field, 2000)).toEqual([1500]);
+      expect([await counter(spent), await counter(daySpent)]).toEqual([51_500, 21_500]);
+      expect(await redis.pttl(tokenOf(bills))).toBeGreaterThan(50_000);
 
       expect(await call(1000)).toEqual([1000]); // no field at all (reclaimed): all of it is charged
       expect(await redis.hexists(leases, field)).toBe(0);
@@ -81,6 +90,7 @@ if (TEST_PROFILE === 'mysql') {
       await redis.hdel(leases, 'other|2026-01-10');
       expect(await call(1000)).toEqual([1000]);
       expect(await redis.exists(spent, daySpent, leases)).toBe(0);
+      await redis.del(...Array.from({ length: bills }, (_, i) => tokenOf(i + 1)));
     });
 
     it('should let two processes share one budget exactly, then hand back nothing when all of it was served', async () => {
@@ -461,10 +471,74 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
     });
 
+    /** A client of its own whose bill script the test can make fail, around the real one. */
+    const faultyBills = () => {
+      const client = testRedis({ keyPrefix: `adnet-state-test:${process.pid}:`, maxRetriesPerRequest: 1 });
+      const state = new RedisServingState(client); // defines the scripts on the client
+      type Bill = (...args: (string | number)[]) => Promise<number[]>;
+      const scripted = client as unknown as { adnetBill: Bill };
+      const real: Bill = scripted.adnetBill.bind(client);
+      let sent = 0;
+      const fail = (mode: 'ok' | 'down' | 'answer lost') => {
+        scripted.adnetBill = async (...args) => {
+          sent += 1;
+          if (mode === 'down') throw new Error('Redis down');
+          const answer = await real(...args);
+          if (mode === 'answer lost') throw new Error('connection lost before the answer');
+          return answer;
+        };
+      };
+      return { client, state, fail, sent: () => sent };
+    };
+
+    it('should send a bill whose answer was lost again as it was, and take it off the lease once', async () => {
+      const { client, state, fail, sent } = faultyBills();
+      const candidate = campaign();
+      const field = async () => Object.values(await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId)));
+      await Promise.all([reserve(state, 'u1', candidate), reserve(state, 'u2', candidate)]);
+      fail('answer lost');
+      await expect(state.flushBills()).rejects.toThrow('connection lost');
+      expect(await field()).toEqual(['2000']); // it ran: 2 of the 4 units billed
+      // more served; its bill cannot go out while the lost one is not confirmed, and fails with it
+      fail('down');
+      expect((await reserve(state, 'u3', candidate)).served).toEqual([0]);
+      await expect(state.flushBills()).rejects.toThrow('Redis down');
+      fail('ok');
+      const before = sent();
+      await state.flushBills();
+      expect(sent() - before).toBeLessThanOrEqual(2); // the lost bill again, under its token, and the new one
+      expect(await field()).toEqual(['1000']); // 2 units billed once, then 1
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(3000);
+      await client.quit();
+    });
+
+    it('should fail a bill asked for while an earlier one is failing, so that nothing it served is counted unbilled', async () => {
+      const { client, state, fail } = faultyBills();
+      const candidate = campaign();
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      fail('down');
+      // the timer's bill under way, then the stats writer's: the second one must not resolve on its own
+      const timers = state.flushBills();
+      const writers = state.flushBills();
+      await expect(timers).rejects.toThrow('Redis down');
+      await expect(writers).rejects.toThrow('Redis down');
+      expect(Object.values(await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId)))).toEqual(['4000']);
+      fail('ok');
+      await state.flushBills();
+      expect(Object.values(await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId)))).toEqual(['3000']);
+      await state.beforeApplicationShutdown();
+      expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+      await client.quit();
+    });
+
     it('should stop billing from its leases when its heartbeat was not confirmed lately, and leave them to the reclaim', async () => {
       const state = new RedisServingState(redis, { holderTtlMs: 300, holderTrustMs: 100 });
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      await state.flushBills();
       await sleep(400);
       // not trusted any more: a new holder takes a new lease; the first one's 3 units wait for the reclaim
       expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);

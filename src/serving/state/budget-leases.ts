@@ -11,9 +11,9 @@
  *
  * A process killed outright cannot give its leases back, so Redis keeps what each process holds: each campaign has
  * a hash of what each lease holder (a random id per process) was granted and has neither billed nor returned, a
- * field per holder and day, and each holder a heartbeat key it refreshes every second. The serve script takes the
- * units it served off the holder's field in the same call on a single Redis server (on a Redis Cluster the bill
- * script does, right after), so the hash holds no billed unit for longer than that step. Once a heartbeat has lapsed
+ * field per holder and day, and each holder a heartbeat key it refreshes every second. What the process served from a
+ * lease is taken off its field by the bill script, one sum per lease every BILL_EVERY_MS (redis-serve-state.ts) and
+ * before those impressions reach the database, so the hash holds served units for at most that long. Once a heartbeat has lapsed
  * (HOLDER_TTL_MS), any process gives that holder's fields back to the counters (the reclaim script, per campaign).
  * A process only bills from its leases within HOLDER_TRUST_MS of its last confirmed heartbeat; when billing finds
  * the holder's field gone (reclaimed), it charges the counters instead, and the process drops its leases, takes a

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { newId } from '../../common/ids';
 import { groupBySlot } from '../../redis/hash-slot';
 import { EncodedArguments, EncodedScript, ListedArguments } from '../../redis/encoded-script';
 import type { RedisClient } from '../../redis/redis.module';
@@ -41,6 +42,16 @@ interface ServeAnswer {
  */
 export const BILL_EVERY_MS = 100;
 
+/** How long a bill's token is kept: a bill sent again (its answer lost) within it charges nothing more. */
+const BILL_TOKEN_MS = 10 * 60 * 1000;
+
+/** One bill script's worth: the sums of one slot's leases, under a token, so the call sent again bills them once. */
+interface BillBatch {
+  token: string;
+  leases: Lease[];
+  micros: number[];
+}
+
 interface PendingServe {
   serve: {
     excludedKey: string;
@@ -76,6 +87,11 @@ export class RedisServeState {
   private sendScheduled = false;
   /** Micro-USDT served from each lease and not yet billed off its field in Redis. */
   private unbilled = new Map<Lease, number>();
+  /**
+   * Bills sent whose answer did not come (failed, or lost with a reconnect): each may or may not have run, so each is
+   * sent again as it was, same token and sums, before any later bill is reported done.
+   */
+  private unconfirmed: BillBatch[] = [];
   private billTimer: NodeJS.Timeout | undefined;
   /** The bill under way (bills go one at a time, in order); settled, never rejected. */
   private billing: Promise<void> = Promise.resolve();
@@ -207,7 +223,8 @@ export class RedisServeState {
     for (let k = 0; k < chosen.length; k++) served[k] = offered[chosen[k]];
     if (this.holder.isClosing) {
       // Shutting down: billed now, before the database's last write of the impressions and before Redis closes.
-      await this.flushBills();
+      // a failed bill is the request's no more than a failed return is: the stats writer's last write tries it again
+      await this.flushBills().catch(() => undefined);
       await this.holder.returnLeasesIfClosing();
     }
     return { served, exhausted, userCapped };
@@ -292,55 +309,66 @@ export class RedisServeState {
   /**
    * Takes what was served from the leases so far off their fields in Redis: one bill script per slot (one call on a
    * single Redis server), a sum per lease. A field that no longer holds it (its holder was reclaimed meanwhile) has
-   * the counters charged instead, and the holder is given up. Bills go one at a time, in order; this one resolves
-   * once everything served before the call is billed, and fails when that did not happen (what it carried is billed
-   * with the next one: a lost answer can bill a lease twice, which charges the budget, never the advertiser, more).
+   * the counters charged instead, and the holder is given up. Bills go one at a time, in order, and each takes what
+   * is due when its turn comes, so it resolves once everything served before the call is billed, and fails when that
+   * did not happen: a bill that failed before it is sent again first, under its token (bill.lua runs a token once), and
+   * must succeed too. So the stats writer, which waits for this, never writes an impression that was not billed.
    */
-  private scheduleBill(): void {
-    if (this.unbilled.size === 0 || this.billTimer !== undefined) return;
-    this.billTimer = setTimeout(() => void this.flushBills().catch(() => undefined), BILL_EVERY_MS);
-    this.billTimer.unref();
-  }
-
   flushBills(): Promise<void> {
     clearTimeout(this.billTimer);
     this.billTimer = undefined;
-    const due = this.unbilled;
-    this.unbilled = new Map();
-    const bill = this.billing.then(() => this.bill(due));
+    const bill = this.billing.then(() => this.billDue());
     this.billing = bill.catch(() => undefined);
     return bill;
   }
 
-  private async bill(due: Map<Lease, number>): Promise<void> {
-    if (due.size === 0) return;
-    const leases = [...due.keys()];
-    const slots = this.redis.isCluster ? groupBySlot(leases, (lease) => stateKeys.campaignLeases(lease.campaignId)) : [leases];
-    const failures = await Promise.all(
-      slots.map(async (slot) => {
-        const keys: string[] = [];
-        const args: (string | number)[] = [];
-        for (const lease of slot) {
-          const names = leaseNames(lease);
-          keys.push(names.leasesKey, names.spentKey, names.daySpentKey);
-          args.push(names.field, due.get(lease)!);
-        }
-        try {
-          const shortfalls = await this.redis.adnetBill(keys.length, ...keys, ...args);
-          slot.forEach((lease, i) => {
-            if (Number(shortfalls[i]) > 0) this.holder.lost(lease.holderId);
-          });
-          return null;
-        } catch (error) {
-          for (const lease of slot) this.unbilled.set(lease, (this.unbilled.get(lease) ?? 0) + due.get(lease)!);
-          return error as unknown;
-        }
-      }),
-    );
+  private scheduleBill(): void {
+    if ((this.unbilled.size === 0 && this.unconfirmed.length === 0) || this.billTimer !== undefined) return;
+    this.billTimer = setTimeout(() => void this.flushBills().catch(() => undefined), BILL_EVERY_MS);
+    this.billTimer.unref();
+  }
+
+  private async billDue(): Promise<void> {
+    const batches = this.unconfirmed;
+    this.unconfirmed = [];
+    if (this.unbilled.size > 0) {
+      batches.push(...this.batchesOf(this.unbilled));
+      this.unbilled = new Map();
+    }
+    if (batches.length === 0) return;
+    const failures = await Promise.all(batches.map((batch) => this.sendBill(batch)));
     const failure = failures.find((error) => error !== null);
     if (failure !== undefined) {
       this.scheduleBill();
       throw failure;
+    }
+  }
+
+  private batchesOf(due: Map<Lease, number>): BillBatch[] {
+    const leases = [...due.keys()];
+    const slots = this.redis.isCluster ? groupBySlot(leases, (lease) => stateKeys.campaignLeases(lease.campaignId)) : [leases];
+    return slots.map((slot) => ({ token: newId(), leases: slot, micros: slot.map((lease) => due.get(lease)!) }));
+  }
+
+  /** One bill script; a failure keeps the batch to be sent again as it is, and is answered (null: billed). */
+  private async sendBill(batch: BillBatch): Promise<unknown> {
+    // the token's key in the slot of the batch's first lease (all of them share it)
+    const keys = [stateKeys.billToken(batch.leases[0].campaignId, batch.token)];
+    const args: (string | number)[] = [BILL_TOKEN_MS];
+    batch.leases.forEach((lease, i) => {
+      const names = leaseNames(lease);
+      keys.push(names.leasesKey, names.spentKey, names.daySpentKey);
+      args.push(names.field, batch.micros[i]);
+    });
+    try {
+      const shortfalls = await this.redis.adnetBill(keys.length, ...keys, ...args);
+      batch.leases.forEach((lease, i) => {
+        if (Number(shortfalls[i]) > 0) this.holder.lost(lease.holderId);
+      });
+      return null;
+    } catch (error) {
+      this.unconfirmed.push(batch);
+      return error;
     }
   }
 }

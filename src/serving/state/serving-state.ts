@@ -267,4 +267,6 @@ export const stateKeys = {
   campaignLeases: (campaignId: string) => `leases:{c:${campaignId}}`,
   /** Redis: a give-back that ran (its command is not run twice), in its campaign's slot. */
   giveBackToken: (campaignId: string, token: string) => `giveback:{c:${campaignId}}:${token}`,
+  /** Redis: a bill that ran and its answer (bill.lua; not run twice), in the slot of its leases' campaigns. */
+  billToken: (campaignId: string, token: string) => `bill:{c:${campaignId}}:${token}`,
 };
