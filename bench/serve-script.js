@@ -90,6 +90,7 @@ async function measure(redis, file) {
   await redis.config('RESETSTAT');
   for (const due of bills) {
     const keys = [`bill:{c:${[...due.keys()][0]}}:${Math.random()}`];
+    /** @type {(string | number)[]} */
     const args = [60_000];
     for (const [campaign, micros] of due) {
       keys.push(`leases:{c:${campaign}}`, `spend:{c:${campaign}}`, `dspend:{c:${campaign}}:${DAY}`);
