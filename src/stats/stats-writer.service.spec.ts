@@ -378,6 +378,37 @@ describe(StatsWriterService.name, () => {
       expect(impressionsWritten(committed)).toBe(450);
     });
 
+    it('should ask the serving state for one bill per write round, not one per part', async () => {
+      const { dataSource, committed } = fakeDataSource();
+      const writer = writerOn(dataSource);
+      let bills = 0;
+      let redisUp = false;
+      writer.countImpressionsAfter(async () => {
+        bills += 1;
+        if (!redisUp) throw new Error('Redis down');
+      });
+      const clicks = (count: number) =>
+        Array.from({ length: count }, (_, i) =>
+          writer.recordClick(
+            clickOf({ id: `k${i}`, campaignId: 'c0000', adBlockId: 'b1', costMicros: 0, earningsMicros: 0, createdAt: 10 * HOUR, status: 'unbilled' }),
+          ),
+        );
+      // three parts of impressions, each also taking 500 of the waiting clicks: the round's one bill fails and the
+      // clicks are committed without the impressions
+      writer.recordImpressions(records(450), 10 * HOUR);
+      await Promise.all(clicks(1_200));
+      expect(bills).toBe(1);
+      expect(committed).toHaveLength(3);
+      expect(impressionsWritten(committed)).toBe(0);
+
+      // the next round (the clicks asked for one) bills once for its three parts
+      redisUp = true;
+      await writer.flush();
+      expect(bills).toBe(2);
+      expect(committed).toHaveLength(6);
+      expect(impressionsWritten(committed)).toBe(450);
+    });
+
     it('should put back the part that failed and the parts not tried, and write them once on the next flush', async () => {
       const { dataSource, committed, state } = fakeDataSource();
       const writer = writerOn(dataSource);

@@ -59,6 +59,11 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
   private impressionDeltas = new Map<string, { hour: number; byCampaign: Map<string, Delta> }>();
   /** Awaited before buffered impressions are written (see countImpressionsAfter). */
   private impressionsBilled: () => Promise<void> = () => Promise.resolve();
+  /**
+   * The bill of the impressions taken by the current write round, asked for by its first part that carries some and
+   * awaited by the others: it covers every part, and while Redis fails a round of many parts asked once, not per part.
+   */
+  private roundBill: Promise<void> | undefined;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -130,6 +135,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     const deltas = this.deltas;
     this.deltas = new Map();
     this.impressionDeltas = new Map();
+    this.roundBill = undefined;
     return deltas;
   }
 
@@ -159,7 +165,8 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     let deltas = buffered;
     if (deltas.size > 0) {
       try {
-        await this.impressionsBilled();
+        this.roundBill ??= this.impressionsBilled();
+        await this.roundBill;
       } catch (error) {
         // the impressions wait for a bill that succeeds; the clicks, billed on their own, are committed without them
         this.putBack(deltas);
