@@ -94,7 +94,7 @@ async function measure(redis, file) {
     const args = [60_000];
     for (const [campaign, micros] of due) {
       keys.push(`leases:{c:${campaign}}`, `spend:{c:${campaign}}`, `dspend:{c:${campaign}}:${DAY}`);
-      args.push(HOLDER_FIELD, micros);
+      args.push(HOLDER_FIELD, micros, PRICE_MICROS, 1e12, 1e12);
     }
     await redis.adnetBill(keys.length, ...keys, ...args);
   }

@@ -67,6 +67,7 @@ export class MetricsService {
   });
   private adsServed = 0;
   private invalidImpressions = 0;
+  private waivedSpendMicros = 0;
   private readonly clicks: Record<ClickMetricStatus, number> = { counted: 0, unbilled: 0, invalid: 0 };
   private readonly jobFailures = new Counter({
     name: 'adnet_queue_job_failures_total',
@@ -102,6 +103,11 @@ export class MetricsService {
       '': this.invalidImpressions,
     }));
     this.total(
+      'adnet_impression_spend_waived_micros_total',
+      'Impression spend (micro-USDT) not billed because the budget was spent meanwhile: served by a process cut off from Redis past its lease life (docs/SCALING.md).',
+      () => ({ '': this.waivedSpendMicros }),
+    );
+    this.total(
       'adnet_clicks_total',
       'Clicks committed, by status: counted (billed when the campaign pays per click), unbilled, invalid.',
       () => this.clicks,
@@ -136,6 +142,11 @@ export class MetricsService {
   countImpressions(valid: number, invalid: number): void {
     this.adsServed += valid;
     this.invalidImpressions += invalid;
+  }
+
+  /** The stats writer took impression spend off its buffer that the budget could not take (waiveImpressionSpend). */
+  countWaivedSpend(micros: number): void {
+    this.waivedSpendMicros += micros;
   }
 
   /** The stats writer committed clicks. */

@@ -48,6 +48,7 @@ import { withFields } from '../common/with-fields';
           }),
         );
         stats.countImpressionsAfter(() => state.flushBills());
+        state.onWaivedSpend((campaignId, micros) => stats.waiveImpressionSpend(campaignId, micros));
         return state;
       },
     },

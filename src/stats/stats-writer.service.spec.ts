@@ -342,6 +342,80 @@ describe(StatsWriterService.name, () => {
     expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0, 0]);
   });
 
+  describe('impression spend waived by the serving state', () => {
+    /** (id, impressions, clicks, spend, day, daySpend) of each campaign counter row written, in order. */
+    const campaignRows = (committed: { sql: string; params: unknown[] }[][]) =>
+      committed
+        .flatMap((statements) => statements.filter(isCampaignCounters))
+        .flatMap((statement) => Array.from({ length: statement.params.length / 10 }, (_, row) => statement.params.slice(10 * row, 10 * row + 6)));
+    const earningsOf = (committed: { sql: string; params: unknown[] }[][]) =>
+      committed
+        .flat()
+        .filter((statement) => statement.sql.startsWith('UPDATE ad_blocks'))
+        // rows of (id, impressions, clicks, earnings, four traffic counts)
+        .reduce((sum, statement) => sum + statement.params.filter((_, i) => i % 8 === 3).reduce((a: number, b) => a + (b as number), 0), 0);
+
+    it("should take the waived spend off the round's impressions while its bill is answered, keeping them counted and the earnings", async () => {
+      const { dataSource, committed } = fakeDataSource();
+      const writer = writerOn(dataSource);
+      writer.countImpressionsAfter(async () => writer.waiveImpressionSpend('c1', 1400));
+      writer.recordImpressions(
+        [
+          { campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 },
+          { campaignId: 'c1', adBlockId: 'b2', costMicros: 700, earningsMicros: 490 },
+          { campaignId: 'c1', adBlockId: 'b2', costMicros: 700, earningsMicros: 490 },
+          { campaignId: 'c2', adBlockId: 'b1', costMicros: 900, earningsMicros: 630 },
+        ],
+        10 * HOUR,
+      );
+      await writer.flush();
+      expect(campaignRows(committed)).toEqual([
+        ['c1', 3, 0, 700, '1970-01-01', 700],
+        ['c2', 1, 0, 900, '1970-01-01', 900],
+      ]);
+      expect(earningsOf(committed)).toBe(3 * 490 + 630);
+    });
+
+    it('should take what the round does not hold off the impressions served since, written with the next flush', async () => {
+      const { dataSource, committed } = fakeDataSource();
+      const writer = writerOn(dataSource);
+      let bills = 0;
+      writer.countImpressionsAfter(async () => {
+        // served while the bill was on its way, and billed by it: two units waived, the round holding only one
+        if (++bills === 1) {
+          writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+          writer.waiveImpressionSpend('c1', 1400);
+        }
+      });
+      writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+      await writer.flush();
+      await writer.flush();
+      expect(campaignRows(committed)).toEqual([
+        ['c1', 1, 0, 0, '1970-01-01', 0],
+        ['c1', 1, 0, 0, '1970-01-01', 0],
+      ]);
+    });
+
+    it('should take the waived spend off the buffer alone once the round has its answer, never off what is being written', async () => {
+      const { dataSource, committed } = fakeDataSource();
+      const writer = writerOn(dataSource);
+      writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+      const flushed = writer.flush();
+      // the round has taken its impressions and is past its bill (none to wait for here) when a timer's bill waives a
+      // unit served after it
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await Promise.resolve();
+      writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+      writer.waiveImpressionSpend('c1', 700);
+      await flushed;
+      await writer.flush();
+      expect(campaignRows(committed)).toEqual([
+        ['c1', 1, 0, 700, '1970-01-01', 700],
+        ['c1', 1, 0, 0, '1970-01-01', 0],
+      ]);
+    });
+  });
+
   describe('a big flush', () => {
     const records = (count: number) =>
       Array.from({ length: count }, (_, i) => ({ campaignId: `c${String(i).padStart(4, '0')}`, adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }));

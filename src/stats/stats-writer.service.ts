@@ -64,6 +64,8 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    * awaited by the others: it covers every part, and while Redis fails a round of many parts asked once, not per part.
    */
   private roundBill: Promise<void> | undefined;
+  /** The impressions' deltas taken by the current write round, until its bill has answered (see waiveImpressionSpend). */
+  private roundDeltas: Map<string, Delta> | undefined;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -82,6 +84,29 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    */
   countImpressionsAfter(billed: () => Promise<void>): void {
     this.impressionsBilled = billed;
+  }
+
+  /**
+   * Takes `micros` of impression spend of the campaign off what is not written yet: the serving state's bill found
+   * that much served from a lease its holder had lost, with the budget spent by other processes meanwhile, so the
+   * advertiser is not billed for it (the network bears it; the publisher keeps the earnings, the impressions stay
+   * counted). Those impressions are in the deltas of the round whose bill is under way or in the buffer: a bill
+   * answers before the round waiting for it writes, and covers only impressions served before it was sent.
+   */
+  waiveImpressionSpend(campaignId: string, micros: number): void {
+    let left = micros;
+    for (const deltas of [this.roundDeltas, this.deltas]) {
+      for (const delta of deltas?.values() ?? []) {
+        if (left === 0) break;
+        if (delta.campaignId !== campaignId || delta.spendMicros === 0) continue;
+        const waived = Math.min(left, delta.spendMicros);
+        delta.spendMicros -= waived;
+        left -= waived;
+      }
+    }
+    this.metrics.countWaivedSpend(micros - left);
+    if (left > 0) this.logger.error({ campaignId, micros, notFound: left }, 'waived impression spend not found in the unwritten impressions');
+    else this.logger.warn({ campaignId, micros }, 'impression spend waived: the budget was spent while a lost lease holder served');
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
@@ -136,6 +161,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     this.deltas = new Map();
     this.impressionDeltas = new Map();
     this.roundBill = undefined;
+    this.roundDeltas = deltas;
     return deltas;
   }
 
@@ -167,8 +193,10 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
       try {
         this.roundBill ??= this.impressionsBilled();
         await this.roundBill;
+        this.roundDeltas = undefined;
       } catch (error) {
         // the impressions wait for a bill that succeeds; the clicks, billed on their own, are committed without them
+        this.roundDeltas = undefined;
         this.putBack(deltas);
         if (clicks.length === 0) throw error;
         this.logger.warn({ err: error }, 'impressions not billed yet: kept for the next write, the clicks committed without them');

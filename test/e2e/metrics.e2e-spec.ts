@@ -132,6 +132,7 @@ describe(`GET /metrics [${TEST_PROFILE}]`, () => {
       ['adnet_http_request_duration_seconds', 'histogram'],
       ['adnet_ads_served_total', 'counter'],
       ['adnet_impressions_invalid_total', 'counter'],
+      ['adnet_impression_spend_waived_micros_total', 'counter'],
       ['adnet_clicks_total', 'counter'],
       ['adnet_counter_write_seconds', 'histogram'],
       ['adnet_counter_write_clicks', 'histogram'],

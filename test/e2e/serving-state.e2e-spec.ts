@@ -55,40 +55,58 @@ if (TEST_PROFILE === 'mysql') {
       const field = 'holder-x|2026-01-10';
       let bills = 0;
       const tokenOf = (n: number) => stateKeys.billToken(id, `t${n}`);
-      const call = (micros: number) => bill(4, tokenOf(++bills), leases, spent, daySpent, 60_000, field, micros);
+      // a unit of 500 micro-USDT, budgets far from spent unless a test says otherwise
+      const budgets = { total: 1_000_000, daily: 1_000_000 };
+      const send = (token: string, micros: number) => bill(4, token, leases, spent, daySpent, 60_000, field, micros, 500, budgets.total, budgets.daily);
+      const call = (micros: number) => send(tokenOf(++bills), micros);
       await redis.hset(leases, field, 5000, 'other|2026-01-10', 7000);
       await redis.set(spent, 50_000);
       await redis.set(daySpent, 20_000);
 
-      expect(await call(0)).toEqual([0]); // nothing to bill: nothing written
+      // answers per lease: [shortfall, waived]
+      expect(await call(0)).toEqual([0, 0]); // nothing to bill: nothing written
       expect(await redis.hget(leases, field)).toBe('5000');
-      expect(await call(2000)).toEqual([0]); // held 5000: 3000 left
+      expect(await call(2000)).toEqual([0, 0]); // held 5000: 3000 left
       expect(await redis.hget(leases, field)).toBe('3000');
       // the same bill sent again (its answer lost) takes nothing more
-      expect(await bill(4, tokenOf(bills), leases, spent, daySpent, 60_000, field, 2000)).toEqual([0]);
+      expect(await send(tokenOf(bills), 2000)).toEqual([0, 0]);
       expect(await redis.hget(leases, field)).toBe('3000');
-      expect(await call(3000)).toEqual([0]); // held exactly what is billed: the field goes, nothing short
+      expect(await call(3000)).toEqual([0, 0]); // held exactly what is billed: the field goes, nothing short
       expect(await redis.hexists(leases, field)).toBe(0);
       expect([await counter(spent), await counter(daySpent)]).toEqual([50_000, 20_000]);
 
       await redis.hset(leases, field, 500);
-      expect(await call(2000)).toEqual([1500]); // held 500 of 2000: the rest is charged to the counters
+      expect(await call(2000)).toEqual([1500, 0]); // held 500 of 2000: the rest is charged to the counters
       expect(await redis.hexists(leases, field)).toBe(0);
       expect([await counter(spent), await counter(daySpent)]).toEqual([51_500, 21_500]);
       // sent again: the first run's answer, and the counters are not charged a second time
-      expect(await bill(4, tokenOf(bills), leases, spent, daySpent, 60_000, field, 2000)).toEqual([1500]);
+      expect(await send(tokenOf(bills), 2000)).toEqual([1500, 0]);
       expect([await counter(spent), await counter(daySpent)]).toEqual([51_500, 21_500]);
       expect(await redis.pttl(tokenOf(bills))).toBeGreaterThan(50_000);
 
-      expect(await call(1000)).toEqual([1000]); // no field at all (reclaimed): all of it is charged
+      expect(await call(1000)).toEqual([1000, 0]); // no field at all (reclaimed): all of it is charged
       expect(await redis.hexists(leases, field)).toBe(0);
       expect([await counter(spent), await counter(daySpent)]).toEqual([52_500, 22_500]);
       expect(await redis.hget(leases, 'other|2026-01-10')).toBe('7000'); // another holder's field is untouched
 
-      // counters that do not exist (not seeded yet) are not created by a shortfall; an emptied hash goes
+      // a shortfall the budgets no longer take in full: charged in whole units up to the tighter budget, never past
+      // it, the rest waived; with both budgets spent, all of it is waived
+      budgets.daily = 23_700; // 1,200 left today: 2 units of 500
+      expect(await call(2000)).toEqual([2000, 1000]);
+      expect([await counter(spent), await counter(daySpent)]).toEqual([53_500, 23_500]);
+      budgets.total = 53_900; // 400 left in all: less than a unit
+      budgets.daily = 1_000_000;
+      expect(await call(1000)).toEqual([1000, 1000]);
+      budgets.total = 50_000; // spent past it already (a grant may pass it by less than a unit): nothing charged
+      expect(await call(500)).toEqual([500, 500]);
+      expect([await counter(spent), await counter(daySpent)]).toEqual([53_500, 23_500]);
+      budgets.total = 1_000_000;
+
+      // counters that do not exist (not seeded yet) are not created by a shortfall, which is charged in full (the
+      // database bills it); an emptied hash goes
       await redis.del(spent, daySpent);
       await redis.hdel(leases, 'other|2026-01-10');
-      expect(await call(1000)).toEqual([1000]);
+      expect(await call(1000)).toEqual([1000, 0]);
       expect(await redis.exists(spent, daySpent, leases)).toBe(0);
       await redis.del(...Array.from({ length: bills }, (_, i) => tokenOf(i + 1)));
     });
@@ -469,6 +487,34 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
+    });
+
+    it('should never pass the budget with a bill that finds its lease reclaimed and the budget spent meanwhile, and tell what it waived', async () => {
+      const state = new RedisServingState(redis);
+      const other = new RedisServingState(redis);
+      const waived: [string, number][] = [];
+      state.onWaivedSpend((campaignId, micros) => waived.push([campaignId, micros]));
+      const candidate = newCandidate('holder', { totalBudgetMicros: 4000 });
+      const spent = stateKeys.spent(candidate.campaignId);
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      // cut off past its heartbeat's life before its bill: its lease goes back with the unit it served, and another
+      // process spends the whole budget
+      await lapseHeartbeatsOf(candidate);
+      expect(await other.reclaimLapsedHolders()).toBe(1000);
+      for (const userId of ['u2', 'u3', 'u4', 'u5']) expect((await reserve(other, userId, candidate)).served).toEqual([0]);
+      expect((await reserve(other, 'u6', candidate)).served).toEqual([]);
+      await other.flushBills();
+      expect(await counter(spent)).toBe(4000);
+      // back, its bill finds the lease gone and no budget left: nothing charged, the unit waived (not billed)
+      await state.flushBills();
+      expect(await counter(spent)).toBe(4000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(4000);
+      expect(waived).toEqual([[candidate.campaignId, 1000]]);
+      expect(state.heldLeases()).toEqual({ leases: 0, remainingMicros: 0 });
+      await state.beforeApplicationShutdown();
+      await other.beforeApplicationShutdown();
+      expect(await counter(spent)).toBe(4000);
+      expect(waived).toHaveLength(1);
     });
 
     /** A client of its own whose bill script the test can make fail, around the real one. */

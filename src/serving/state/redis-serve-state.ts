@@ -95,6 +95,8 @@ export class RedisServeState {
   private billTimer: NodeJS.Timeout | undefined;
   /** The bill under way (bills go one at a time, in order); settled, never rejected. */
   private billing: Promise<void> = Promise.resolve();
+  /** Told of what a bill could not charge (see onWaivedSpend). */
+  private waived: (campaignId: string, micros: number) => void = () => undefined;
 
   constructor(
     redis: RedisClient,
@@ -322,6 +324,15 @@ export class RedisServeState {
     return bill;
   }
 
+  /**
+   * `waived` hears, before the bill that found it resolves, of impression spend no budget could take: served from a
+   * lease its holder lost (cut off or frozen past the heartbeat's life) while other processes spent the budget it
+   * went back to. Those impressions were served and not billed; the stats writer takes their price off its buffer.
+   */
+  onWaivedSpend(waived: (campaignId: string, micros: number) => void): void {
+    this.waived = waived;
+  }
+
   private scheduleBill(): void {
     if ((this.unbilled.size === 0 && this.unconfirmed.length === 0) || this.billTimer !== undefined) return;
     this.billTimer = setTimeout(() => void this.flushBills().catch(() => undefined), BILL_EVERY_MS);
@@ -358,12 +369,15 @@ export class RedisServeState {
     batch.leases.forEach((lease, i) => {
       const names = leaseNames(lease);
       keys.push(names.leasesKey, names.spentKey, names.daySpentKey);
-      args.push(names.field, batch.micros[i]);
+      args.push(names.field, batch.micros[i], lease.priceMicros, lease.totalBudgetMicros, lease.dailyBudgetMicros);
     });
     try {
-      const shortfalls = await this.redis.adnetBill(keys.length, ...keys, ...args);
+      // per lease: its shortfall, and the part of it the budgets could not take
+      const answer = await this.redis.adnetBill(keys.length, ...keys, ...args);
       batch.leases.forEach((lease, i) => {
-        if (Number(shortfalls[i]) > 0) this.holder.lost(lease.holderId);
+        if (Number(answer[2 * i]) > 0) this.holder.lost(lease.holderId);
+        const waived = Number(answer[2 * i + 1]);
+        if (waived > 0) this.waived(lease.campaignId, waived);
       });
       return null;
     } catch (error) {

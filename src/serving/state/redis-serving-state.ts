@@ -93,6 +93,11 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return this.serves.flushBills();
   }
 
+  /** Hears of impression spend a bill could not charge, the budget spent meanwhile (see RedisServeState.onWaivedSpend). */
+  onWaivedSpend(waived: (campaignId: string, micros: number) => void): void {
+    this.serves.onWaivedSpend(waived);
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     // Billed first, while Redis is connected; a bill that fails is tried again before the impressions are written.
     await this.serves.flushBills().catch(() => undefined);

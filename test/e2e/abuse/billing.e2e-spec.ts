@@ -3,6 +3,11 @@ import { Clock } from '../../../src/common/clock';
 import { APP_CONFIG, AppConfig } from '../../../src/config/app.config';
 import { Click } from '../../../src/events/entities/click.entity';
 import { ExchangeStatsWriterService } from '../../../src/exchange/exchange-stats-writer.service';
+import { utcDay } from '../../../src/campaigns/campaign-rules';
+import { REDIS, type RedisClient } from '../../../src/redis/redis.module';
+import { RedisServingState } from '../../../src/serving/state/redis-serving-state';
+import { stateKeys } from '../../../src/serving/state/serving-state';
+import { TEST_PROFILE } from '../../support/profile';
 import { ADMIN_KEY, BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../../support/test-app';
 import { createAdBlock, UA } from '../../support/serving-helpers';
 import {
@@ -194,6 +199,67 @@ describe('Abuse: the bill', () => {
       });
     });
   });
+
+  // A serving process cut off from Redis (or frozen) past its lease holder's life loses its leases to the other
+  // processes, with the impressions it served in its last bill interval; its bill, once it comes, must not pass a
+  // budget they spent meanwhile (docs/SCALING.md). Redis serving state only: the embedded one is one process.
+  if (TEST_PROFILE === 'mysql')
+    describe('a serving process cut off past its lease life', () => {
+      it('should not bill past the budget what it served before, when the others spent the budget meanwhile', async () => {
+        const redis = t.app.get<RedisClient>(REDIS);
+        const scripted = redis as unknown as { adnetBill: (...args: (string | number)[]) => Promise<number[]> };
+        const realBill = scripted.adnetBill;
+        let release: () => void = () => undefined;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        // the process's bills wait (as if cut off) until the others have spent the budget
+        scripted.adnetBill = async (...args) => {
+          await held;
+          return realBill.apply(redis, args);
+        };
+        const others = new RedisServingState(redis);
+        try {
+          const block = await createAdBlock(t, publisher.apiKey, 'cut-off');
+          // CPM 2.5 USDT: 2,500 micro-USDT an impression, budgets of 4 impressions
+          const campaignId = await campaign({ budget: { amount: 0.01, total: 0.01 }, bidding: { billingType: 'CPM', costPer: 2.5 } });
+          const ad = await serve(campaignId, newUser('cut-off'), block);
+          // its heartbeat lapses and another process reclaims its lease, the served impression's unit with it
+          const leases = stateKeys.campaignLeases(campaignId);
+          for (const field of await redis.hkeys(leases)) await redis.del(stateKeys.leaseHolder(field.split('|')[0]));
+          expect(await others.reclaimLapsedHolders()).toBe(2500);
+          const day = utcDay(clock.now());
+          const candidate = {
+            campaignId,
+            adId: ad.adId as string,
+            priceMicros: 2500,
+            totalBudgetMicros: 10_000,
+            dailyBudgetMicros: 10_000,
+            knownSpentMicros: 0,
+            knownDaySpentMicros: 0,
+          };
+          const reserve = (user: string) => others.reserveImpressions({ userId: user, adBlockId: block, now: clock.now(), day, limit: 1 }, [candidate]);
+          for (let i = 0; i < 4; i++) expect((await reserve(newUser('others'))).served).toEqual([0]);
+          expect((await reserve(newUser('others'))).served).toEqual([]);
+          await others.flushBills();
+          expect(Number(await redis.get(stateKeys.spent(campaignId)))).toBe(10_000);
+
+          release();
+          // its bill comes: the budget has no room, so the impression it served stays counted and is not billed; the
+          // publisher keeps its earnings (the network bears them)
+          expect(await figures(campaignId, block)).toEqual({
+            campaign: { impressions: 1, clicks: 0, unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, cost: 0, conversions: 0 },
+            block: { impressions: 1, clicks: 0, unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, earnings: 0.00175 },
+          });
+          expect(Number(await redis.get(stateKeys.spent(campaignId)))).toBe(10_000);
+          expect(Number(await redis.get(stateKeys.daySpent(campaignId, day)))).toBe(10_000);
+          const metrics = await t.http().get('/metrics').set('x-api-key', ADMIN_KEY).expect(200);
+          expect(metrics.text).toMatch(/^adnet_impression_spend_waived_micros_total 2500$/m);
+        } finally {
+          release();
+          scripted.adnetBill = realBill;
+          await others.beforeApplicationShutdown();
+        }
+      });
+    });
 
   describe('general invalid traffic', () => {
     it('should serve 300 made-up users with bot and empty agents as usual, billing nothing, and keep the budget whole', async () => {
