@@ -64,8 +64,8 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    * awaited by the others: it covers every part, and while Redis fails a round of many parts asked once, not per part.
    */
   private roundBill: Promise<void> | undefined;
-  /** The impressions' deltas taken by the current write round, until its bill has answered (see waiveImpressionSpend). */
-  private roundDeltas: Map<string, Delta> | undefined;
+  /** Impression spend waived per campaign and not yet taken off impressions being written (see waiveImpressionSpend). */
+  private waivedSpend = new Map<string, number>();
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -87,26 +87,17 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
   }
 
   /**
-   * Takes `micros` of impression spend of the campaign off what is not written yet: the serving state's bill found
-   * that much served from a lease its holder had lost, with the budget spent by other processes meanwhile, so the
-   * advertiser is not billed for it (the network bears it; the publisher keeps the earnings, the impressions stay
-   * counted). Those impressions are in the deltas of the round whose bill is under way or in the buffer: a bill
-   * answers before the round waiting for it writes, and covers only impressions served before it was sent.
+   * Takes `micros` of impression spend of the campaign off its impressions still to be written: the serving state's
+   * bill found that much served from a lease its holder had lost, with the budget spent by other processes
+   * meanwhile, so the advertiser is not billed for it (the network bears it; the publisher keeps the earnings, the
+   * impressions stay counted). A bill answers before any impression it covers is written (see countImpressionsAfter),
+   * so the waived impressions are still in this process, buffered or about to be recorded: the amount is kept per
+   * campaign and taken off the campaign's next impressions written, whichever of its blocks and hours they are in.
    */
   waiveImpressionSpend(campaignId: string, micros: number): void {
-    let left = micros;
-    for (const deltas of [this.roundDeltas, this.deltas]) {
-      for (const delta of deltas?.values() ?? []) {
-        if (left === 0) break;
-        if (delta.campaignId !== campaignId || delta.spendMicros === 0) continue;
-        const waived = Math.min(left, delta.spendMicros);
-        delta.spendMicros -= waived;
-        left -= waived;
-      }
-    }
-    this.metrics.countWaivedSpend(micros - left);
-    if (left > 0) this.logger.error({ campaignId, micros, notFound: left }, 'waived impression spend not found in the unwritten impressions');
-    else this.logger.warn({ campaignId, micros }, 'impression spend waived: the budget was spent while a lost lease holder served');
+    this.waivedSpend.set(campaignId, (this.waivedSpend.get(campaignId) ?? 0) + micros);
+    this.metrics.countWaivedSpend(micros);
+    this.logger.warn({ campaignId, micros }, 'impression spend waived: the budget was spent while a lost lease holder served');
   }
 
   recordImpressions(records: ImpressionRecord[], now: number): void {
@@ -161,7 +152,6 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     this.deltas = new Map();
     this.impressionDeltas = new Map();
     this.roundBill = undefined;
-    this.roundDeltas = deltas;
     return deltas;
   }
 
@@ -193,16 +183,16 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
       try {
         this.roundBill ??= this.impressionsBilled();
         await this.roundBill;
-        this.roundDeltas = undefined;
       } catch (error) {
         // the impressions wait for a bill that succeeds; the clicks, billed on their own, are committed without them
-        this.roundDeltas = undefined;
         this.putBack(deltas);
         if (clicks.length === 0) throw error;
         this.logger.warn({ err: error }, 'impressions not billed yet: kept for the next write, the clicks committed without them');
         deltas = new Map();
       }
     }
+    // on the deltas themselves, not the copies: a failed write puts them back with the spend already waived
+    if (this.waivedSpend.size > 0) this.takeWaivedSpendOff(deltas);
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
     const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
     for (const click of clicks) {
@@ -220,6 +210,17 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     await this.applyDeltas(batch, [...rows.values()]);
     await this.ledger.writeBatch(deltas, batch);
     for (const click of clicks) this.metrics.countClick(click.status);
+  }
+
+  private takeWaivedSpendOff(deltas: Map<string, Delta>): void {
+    for (const delta of deltas.values()) {
+      const waived = this.waivedSpend.get(delta.campaignId);
+      if (waived === undefined || delta.spendMicros === 0) continue;
+      const taken = Math.min(waived, delta.spendMicros);
+      delta.spendMicros -= taken;
+      if (taken === waived) this.waivedSpend.delete(delta.campaignId);
+      else this.waivedSpend.set(delta.campaignId, waived - taken);
+    }
   }
 
   private async applyDeltas(manager: Queryable, deltas: Delta[]): Promise<void> {

@@ -489,34 +489,6 @@ if (TEST_PROFILE === 'mysql') {
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
     });
 
-    it('should never pass the budget with a bill that finds its lease reclaimed and the budget spent meanwhile, and tell what it waived', async () => {
-      const state = new RedisServingState(redis);
-      const other = new RedisServingState(redis);
-      const waived: [string, number][] = [];
-      state.onWaivedSpend((campaignId, micros) => waived.push([campaignId, micros]));
-      const candidate = newCandidate('holder', { totalBudgetMicros: 4000 });
-      const spent = stateKeys.spent(candidate.campaignId);
-      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
-      // cut off past its heartbeat's life before its bill: its lease goes back with the unit it served, and another
-      // process spends the whole budget
-      await lapseHeartbeatsOf(candidate);
-      expect(await other.reclaimLapsedHolders()).toBe(1000);
-      for (const userId of ['u2', 'u3', 'u4', 'u5']) expect((await reserve(other, userId, candidate)).served).toEqual([0]);
-      expect((await reserve(other, 'u6', candidate)).served).toEqual([]);
-      await other.flushBills();
-      expect(await counter(spent)).toBe(4000);
-      // back, its bill finds the lease gone and no budget left: nothing charged, the unit waived (not billed)
-      await state.flushBills();
-      expect(await counter(spent)).toBe(4000);
-      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(4000);
-      expect(waived).toEqual([[candidate.campaignId, 1000]]);
-      expect(state.heldLeases()).toEqual({ leases: 0, remainingMicros: 0 });
-      await state.beforeApplicationShutdown();
-      await other.beforeApplicationShutdown();
-      expect(await counter(spent)).toBe(4000);
-      expect(waived).toHaveLength(1);
-    });
-
     /** A client of its own whose bill script the test can make fail, around the real one. */
     const faultyBills = () => {
       const client = testRedis({ keyPrefix: `adnet-state-test:${process.pid}:`, maxRetriesPerRequest: 1 });
@@ -558,6 +530,38 @@ if (TEST_PROFILE === 'mysql') {
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
       expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(3000);
+      await client.quit();
+    });
+
+    it('should never pass the budget with a bill that finds its lease reclaimed and the budget spent meanwhile, and tell what it waived', async () => {
+      const { client, state, fail } = faultyBills();
+      const other = new RedisServingState(redis);
+      const waived: [string, number][] = [];
+      state.onWaivedSpend((campaignId, micros) => waived.push([campaignId, micros]));
+      const candidate = newCandidate('holder', { totalBudgetMicros: 4000 });
+      const spent = stateKeys.spent(candidate.campaignId);
+      // cut off from Redis right after it served (its bills fail, kept to be sent again as they were)
+      fail('down');
+      expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+      await expect(state.flushBills()).rejects.toThrow('Redis down');
+      // past its heartbeat's life its lease goes back with the unit it served, and another process spends the budget
+      await lapseHeartbeatsOf(candidate);
+      expect(await other.reclaimLapsedHolders()).toBe(1000);
+      for (const userId of ['u2', 'u3', 'u4', 'u5']) expect((await reserve(other, userId, candidate)).served).toEqual([0]);
+      expect((await reserve(other, 'u6', candidate)).served).toEqual([]);
+      await other.flushBills();
+      expect(await counter(spent)).toBe(4000);
+      // back, its bill finds the lease gone and no budget left: nothing charged, the unit waived (not billed)
+      fail('ok');
+      await state.flushBills();
+      expect(await counter(spent)).toBe(4000);
+      expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(4000);
+      expect(waived).toEqual([[candidate.campaignId, 1000]]);
+      expect(state.heldLeases()).toEqual({ leases: 0, remainingMicros: 0 });
+      await state.beforeApplicationShutdown();
+      await other.beforeApplicationShutdown();
+      expect(await counter(spent)).toBe(4000);
+      expect(waived).toHaveLength(1);
       await client.quit();
     });
 

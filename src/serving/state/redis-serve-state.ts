@@ -371,19 +371,21 @@ export class RedisServeState {
       keys.push(names.leasesKey, names.spentKey, names.daySpentKey);
       args.push(names.field, batch.micros[i], lease.priceMicros, lease.totalBudgetMicros, lease.dailyBudgetMicros);
     });
+    // per lease: its shortfall, and the part of it the budgets could not take
+    let answer: number[];
     try {
-      // per lease: its shortfall, and the part of it the budgets could not take
-      const answer = await this.redis.adnetBill(keys.length, ...keys, ...args);
-      batch.leases.forEach((lease, i) => {
-        if (Number(answer[2 * i]) > 0) this.holder.lost(lease.holderId);
-        const waived = Number(answer[2 * i + 1]);
-        if (waived > 0) this.waived(lease.campaignId, waived);
-      });
-      return null;
+      answer = await this.redis.adnetBill(keys.length, ...keys, ...args);
     } catch (error) {
       this.unconfirmed.push(batch);
       return error;
     }
+    // outside the try: the answer is taken once, and a batch sent again would report its waived spend again
+    batch.leases.forEach((lease, i) => {
+      if (Number(answer[2 * i]) > 0) this.holder.lost(lease.holderId);
+      const waived = Number(answer[2 * i + 1]);
+      if (waived > 0) this.waived(lease.campaignId, waived);
+    });
+    return null;
   }
 }
 

@@ -7,7 +7,7 @@ import { utcDay } from '../../../src/campaigns/campaign-rules';
 import { REDIS, type RedisClient } from '../../../src/redis/redis.module';
 import { RedisServingState } from '../../../src/serving/state/redis-serving-state';
 import { stateKeys } from '../../../src/serving/state/serving-state';
-import { TEST_PROFILE } from '../../support/profile';
+import { TEST_PROFILE, testRedis } from '../../support/profile';
 import { ADMIN_KEY, BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../../support/test-app';
 import { createAdBlock, UA } from '../../support/serving-helpers';
 import {
@@ -207,16 +207,23 @@ describe('Abuse: the bill', () => {
     describe('a serving process cut off past its lease life', () => {
       it('should not bill past the budget what it served before, when the others spent the budget meanwhile', async () => {
         const redis = t.app.get<RedisClient>(REDIS);
+        // the other processes on a client of their own: defining the scripts on the app's would undo the hold below
+        const othersClient = testRedis({ keyPrefix: (redis.options as { keyPrefix?: string }).keyPrefix, maxRetriesPerRequest: 1 });
+        const others = new RedisServingState(othersClient);
         const scripted = redis as unknown as { adnetBill: (...args: (string | number)[]) => Promise<number[]> };
         const realBill = scripted.adnetBill;
         let release: () => void = () => undefined;
         const held = new Promise<void>((resolve) => (release = resolve));
-        // the process's bills wait (as if cut off) until the others have spent the budget
+        // the process's bills wait (as if cut off) until the others have spent the budget; the real script is put
+        // back before they go on (with auto-pipelining the client calls its own property again)
         scripted.adnetBill = async (...args) => {
           await held;
           return realBill.apply(redis, args);
         };
-        const others = new RedisServingState(redis);
+        const reconnect = () => {
+          scripted.adnetBill = realBill;
+          release();
+        };
         try {
           const block = await createAdBlock(t, publisher.apiKey, 'cut-off');
           // CPM 2.5 USDT: 2,500 micro-USDT an impression, budgets of 4 impressions
@@ -242,7 +249,7 @@ describe('Abuse: the bill', () => {
           await others.flushBills();
           expect(Number(await redis.get(stateKeys.spent(campaignId)))).toBe(10_000);
 
-          release();
+          reconnect();
           // its bill comes: the budget has no room, so the impression it served stays counted and is not billed; the
           // publisher keeps its earnings (the network bears them)
           expect(await figures(campaignId, block)).toEqual({
@@ -254,9 +261,9 @@ describe('Abuse: the bill', () => {
           const metrics = await t.http().get('/metrics').set('x-api-key', ADMIN_KEY).expect(200);
           expect(metrics.text).toMatch(/^adnet_impression_spend_waived_micros_total 2500$/m);
         } finally {
-          release();
-          scripted.adnetBill = realBill;
+          reconnect();
           await others.beforeApplicationShutdown();
+          await othersClient.quit();
         }
       });
     });
