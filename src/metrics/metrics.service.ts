@@ -144,7 +144,7 @@ export class MetricsService {
     this.invalidImpressions += invalid;
   }
 
-  /** The stats writer took impression spend off its buffer that the budget could not take (waiveImpressionSpend). */
+  /** Impression spend the budget could not take, waived by the stats writer (waiveImpressionSpend). */
   countWaivedSpend(micros: number): void {
     this.waivedSpendMicros += micros;
   }

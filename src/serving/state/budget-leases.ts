@@ -17,9 +17,10 @@
  * (HOLDER_TTL_MS), any process gives that holder's fields back to the counters (the reclaim script, per campaign).
  * A process only bills from its leases within HOLDER_TRUST_MS of its last confirmed heartbeat; when billing finds
  * the holder's field gone (reclaimed), it charges the counters instead, as far as the budgets still take it (the
- * rest is waived: served unbilled), and the process drops its leases, takes a new holder id and asks again. The scripts are in scripts/ (holder.lua, lease.lua, serve-many.lua and bill.lua,
- * give-back.lua, reclaim.lua), the holder's lifecycle in redis-lease-holder.ts; docs/SCALING.md (Redis Cluster)
- * says why each step keeps to one hash slot.
+ * rest is waived: served unbilled), and the process drops its leases, takes a new holder id and asks again. The
+ * scripts are in scripts/ (holder.lua, lease.lua, serve-many.lua and bill.lua, give-back.lua, reclaim.lua), the
+ * holder's lifecycle in redis-lease-holder.ts; docs/SCALING.md (Redis Cluster) says why each step keeps to one hash
+ * slot.
  *
  * Lease sizes follow each campaign's local pace: about LEASE_TARGET_MS of serving, between MIN and MAX units.
  */

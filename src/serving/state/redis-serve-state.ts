@@ -327,7 +327,8 @@ export class RedisServeState {
   /**
    * `waived` hears, before the bill that found it resolves, of impression spend no budget could take: served from a
    * lease its holder lost (cut off or frozen past the heartbeat's life) while other processes spent the budget it
-   * went back to. Those impressions were served and not billed; the stats writer takes their price off its buffer.
+   * went back to. Those impressions were served and not billed; the stats writer takes their price off the campaign's
+   * next impressions it writes.
    */
   onWaivedSpend(waived: (campaignId: string, micros: number) => void): void {
     this.waived = waived;
