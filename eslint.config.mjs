@@ -65,7 +65,7 @@ export default tseslint.config(
   {
     // Node 20's V8 gives `{ ...base, more }` a hidden class of its own every time it runs (src/common/with-fields.ts):
     // on the request paths that meant promoted garbage and megamorphic reads. The admin-only folders are not held to it.
-    files: ['src/{serving,events,exchange,compat,stats,trust,common,accounts,redis,profiles,conversions}/**/*.ts'],
+    files: ['src/{serving,clicks,exchange,compat,stats,trust,common,accounts,redis,profiles,conversions}/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.contract.ts'],
     rules: {
       'no-restricted-syntax': [

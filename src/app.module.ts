@@ -13,7 +13,7 @@ import type { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DatabaseModule } from './database/database.module';
-import { EventsModule } from './events/events.module';
+import { ClicksModule } from './clicks/clicks.module';
 import { ExchangeModule } from './exchange/exchange.module';
 import { HealthModule } from './health/health.module';
 import { MetricsEndpointModule, MetricsModule } from './metrics/metrics.module';
@@ -53,7 +53,7 @@ export class AppModule {
         CampaignsModule,
         AdBlocksModule,
         ServingModule,
-        EventsModule,
+        ClicksModule,
         ConversionsModule,
         ProfilesModule,
         ExchangeModule,

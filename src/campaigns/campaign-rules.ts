@@ -1,4 +1,5 @@
 import { ConflictError, FieldError, ValidationError } from '../common/errors';
+import { utcDay } from '../common/day';
 import { hasAtMostDecimals } from '../common/money';
 import type { Campaign, CampaignStatus } from './entities/campaign.entity';
 
@@ -27,16 +28,6 @@ export function applyStatusAction(state: StatusState, action: StatusAction, byAd
     throw new ConflictError('status: campaign is waiting for review; an admin must approve it before it starts');
   }
   return { status: 'onGoing', approved: true };
-}
-
-const DAY_MS = 86_400_000;
-/** The last day answered, as [day start, day name]: the hot paths ask for the same day thousands of times a second. */
-let lastDay: [number, string] = [Number.NaN, ''];
-
-export function utcDay(ms: number): string {
-  const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
-  if (start !== lastDay[0]) lastDay = [start, new Date(ms).toISOString().slice(0, 10)];
-  return lastDay[1];
 }
 
 /** Spend of the UTC day of `now`: the stored day total only counts when it is today's. */

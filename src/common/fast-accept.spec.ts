@@ -1,4 +1,4 @@
-import { ClickEventDataDto, ClickReportDto } from '../events/dto/click.dto';
+import { ClickEventDataDto, ClickReportDto } from '../clicks/dto/click.dto';
 import { AdFetchQueryDto } from '../serving/dto/serving.dto';
 import { validateWithDecorators } from './validation.pipe';
 

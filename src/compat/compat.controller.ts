@@ -7,7 +7,7 @@ import { HandlerDeadline } from '../common/edge/route-config';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
 import { ConversionsController } from '../conversions/conversions.controller';
-import { EventsController } from '../events/events.controller';
+import { ClicksController } from '../clicks/clicks.controller';
 import { ExchangeController } from '../exchange/exchange.controller';
 import { ProfilesController } from '../profiles/profiles.controller';
 import { CompatService } from './compat.service';
@@ -36,7 +36,7 @@ import {
  * key (a public serve key above all) can do nothing here it could not do there.
  */
 const CANONICAL = {
-  click: routeAccessOf(EventsController.prototype.click, EventsController),
+  click: routeAccessOf(ClicksController.prototype.click, ClicksController),
   conversion: routeAccessOf(ConversionsController.prototype.report, ConversionsController),
   exchangeClick: routeAccessOf(ExchangeController.prototype.click, ExchangeController),
   exchangeConversion: routeAccessOf(ExchangeController.prototype.conversion, ExchangeController),

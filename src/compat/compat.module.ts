@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConversionsModule } from '../conversions/conversions.module';
-import { EventsModule } from '../events/events.module';
+import { ClicksModule } from '../clicks/clicks.module';
 import { ExchangeModule } from '../exchange/exchange.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { ServingModule } from '../serving/serving.module';
@@ -12,7 +12,7 @@ import { CompatService } from './compat.service';
  * and answer shapes onto the canonical services; no serving, billing or attribution of its own.
  */
 @Module({
-  imports: [ServingModule, EventsModule, ConversionsModule, ExchangeModule, ProfilesModule],
+  imports: [ServingModule, ClicksModule, ConversionsModule, ExchangeModule, ProfilesModule],
   controllers: [CompatController],
   providers: [CompatService],
 })

@@ -3,7 +3,7 @@ import type { Principal } from '../accounts/principal';
 import { ValidationError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';
 import { ConversionsService } from '../conversions/conversions.service';
-import { EventsService } from '../events/events.service';
+import { ClicksService } from '../clicks/clicks.service';
 import { ExchangeFetchQueryDto } from '../exchange/dto/exchange.dto';
 import { ExchangeConversionsService } from '../exchange/exchange-conversions.service';
 import { ExchangeService } from '../exchange/exchange.service';
@@ -54,7 +54,7 @@ export class CompatService {
 
   constructor(
     private readonly serving: ServingService,
-    private readonly events: EventsService,
+    private readonly events: ClicksService,
     private readonly conversions: ConversionsService,
     private readonly exchange: ExchangeService,
     private readonly exchangeConversions: ExchangeConversionsService,

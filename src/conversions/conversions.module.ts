@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ClickStoreModule } from '../events/click-store.module';
+import { ClickStoreModule } from '../clicks/click-store.module';
 import { StatsModule } from '../stats/stats.module';
 import { ConversionRepository } from './conversion.repository';
 import { ConversionsController } from './conversions.controller';

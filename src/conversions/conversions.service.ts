@@ -6,7 +6,7 @@ import { attributeOnce } from '../common/attribute-once';
 import { Clock, DAY_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { CLICK_STORE, type ClickStore } from '../events/click-store';
+import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
 import { MetricsService } from '../metrics/metrics.service';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { ConversionRepository } from './conversion.repository';

@@ -2,7 +2,7 @@ import { Account } from '../accounts/entities/account.entity';
 import { ApiKey } from '../accounts/entities/api-key.entity';
 import { AdBlock } from '../ad-blocks/entities/ad-block.entity';
 import { Campaign } from '../campaigns/entities/campaign.entity';
-import { Click } from '../events/entities/click.entity';
+import { Click } from '../clicks/entities/click.entity';
 import { Conversion } from '../conversions/entities/conversion.entity';
 import { VerificationCall } from '../verification/entities/verification-call.entity';
 import { StatsHourly } from '../stats/entities/stats-hourly.entity';

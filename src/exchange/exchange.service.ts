@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestFacts } from '../common/request-facts';
 import type { Principal } from '../accounts/principal';
-import { utcDay } from '../campaigns/campaign-rules';
+import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import { ConflictError } from '../common/errors';
 import { newId } from '../common/ids';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { CLICK_EXCLUSION_MS } from '../events/events.service';
-import { noImpression } from '../events/no-impression';
+import { CLICK_EXCLUSION_MS } from '../clicks/clicks.service';
+import { noImpression } from '../clicks/no-impression';
 import { GeoService } from '../serving/geo.service';
 import { languageFromAcceptLanguage } from '../serving/request-context';
 import { reserveInRounds } from '../serving/reserve-in-rounds';

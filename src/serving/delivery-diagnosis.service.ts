@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isAdmin, type Principal } from '../accounts/principal';
 import { AdBlocksService, type ServingBlock } from '../ad-blocks/ad-blocks.service';
-import { utcDay } from '../campaigns/campaign-rules';
+import { utcDay } from '../common/day';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { Clock } from '../common/clock';

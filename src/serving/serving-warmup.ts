@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { utcDay } from '../campaigns/campaign-rules';
+import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { CampaignIndexService } from './campaign-index.service';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AdBlocksService, ServingBlock } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
-import { utcDay } from '../campaigns/campaign-rules';
+import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import { NotFoundError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';

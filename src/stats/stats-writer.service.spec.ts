@@ -1,8 +1,8 @@
 import type { DataSource, EntityManager, Repository } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 import type { Queryable } from '../database/queryable';
-import type { ClickStore } from '../events/click-store';
-import type { Click } from '../events/entities/click.entity';
+import type { ClickStore } from '../clicks/click-store';
+import type { Click } from '../clicks/entities/click.entity';
 import { MetricsService } from '../metrics/metrics.service';
 import type { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsWriterService } from './stats-writer.service';

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { utcDay } from '../campaigns/campaign-rules';
+import { utcDay } from '../common/day';
 import { hourStart } from '../common/clock';
 import { EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { CLICK_STORE, type ClickStore } from '../events/click-store';
-import type { Click } from '../events/entities/click.entity';
+import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
+import type { Click } from '../clicks/entities/click.entity';
 import type { Queryable } from '../database/queryable';
 import { MetricsService } from '../metrics/metrics.service';
 import { BlockCounterChange, CampaignCounterChange, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';

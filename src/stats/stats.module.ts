@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
-import { ClickStoreModule } from '../events/click-store.module';
+import { ClickStoreModule } from '../clicks/click-store.module';
 import { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsWriterService } from './stats-writer.service';
 import { StatsController } from './stats.controller';

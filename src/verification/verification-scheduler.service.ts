@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { CLICK_STORE, type ClickStore } from '../events/click-store';
+import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
 import { QUEUE_NAMES } from '../queue/queue-names';
 import { QueueService } from '../queue/queue.service';
 import type { VerifyClickJob } from './verification.processor';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CampaignsModule } from '../campaigns/campaigns.module';
-import { ClickStoreModule } from '../events/click-store.module';
+import { ClickStoreModule } from '../clicks/click-store.module';
 import { StatsModule } from '../stats/stats.module';
 import { VerificationCall } from './entities/verification-call.entity';
 import { VerificationCallRepository } from './verification-call.repository';

@@ -6,7 +6,7 @@ import { CampaignsService } from '../campaigns/campaigns.service';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
-import { CLICK_STORE, type ClickStore, type ClickToVerify } from '../events/click-store';
+import { CLICK_STORE, type ClickStore, type ClickToVerify } from '../clicks/click-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { VerificationHealthDto } from './dto/verification.dto';
 import { callVerification } from './verification-call';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Click } from '../../src/events/entities/click.entity';
+import { Click } from '../../src/clicks/entities/click.entity';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { TEST_PROFILE } from '../support/profile';
 import { getRepositoryToken } from '@nestjs/typeorm';

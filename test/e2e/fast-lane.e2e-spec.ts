@@ -1,6 +1,6 @@
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { EventsFastLane } from '../../src/events/events.fast-lane';
-import { EventsService } from '../../src/events/events.service';
+import { ClicksFastLane } from '../../src/clicks/clicks.fast-lane';
+import { ClicksService } from '../../src/clicks/clicks.service';
 import { ServingFastLane } from '../../src/serving/serving.fast-lane';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { CLICK, createAdBlock, FETCH, flushStats, IP, refreshIndex, UA } from '../support/serving-helpers';
@@ -31,7 +31,7 @@ describe('Fast lanes of the hot routes (endpoints 5 and 6)', () => {
     campaignId = await createServable(t, advertiser.apiKey, openCampaign({ bidding: { billingType: 'CPM', costPer: 2 } }));
     await refreshIndex(t);
     // Records which way each request went, without changing what the lanes do.
-    for (const lane of [t.app.get(ServingFastLane), t.app.get(EventsFastLane)]) {
+    for (const lane of [t.app.get(ServingFastLane), t.app.get(ClicksFastLane)]) {
       const tryHandle = lane.tryHandle.bind(lane);
       jest.spyOn(lane, 'tryHandle').mockImplementation((request, reply) => {
         const took = !laneOffForNext && tryHandle(request, reply);
@@ -184,9 +184,9 @@ describe('Fast lane of the click and the handler deadline', () => {
     const block = await createAdBlock(t, publisher.apiKey, 'Deadline block');
     const key = (await t.http().post(`/api/v2/admin/accounts/${publisher.accountId}/keys`).set('x-api-key', ADMIN_KEY).send({ label: 'fresh' }).expect(200))
       .body.data.apiKey;
-    const events = t.app.get(EventsService);
+    const events = t.app.get(ClicksService);
     const body = { eventType: 'click', eventData: { adBlockId: block, messengerUserId: newUser(), adId: 'ad_x', campaignId: 'x' } };
-    const lane = jest.spyOn(t.app.get(EventsFastLane), 'tryHandle').mockReturnValueOnce(false);
+    const lane = jest.spyOn(t.app.get(ClicksFastLane), 'tryHandle').mockReturnValueOnce(false);
     const stuck = jest
       .spyOn(events, 'countClick')
       .mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve({ status: 'success', msg: 'late' }), 2000)));

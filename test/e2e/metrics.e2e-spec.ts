@@ -1,4 +1,4 @@
-import { EventsFastLane } from '../../src/events/events.fast-lane';
+import { ClicksFastLane } from '../../src/clicks/clicks.fast-lane';
 import { ServingFastLane } from '../../src/serving/serving.fast-lane';
 import { CLICK, createAdBlock, FETCH, refreshIndex } from '../support/serving-helpers';
 import {
@@ -93,7 +93,7 @@ describe(`GET /metrics [${TEST_PROFILE}]`, () => {
     // Counts the requests the fast lanes answered, without changing what they do.
     for (const [lane, kind] of [
       [t.app.get(ServingFastLane), 'fetch'],
-      [t.app.get(EventsFastLane), 'click'],
+      [t.app.get(ClicksFastLane), 'click'],
     ] as const) {
       const tryHandle = lane.tryHandle.bind(lane);
       jest.spyOn(lane, 'tryHandle').mockImplementation((request, reply) => {

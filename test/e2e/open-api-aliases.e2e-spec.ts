@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Conversion } from '../../src/conversions/entities/conversion.entity';
-import { EventsFastLane } from '../../src/events/events.fast-lane';
+import { ClicksFastLane } from '../../src/clicks/clicks.fast-lane';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
 import { ServingFastLane } from '../../src/serving/serving.fast-lane';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
@@ -49,7 +49,7 @@ describe('Open API aliases (docs/CONTRACT.md §14)', () => {
     partnerB = await createAccount(t, ['partner'], 'Alias partner B');
     block = await createAdBlock(t, publisher.apiKey, 'Alias block');
     // Records which way (fast lane or Nest) each hot request went, without changing what the lanes do.
-    for (const lane of [t.app.get(ServingFastLane), t.app.get(EventsFastLane)]) {
+    for (const lane of [t.app.get(ServingFastLane), t.app.get(ClicksFastLane)]) {
       const tryHandle = lane.tryHandle.bind(lane);
       jest.spyOn(lane, 'tryHandle').mockImplementation((request, reply) => {
         const took = tryHandle(request, reply);

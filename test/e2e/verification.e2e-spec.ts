@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { Click } from '../../src/events/entities/click.entity';
+import { Click } from '../../src/clicks/entities/click.entity';
 import { VerificationScheduler } from '../../src/verification/verification-scheduler.service';
 import { VerificationService } from '../../src/verification/verification.service';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';

@@ -378,7 +378,7 @@ export interface paths {
          * 6. Report a click on a served ad
          * @description Counted only if that ad was served to that user on that block within 24 hours (else 400 `no matching impression`). A repeat within 10 minutes answers success without counting again, so retries are safe. CPC campaigns are billed per counted click while budget is left. The click is stored before the answer.
          */
-        post: operations["EventsController_click"];
+        post: operations["ClicksController_click"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4661,7 +4661,7 @@ export interface operations {
             };
         };
     };
-    EventsController_click: {
+    ClicksController_click: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../src/common/clock';
 import { APP_CONFIG, AppConfig } from '../../../src/config/app.config';
-import { Click } from '../../../src/events/entities/click.entity';
+import { Click } from '../../../src/clicks/entities/click.entity';
 import { ExchangeStatsWriterService } from '../../../src/exchange/exchange-stats-writer.service';
-import { utcDay } from '../../../src/campaigns/campaign-rules';
+import { utcDay } from '../../../src/common/day';
 import { REDIS, type RedisClient } from '../../../src/redis/redis.module';
 import { RedisServingState } from '../../../src/serving/state/redis-serving-state';
 import { stateKeys } from '../../../src/serving/state/serving-state';

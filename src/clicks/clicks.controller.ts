@@ -6,18 +6,18 @@ import { FastLane } from '../common/edge/fast-lane';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
 import { ClickReportDto, ClickResultDto } from './dto/click.dto';
-import { EventsFastLane } from './events.fast-lane';
-import { EventsService } from './events.service';
+import { ClicksFastLane } from './clicks.fast-lane';
+import { ClicksService } from './clicks.service';
 
 @ApiTags('events')
 @ApiSecurity('x-api-key')
 @Controller('api/v2/openapi/ad/event')
-export class EventsController {
-  constructor(private readonly events: EventsService) {}
+export class ClicksController {
+  constructor(private readonly events: ClicksService) {}
 
   @Post('report')
   @PublishableKeyAllowed()
-  @FastLane(EventsFastLane)
+  @FastLane(ClicksFastLane)
   @HttpCode(200)
   @Roles('publisher')
   @ApiOperation({

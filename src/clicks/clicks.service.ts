@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import { isAdmin, type Principal } from '../accounts/principal';
-import { utcDay } from '../campaigns/campaign-rules';
+import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import type { RequestFacts } from '../common/request-facts';
 import { newId } from '../common/ids';
@@ -24,7 +24,7 @@ import { withFields } from '../common/with-fields';
 export const CLICK_EXCLUSION_MS = 10 * 60 * 1000;
 
 @Injectable()
-export class EventsService {
+export class ClicksService {
   constructor(
     private readonly adBlocks: AdBlocksService,
     private readonly index: CampaignIndexService,
@@ -37,7 +37,7 @@ export class EventsService {
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
   ) {}
 
-  private readonly logger = new Logger(EventsService.name);
+  private readonly logger = new Logger(ClicksService.name);
 
   /**
    * Records a click on a served ad: bound to an impression of that ad for that user on that block within 24 h, one

@@ -7,19 +7,19 @@ import { FastLaneHandler } from '../common/edge/fast-lane';
 import { requestFactsOf } from '../common/request-facts';
 import { acceptFastWithAliases } from '../common/validation.pipe';
 import { ClickReportDto } from './dto/click.dto';
-import { EventsService } from './events.service';
+import { ClicksService } from './clicks.service';
 
 /**
- * Endpoint 6 without Nest's per-request machinery (see FastLaneHandler; on EventsController.click): a plainly valid
+ * Endpoint 6 without Nest's per-request machinery (see FastLaneHandler; on ClicksController.click): a plainly valid
  * report (Open API aliases such as `telegramUserId` rewritten first, docs/CONTRACT.md §14) whose key the LaneGate admits, on a block known to be the caller's; everything else (a malformed or non-JSON
  * body included) goes to the controller. The route's handler deadline covers both ways (see deadline.ts).
  */
 @Injectable()
-export class EventsFastLane extends FastLaneHandler {
+export class ClicksFastLane extends FastLaneHandler {
   constructor(
     private readonly gate: LaneGate,
     private readonly adBlocks: AdBlocksService,
-    private readonly events: EventsService,
+    private readonly events: ClicksService,
   ) {
     super();
   }

@@ -5,14 +5,14 @@ import { ServingModule } from '../serving/serving.module';
 import { StatsModule } from '../stats/stats.module';
 import { VerificationModule } from '../verification/verification.module';
 import { ClickStoreModule } from './click-store.module';
-import { EventsController } from './events.controller';
-import { EventsFastLane } from './events.fast-lane';
-import { EventsService } from './events.service';
+import { ClicksController } from './clicks.controller';
+import { ClicksFastLane } from './clicks.fast-lane';
+import { ClicksService } from './clicks.service';
 
 @Module({
   imports: [AccountsModule, AdBlocksModule, ServingModule, StatsModule, VerificationModule, ClickStoreModule],
-  controllers: [EventsController],
-  providers: [EventsService, EventsFastLane],
-  exports: [EventsService],
+  controllers: [ClicksController],
+  providers: [ClicksService, ClicksFastLane],
+  exports: [ClicksService],
 })
-export class EventsModule {}
+export class ClicksModule {}
