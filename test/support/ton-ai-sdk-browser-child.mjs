@@ -22,6 +22,18 @@ const DEVICE_FINGERPRINT = 2854123301;
 const CLIENTJS_URL = 'https://cdn.jsdelivr.net/npm/clientjs@0.1.11/dist/client.min.js';
 const nodeFetch = globalThis.fetch;
 
+/**
+ * The SDK's clock: its countdowns and auto-close run on whole-second timers (setInterval(…, 1000), setTimeout(…, 2000)).
+ * The driver sets SDK_SECOND_MS to how many real milliseconds one of the SDK's seconds lasts, so a 10-second countdown
+ * runs its ten ticks, in order, in a fraction of the time. Shorter timers (React's, this file's polling) keep theirs.
+ */
+const SDK_SECOND_MS = Number(process.env.SDK_SECOND_MS ?? 1000);
+const scaled = (delay) => (typeof delay === 'number' && delay >= 1000 ? Math.round((delay * SDK_SECOND_MS) / 1000) : delay);
+const realSetTimeout = globalThis.setTimeout;
+const realSetInterval = globalThis.setInterval;
+globalThis.setTimeout = (handler, delay, ...args) => realSetTimeout(handler, scaled(delay), ...args);
+globalThis.setInterval = (handler, delay, ...args) => realSetInterval(handler, scaled(delay), ...args);
+
 let sdk = null;
 let browser = null;
 

@@ -34,8 +34,18 @@ export class MiniAppBrowser {
   /** How many exchanges the steps so far have taken (see step()). */
   private seen = 0;
 
-  constructor(private readonly servicePort: number) {
-    this.child = fork(join(__dirname, 'ton-ai-sdk-browser-child.mjs'), [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  /**
+   * `sdkSecondMs`: how many real milliseconds one second of the SDK's countdowns lasts in this browser (its timers of a
+   * second or more run that much faster; the ticks and what they send are unchanged). Real time is 1000.
+   */
+  constructor(
+    private readonly servicePort: number,
+    { sdkSecondMs = 20 }: { sdkSecondMs?: number } = {},
+  ) {
+    this.child = fork(join(__dirname, 'ton-ai-sdk-browser-child.mjs'), [], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      env: { ...process.env, SDK_SECOND_MS: String(sdkSecondMs) },
+    });
     this.child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       const waiter = this.pending.get(message.id);
       this.pending.delete(message.id);
