@@ -34,7 +34,7 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       transform: { '^.+\\.ts$': tsJest },
       setupFiles: ['<rootDir>/test/setup-env.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/support/flush-cluster.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/worker-database.ts', '<rootDir>/test/support/flush-cluster.ts'],
       // The sdk-* specs drive the built SDK: built here when its sources changed.
       globalSetup: '<rootDir>/test/support/sdk-build.js',
     },

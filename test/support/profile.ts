@@ -7,7 +7,18 @@ import type { RedisClient } from '../../src/redis/redis.module';
  * Redis Cluster (TEST_REDIS_CLUSTER_NODES, seeds as in REDIS_CLUSTER_NODES; scripts/redis-cluster.sh starts one).
  */
 export const TEST_PROFILE = process.env.TEST_PROFILE === 'mysql' ? 'mysql' : 'embedded';
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || 'mysql://root@127.0.0.1:3306/test';
+/**
+ * The MySQL database of this Jest worker: `<database>_w<worker>` on the server of TEST_DATABASE_URL, so the e2e files
+ * run in parallel workers without dropping each other's schema (created by test/support/worker-database.ts).
+ */
+export const TEST_DATABASE_URL = workerDatabaseUrl(process.env.TEST_DATABASE_URL || 'mysql://root@127.0.0.1:3306/test', process.env.JEST_WORKER_ID);
+
+function workerDatabaseUrl(url: string, worker: string | undefined): string {
+  if (!worker) return url;
+  const parsed = new URL(url);
+  parsed.pathname = `${parsed.pathname.replace(/^\//, '') || 'test'}_w${worker}`;
+  return parsed.toString();
+}
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES || null;
 

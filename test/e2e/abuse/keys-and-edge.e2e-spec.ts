@@ -289,7 +289,9 @@ describe('abuse: unauthenticated big bodies are refused before they are read', (
     const statuses = JSON.parse(output.split('\n')[1]) as unknown[];
     expect(statuses).toHaveLength(40);
     expect(statuses.filter((status) => status !== 401 && status !== 'reset')).toEqual([]);
-    expect(healthMs).toBeLessThan(200);
+    // A bound for an event loop held by 400 MiB of bodies, not a speed target: reading them would take seconds, and
+    // the e2e files run beside each other in parallel workers on a small machine.
+    expect(healthMs).toBeLessThan(1_000);
     expect(rssGrowth).toBeLessThan(200 * MiB);
   }, 60_000);
 
