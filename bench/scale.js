@@ -1,7 +1,7 @@
 'use strict';
 /**
  * `npm run bench:scale` (also the last part of `npm run bench`): how the ad fetch's cost grows with the number of
- * active campaigns and uploaded profiles. First the matcher alone (bench/matcher-scale.js: ns per match over the
+ * active campaigns and uploaded profiles. First the matcher alone (bench/lib/matcher-scale.js: ns per match over the
  * service's own index at 1,000 / 10,000 / 100,000 campaigns), then, for each cell of campaigns × profiles, the
  * service on MySQL + Redis under GET /matching/ad (limit 5, the request mix of bench/serving.js): req/s, p50 and p99
  * at saturation (50 connections), p99 at a fixed 2,000 req/s (20 connections), the CPU µs per request of the
@@ -11,7 +11,7 @@
  *
  * Seeding: the data only grows, so the cells run in order of profiles, then campaigns. Campaigns have the targeting
  * mix of bench/serving.js and are inserted in bulk, 500 rows per insert, as the rows CampaignsService.create writes
- * (bench/seed.js campaignRow), through the campaigns entity's TypeORM repository of the build: through the
+ * (bench/lib/seed.js campaignRow), through the campaigns entity's TypeORM repository of the build: through the
  * API, 500 campaigns took 20 s on the loaded machine. Each is inserted once: a cell with fewer campaigns than exist
  * pauses the rest (one status update per thousand rows, the same way). The service is restarted for every cell, so
  * it loads exactly the active campaigns into its index and starts with a fresh heap.
@@ -27,9 +27,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, sleep, cpuMeter, pidOf } = require('./lib');
-const seed = require('./seed');
+const seed = require('./lib/seed');
 const { ADMIN_KEY, random, pick, chance, LANGUAGES, USER_AGENTS } = seed;
-const matcher = require('./matcher-scale');
+const matcher = require('./lib/matcher-scale');
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_scale_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';

@@ -7,7 +7,7 @@
  *
  * Seeds 10,000 active campaigns with mixed targeting and 100,000 user profiles through the public API, then loads
  * GET /matching/ad (limit 5) and POST /ad/event/report (clicks on really served ads) with autocannon at saturation
- * (50 connections), then at a fixed offered load of 2,000 req/s, open-loop (bench/fixed-rate.js: requests evenly
+ * (50 connections), then at a fixed offered load of 2,000 req/s, open-loop (bench/lib/fixed-rate.js: requests evenly
  * spaced, latency counted from the instant each was due; autocannon's per-second quota sends bursts, and its runs are
  * printed beside for comparison with earlier figures). Prints req/s, p50, p99 and the ratio to
  * bare Fastify, and for each run the CPU time per request of the server under load, Redis, MySQL and the load
@@ -25,7 +25,7 @@
  * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
  * BENCH_CLICKS (40000: first clicks on served ads prepared for each round; its click run sends exactly these),
  * BENCH_PHASES (saturation,fixed,floors,warmup, run in that order: which parts to run, e.g. `fixed` alone to look at latency; `floors`
- * loads bench/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip;
+ * loads bench/lib/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip;
  * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js),
  * BENCH_WARMUP_RUNS (3: fresh processes measured one after the other; target 4 is judged on their median),
  * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after).
@@ -33,9 +33,9 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, pidOf } = require('./lib');
-const { loadAtRate } = require('./fixed-rate');
+const { loadAtRate } = require('./lib/fixed-rate');
 const { measureWarmup } = require('./warmup');
-const seed = require('./seed');
+const seed = require('./lib/seed');
 const { LANGUAGES, USER_AGENTS, random, pick, chance } = seed;
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/adnet_bench';
@@ -51,15 +51,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 2);
  * First clicks prepared per saturation round (BENCH_CLICKS; each needs a served ad first, so small runs use fewer).
  * The round's click run sends exactly these and ends, so every click it measures is a first click, counted and
  * written durably: a run by duration that ran out went on with repeats, which are answered without a write, and
- * counted them in its rate (the figures before 2026-11-28, docs/PERFORMANCE.md).
+ * counted them in its rate.
  */
 const CLICKS_PER_ROUND = Number(process.env.BENCH_CLICKS || 40_000);
 /** First clicks prepared for the fixed-rate click run: 2,000 a second for its whole duration. */
 const FIXED_RATE_CLICKS = 2000 * DURATION;
 /**
- * Fresh processes the warm-up phase measures (BENCH_WARMUP_RUNS). One run's time to full speed moved from 500 to
- * 2,750 ms between runs of one build, as the machine dipped for a second at a time (docs/PERFORMANCE.md, sessions 13
- * and 14); the median of three is a measure of the process, and every run's figure is printed beside it.
+ * Fresh processes the warm-up phase measures (BENCH_WARMUP_RUNS). One run's time to full speed moves several-fold
+ * between runs of one build when the machine dips for a second at a time; the median of three is a measure of the
+ * process, and every run's figure is printed beside it.
  */
 const WARMUP_RUNS = Math.max(1, Number(process.env.BENCH_WARMUP_RUNS || 3));
 const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,fixed,floors,warmup').split(','));
@@ -159,7 +159,7 @@ async function benchStore(store) {
     PORT: String(SERVICE_PORT),
     ...storeEnv,
     REDIS_PREFIX,
-    // the per-user cap is off (bench/seed.js SERVICE_ENV) unless asked for
+    // the per-user cap is off (bench/lib/seed.js SERVICE_ENV) unless asked for
     USER_IMPRESSIONS_PER_HOUR: process.env.BENCH_USER_IMPRESSIONS_PER_HOUR || '0',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
   };
@@ -243,7 +243,7 @@ async function benchStore(store) {
         body: clickBodies.pop(),
       })
     ).text();
-    // bench/answers.js builds answers of these sizes for bare Fastify and the floors
+    // bench/lib/answers.js builds answers of these sizes for bare Fastify and the floors
     const answerSizes = {
       BARE_FETCH_BYTES: String(fetchBytes),
       BARE_FETCH_ADS: String(Math.round(fetchAds)),
@@ -251,7 +251,7 @@ async function benchStore(store) {
     };
     bare = await startServer(
       'bare fastify',
-      path.join(__dirname, 'bare-fastify.js'),
+      path.join(__dirname, 'lib', 'bare-fastify.js'),
       { PORT: String(BARE_PORT), ...answerSizes },
       `${BARE}/`,
       '/tmp/adnet-bench-bare.log',
@@ -259,7 +259,7 @@ async function benchStore(store) {
     // The floors answer as much as bare Fastify does: they differ from it only by their one piece of I/O.
     floor = await startServer(
       'floor',
-      path.join(__dirname, 'floor-fastify.js'),
+      path.join(__dirname, 'lib', 'floor-fastify.js'),
       {
         PORT: String(FLOOR_PORT),
         ...answerSizes,
@@ -356,15 +356,15 @@ async function benchStore(store) {
     // burst more than the server; 20 connections offer the same 2,000 req/s more like independent clients while
     // leaving room for a click's durable commit (a connection waits for its answer before it sends again).
     //
-    // Right after the saturation runs, as the target says, not after the floors' minute (docs/PERFORMANCE.md, session 8).
+    // Right after the saturation runs, as the target says, not after the floors' minute.
     // Even so the ad fetch has been idle since its own saturation run (the click run, then bare Fastify's fixed-rate
     // run: about 20 s), longer than a budget lease is kept unused (LEASE_IDLE_MS, 5 s), so its first second measures
     // the leases being asked for again; the service inherits LEASE_IDLE_MS from the environment, so a run with
-    // LEASE_IDLE_MS=60000 keeps them (docs/PERFORMANCE.md, sessions 10 and 11). The floor's run comes after the ad
+    // LEASE_IDLE_MS=60000 keeps them (docs/PERFORMANCE.md#lease-idle-time). The floor's run comes after the ad
     // fetch's so as not to lengthen that lull.
     let bareFixed, floorFixed, fetchFixed, clickFixed;
     if (PHASES.has('fixed')) {
-      say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections, requests evenly spaced (bench/fixed-rate.js)`);
+      say(`fixed offered load, 2,000 req/s over ${FIXED_RATE_CONNECTIONS} connections, requests evenly spaced (bench/lib/fixed-rate.js)`);
       const fixed = { rate: 2000, connections: FIXED_RATE_CONNECTIONS };
       bareFixed = await besideIdleProbe(() => run('bare fastify @2000/s', { url: BARE, requests: fetchRequests, ...fixed }));
       fetchFixed = await besideIdleProbe(() => run('GET matching/ad @2000/s', { url: SERVICE, requests: fetchRequests, ...fixed }));
@@ -520,11 +520,11 @@ function counterWritesBetween(before, after, seconds) {
 }
 
 /**
- * Runs `work` (one load run) with bench/idle-gaps.js beside it for as long: how often, and how long, the machine left
+ * Runs `work` (one load run) with bench/lib/idle-gaps.js beside it for as long: how often, and how long, the machine left
  * a process that only keeps a 1 ms timer without running it. A server's p99 cannot be lower than those pauses allow.
  */
 async function besideIdleProbe(work) {
-  const probe = spawn(process.execPath, [path.join(__dirname, 'idle-gaps.js')], {
+  const probe = spawn(process.execPath, [path.join(__dirname, 'lib', 'idle-gaps.js')], {
     env: { ...process.env, BENCH_IDLE_SECONDS: String(DURATION) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -622,9 +622,9 @@ function coresBusy(run) {
 }
 
 /**
- * How busy the service's and Redis' main threads were in the saturation runs (bench/lib.js mainThreadMeter): a
+ * How busy the service's and Redis' main threads were in the saturation runs (bench/lib/index.js mainThreadMeter): a
  * service thread well short of 100 % while the two add up to about one thread means they took turns, each waiting for
- * the other (docs/PERFORMANCE.md, "What the service waits for").
+ * the other.
  */
 function mainThreadShares(runs) {
   const measured = runs.filter((run) => run.busy?.service !== undefined);

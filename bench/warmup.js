@@ -26,7 +26,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { ROOT, startServer, sleep, startScriptNodeFlags } = require('./lib');
-const seed = require('./seed');
+const seed = require('./lib/seed');
 
 const WINDOW_MS = 250;
 const REPORTED_MS = 5000;

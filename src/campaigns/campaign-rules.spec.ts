@@ -1,6 +1,7 @@
 import { ConflictError, ValidationError } from '../common/errors';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
 import type { CampaignStatus } from './entities/campaign.entity';
+import { utcDay } from '../common/day';
 
 describe('applyStatusAction', () => {
   const cases: Array<[CampaignStatus, boolean, StatusAction, boolean, CampaignStatus | 'conflict']> = [
@@ -49,7 +50,7 @@ describe('deliveryStatus', () => {
     totalBudgetMicros: 100,
     dailyBudgetMicros: 10,
     daySpentMicros: 0,
-    spentDay: '2026-01-10',
+    spentDay: utcDay(now),
   };
 
   it('should follow the stored status when not onGoing', () => {
@@ -67,7 +68,7 @@ describe('deliveryStatus', () => {
   });
 
   it("should not count yesterday's spend against today's budget", () => {
-    expect(deliveryStatus({ ...base, daySpentMicros: 10, spentDay: '2026-01-09' }, now)).toBe('delivering');
+    expect(deliveryStatus({ ...base, daySpentMicros: 10, spentDay: utcDay(now - 86_400_000) }, now)).toBe('delivering');
   });
 });
 

@@ -2,6 +2,10 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../database/data-source-options';
 import { CampaignRepository } from './campaign.repository';
 import { Campaign } from './entities/campaign.entity';
+import { utcDay } from '../common/day';
+
+/** Any past day the campaign last spent on. */
+const SPENT_DAY = utcDay(Date.UTC(2026, 10, 25));
 
 function campaignRow(id: string, fields: Partial<Campaign> = {}): Partial<Campaign> {
   return {
@@ -43,7 +47,7 @@ describe(CampaignRepository.name, () => {
   it('should read the billing facts of many campaigns as plain values, absent ones left out', async () => {
     const campaigns = dataSource.getRepository(Campaign);
     await campaigns.insert(
-      campaignRow('c-paused', { status: 'paused', approved: false, billingType: 'CPM', spentMicros: 7, daySpentMicros: 3, spentDay: '2026-11-25', version: 4 }),
+      campaignRow('c-paused', { status: 'paused', approved: false, billingType: 'CPM', spentMicros: 7, daySpentMicros: 3, spentDay: SPENT_DAY, version: 4 }),
     );
     // more than one IN list's worth
     const many = Array.from({ length: 1200 }, (_, i) => `c-${String(i).padStart(4, '0')}`);
@@ -65,7 +69,7 @@ describe(CampaignRepository.name, () => {
       dailyBudgetMicros: 5_000_000,
       spentMicros: 7,
       daySpentMicros: 3,
-      spentDay: '2026-11-25',
+      spentDay: SPENT_DAY,
     });
     expect(facts.get('c-1199')).toEqual(expect.objectContaining({ approved: true, status: 'onGoing', version: 1, spentMicros: 0, spentDay: '' }));
   });

@@ -67,7 +67,7 @@ describe('installLeanAsyncResourceBind', () => {
   });
 
   it('should let what a bound function reaches die young once it is out of reach (Node 20’s own bind has it promoted)', () => {
-    // The control: if Node's own stops promoting, the workaround can go (docs/PERFORMANCE.md, "The POST routes' garbage").
+    // The control: if Node's own stops promoting, the workaround can go (docs/PERFORMANCE.md#the-post-routes-garbage).
     expect(promotedByBinding(nodeBind)).toBeGreaterThan(2);
     expect(promotedByBinding(AsyncResource.prototype.bind as Bind)).toBeLessThan(1);
   });

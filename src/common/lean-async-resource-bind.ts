@@ -12,9 +12,8 @@ const LEAN = Symbol.for('adnet.leanAsyncResourceBind');
  * makes a new function the prototype of another; whatever those functions reach (the resource, the bound function's
  * closure) then outlives every scavenge and is promoted, to be freed only by a full GC (the spec measures it: 35 MB
  * promoted for 10,000 binds of 1 KB). Fastify binds one per request with a body (its content-type parser), which
- * reaches the whole request: bare Fastify answered 12,328 POSTs a second with 20 ms scavenges promoting 48.8 MB a
- * second, and 21,632 with this, 0.7 ms and 0.2 MB (`node bench/post-garbage.js`; docs/PERFORMANCE.md, "The POST
- * routes' garbage"). Idempotent; createApp installs it before any route runs.
+ * reaches the whole request, so every POST's garbage was promoted (`node bench/probes/post-garbage.js`,
+ * docs/PERFORMANCE.md#the-post-routes-garbage). Idempotent; createApp installs it before any route runs.
  */
 export function installLeanAsyncResourceBind(): void {
   const prototype = AsyncResource.prototype as unknown as { bind: BoundByNode & { [LEAN]?: true } };

@@ -120,9 +120,8 @@ class LazyChildLogger {
 const LOG_FLUSH_MS = 200;
 /**
  * Lines are written in chunks of about this many characters. Each write is handed to libuv's thread pool, and what
- * one costs the process is mostly per write, not per byte: 4.9–5.8 ms of CPU per MB of lines in 8 KiB writes, 1.2–1.6
- * in 64 KiB ones (`node bench/log-writes.js`). An access line is about 200 bytes, so 8 KiB writes cost each request
- * about 1 µs, 64 KiB ones a quarter of that (docs/PERFORMANCE.md, session 14).
+ * one costs the process is mostly per write, not per byte, so larger chunks cost each request less
+ * (`node bench/probes/log-writes.js`, docs/PERFORMANCE.md#the-access-log-and-the-request-histogram).
  */
 const LOG_CHUNK = 65536;
 

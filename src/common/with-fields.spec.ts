@@ -28,7 +28,7 @@ describe('withFields', () => {
 
     expect(haveSameHiddenClass(copies[0], copies[99])).toBe(true);
     expect(haveSameHiddenClass(copies[98], copies[99])).toBe(true);
-    // The control: if V8 stops doing this, withFields and its lint rule can go (docs/PERFORMANCE.md).
+    // The control: if V8 stops doing this, withFields and its lint rule can go (docs/PERFORMANCE.md#the-post-routes-garbage).
     expect(haveSameHiddenClass(spread[98], spread[99])).toBe(false);
   });
 });

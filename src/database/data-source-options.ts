@@ -41,7 +41,7 @@ export function dataSourceOptions(target: DatabaseTarget, runMigrations: boolean
     enableWAL: true,
     // Every commit synced to disk, so an answered click survives a power loss too (docs/OPERATIONS.md). Set before
     // WAL is: better-sqlite3 is built to default to NORMAL on a database already in WAL mode, so without this the
-    // first start ran FULL and every restart NORMAL. Group commits pay one sync per group (docs/PERFORMANCE.md).
+    // first start ran FULL and every restart NORMAL. Group commits pay one sync per group (docs/PERFORMANCE.md#clicks-group-commits).
     prepareDatabase: (db: { pragma(source: string): unknown }) => {
       db.pragma('synchronous = FULL');
     },

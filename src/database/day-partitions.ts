@@ -44,7 +44,7 @@ export const MAX_PARTITION = 'pmax';
 /** EVENT_PARTITION_DAYS_AHEAD's default. */
 export const DEFAULT_DAYS_AHEAD = 7;
 
-/** `p20261125` holds the rows of 2026-11-25 (UTC): the name is the last day below its bound. */
+/** `pYYYYMMDD` holds the rows of that UTC day: the name is the last day below its bound. */
 export function partitionName(lessThan: number): string {
   return `p${new Date(lessThan - 1).toISOString().slice(0, 10).replace(/-/g, '')}`;
 }

@@ -24,7 +24,7 @@ export interface HistogramSeries {
 /**
  * A Prometheus histogram kept as plain numbers and handed to the registry when scraped, in prom-client's own export
  * format (the same text on /metrics). prom-client's `observe` builds, validates and hashes the label set on every
- * call, even through `labels(...)`: about 1.5 µs of each ad request (docs/PERFORMANCE.md, session 14). Here a caller
+ * call, even through `labels(...)`, a visible share of each ad request (docs/PERFORMANCE.md#the-access-log-and-the-request-histogram). Here a caller
  * keeps the series it got from `labels` once, and each observation is a bucket search and three additions.
  */
 export class PlainHistogram<L extends string> {

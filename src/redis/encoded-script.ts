@@ -38,7 +38,7 @@ export class ListedArguments implements ScriptArguments {
  * The keys and arguments written straight in the Redis protocol (RESP bulk strings), prefixed with the client's key
  * prefix. ioredis spends per argument what this does not: the call's argument list is spread twice and flattened,
  * numbers and keys become new strings, and the RESP text is assembled a piece at a time. With some 65 arguments per
- * ad request that was a quarter of the ad fetch's CPU (docs/PERFORMANCE.md).
+ * ad request that was a quarter of the ad fetch's CPU (docs/PERFORMANCE.md#one-serve-call-per-turn).
  */
 export class EncodedArguments implements ScriptArguments {
   private keysText = '';

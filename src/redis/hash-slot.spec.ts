@@ -1,4 +1,5 @@
 import { groupBySlot, hashSlot } from './hash-slot';
+import { utcDay } from '../common/day';
 
 describe(hashSlot.name, () => {
   it('should compute the slots Redis Cluster gives (CLUSTER KEYSLOT)', () => {
@@ -11,7 +12,7 @@ describe(hashSlot.name, () => {
 
   it('should hash only the first non-empty {tag}, wherever the prefix puts it', () => {
     expect(hashSlot('adnet:spend:{c:42}')).toBe(hashSlot('c:42'));
-    expect(hashSlot('adnet:dspend:{c:42}:2026-11-25')).toBe(hashSlot('adnet:spend:{c:42}'));
+    expect(hashSlot(`adnet:dspend:{c:42}:${utcDay(Date.UTC(2026, 10, 25))}`)).toBe(hashSlot('adnet:spend:{c:42}'));
     expect(hashSlot('x:{u:7}:{c:42}')).toBe(hashSlot('u:7'));
     // an empty first tag does not count: the whole key is hashed (a later tag neither)
     expect(hashSlot('a{}b')).toBe(13694);

@@ -24,7 +24,8 @@ const REFRESH_SLICE = 1000;
 /**
  * Campaigns' counters a refresh reads per query (see CampaignStore.servableCountersPage): SQLite answers on the event
  * loop, and a page of 5,000 held it for tens of ms every refresh (the p99 of the ad fetch at 10,000 campaigns). On the
- * (status, id) index a page of 250 takes 0.7-1.4 ms (bench/refresh-pages.js, docs/PERFORMANCE.md).
+ * (status, id) index a page of 250 takes about a millisecond (bench/probes/refresh-pages.js,
+ * docs/PERFORMANCE.md#matching-the-match-cache-targeting-bitsets-the-refresh-in-slices).
  */
 export const COUNTERS_PAGE = 250;
 /** How long change notices are gathered before one reload applies them all. */

@@ -3,6 +3,7 @@ import { IndexedCampaign, MatchCache, MatchContext, rankCampaigns, selectCandida
 import { campaignChecks, FactSources, matchChecks, noCountryDetail, ordinal, stateChecks } from './delivery-checks';
 import { MemoryServingState } from './state/memory-serving-state';
 import { ImpressionCandidate, previewReserve } from './state/serving-state';
+import { utcDay } from '../common/day';
 
 const NOW = Date.UTC(2026, 0, 10, 12);
 const COUNTRIES = ['US', 'DE', 'FR'];
@@ -118,9 +119,9 @@ describe('delivery checks', () => {
       passed: false,
       detail: '5 USDT spent of 5 USDT: the total budget is spent',
     });
-    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: '2026-01-10' }, NOW)[2]).toMatchObject({ check: 'budget.daily', passed: false });
+    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: utcDay(NOW) }, NOW)[2]).toMatchObject({ check: 'budget.daily', passed: false });
     // yesterday's spend does not count today
-    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: '2026-01-09' }, NOW)[2]).toMatchObject({ passed: true });
+    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: utcDay(NOW - 86_400_000) }, NOW)[2]).toMatchObject({ passed: true });
   });
 
   it('should word the frequency cap and the exclusion of a user from the serving state', () => {
@@ -184,7 +185,7 @@ describe('delivery checks', () => {
         let now = NOW;
         for (const { user, block, advance, limit, click } of steps) {
           now += advance;
-          const request = { userId: user, adBlockId: block, now, day: '2026-01-10', limit, userImpressionsPerHour: 6 };
+          const request = { userId: user, adBlockId: block, now, day: utcDay(NOW), limit, userImpressionsPerHour: 6 };
           const predicted = previewReserve(request, ads, await state.preview({ userId: user, adBlockId: block, now, day: request.day }, ads));
           const actual = await state.reserveImpressions(request, ads);
           expect(predicted.served).toEqual(actual.served);

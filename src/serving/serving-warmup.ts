@@ -31,7 +31,7 @@ export interface WarmupSummary {
 
 /**
  * Warms the ad fetch before the process listens (so before `/health` answers): a fresh process otherwise served
- * its first seconds at a fraction of its speed (docs/PERFORMANCE.md, "Warm-up"). It runs the pure parts of the
+ * its first seconds at a fraction of its speed (docs/PERFORMANCE.md#warm-up). It runs the pure parts of the
  * serve path over the real campaign index: the match cache of each targeting context the index's campaigns name,
  * the answer JSON and serving-state candidate of every campaign matched, the request parsers, the bot check and the
  * geo lookup, several times over so that V8 optimizes them. It reads and fills only caches: it never calls the

@@ -100,7 +100,7 @@ export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit,
     const parts: (Buffered | undefined)[] = buffered === undefined ? [undefined] : this.partsOf(buffered);
     for (let i = 0; i < parts.length; i++) {
       // A turn before each part: a synchronous driver holds the event loop for a whole transaction, and a second's
-      // impressions over 10,000 campaigns held it 145-233 ms in one (docs/PERFORMANCE.md); cutting the parts is a
+      // impressions over many campaigns held it far too long in one (docs/PERFORMANCE.md#periodic-work-in-parts); cutting the parts is a
       // turn of its own. Each part takes the items waiting by then, so a click does not wait for the whole flush.
       if (parts.length > 1) await nextTurn();
       const group = this.pending.splice(0, MAX_ITEMS_PER_WRITE);

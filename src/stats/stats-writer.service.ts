@@ -36,7 +36,7 @@ interface Delta extends TrafficCounts {
 const UPDATE_CHUNK = 200;
 /**
  * Buffered (campaign, ad block, hour) rows per transaction: a flush of more goes in parts, a turn of the event loop
- * between them. On SQLite a part of 200 holds the event loop a few milliseconds (docs/PERFORMANCE.md).
+ * between them. On SQLite a part of 200 holds the event loop a few milliseconds (docs/PERFORMANCE.md#periodic-work-in-parts).
  */
 const ROWS_PER_PART = UPDATE_CHUNK;
 

@@ -29,8 +29,8 @@ export const LEASE_MIN_UNITS = 4;
 export const LEASE_MAX_UNITS = 5000;
 /**
  * A lease not billed from for this long goes back to the shared counters (LEASE_IDLE_MS, the default). Longer keeps
- * leases through a lull, so the first second after it need not ask for every campaign's lease again; in eight bench
- * runs on 2026-11-27 (docs/PERFORMANCE.md, session 11) 30 s and 60 s did not give a lower p99 than 5 s, so 5 s stays.
+ * leases through a lull, so the first second after it need not ask for every campaign's lease again; longer idle
+ * times did not give a lower p99 (docs/PERFORMANCE.md#lease-idle-time), so 5 s stays.
  */
 export const LEASE_IDLE_MS = 5000;
 /**

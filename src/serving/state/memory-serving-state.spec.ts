@@ -1,6 +1,7 @@
 import { MemoryServingState, SWEEP_MARKS_PER_CALL } from './memory-serving-state';
 import { IMPRESSION_WINDOW_MS, ImpressionCandidate } from './serving-state';
 import { describeServingStateContract } from './serving-state.contract';
+import { utcDay } from '../../common/day';
 
 describeServingStateContract('memory', () => new MemoryServingState());
 
@@ -67,7 +68,7 @@ describe(MemoryServingState.name, () => {
     const spent = { ...candidate(1), totalBudgetMicros: 0 };
     const spentCapped = { ...candidate(2), totalBudgetMicros: 0, frequencyCap: { impressions: 1, windowMs: 60_000 } };
     const result = await state.reserveImpressions(
-      { userId: 'u1', adBlockId: 'b1', now, day: '2026-01-10', limit: 5, invalid: false, userImpressionsPerHour: 3 },
+      { userId: 'u1', adBlockId: 'b1', now, day: utcDay(now), limit: 5, invalid: false, userImpressionsPerHour: 3 },
       [spent, spentCapped],
     );
     expect(result).toEqual({ served: [], exhausted: [0, 1], userCapped: false });
@@ -85,7 +86,7 @@ describe(MemoryServingState.name, () => {
       userId: 'u1',
       adBlockId: 'b1',
       now: later,
-      day: '2026-01-10',
+      day: utcDay(now),
       priceMicros: 0,
       totalBudgetMicros: 1_000_000_000,
       dailyBudgetMicros: 1_000_000_000,

@@ -24,7 +24,7 @@ import {
 const SWEEP_EVERY_MS = 60_000;
 /**
  * Marks looked at per call at the most while a sweep is under way (a user whose marks cannot have expired yet counts
- * as one). A whole sweep in one call held the event loop 56-62 ms with the bench's 4,000 users (docs/PERFORMANCE.md),
+ * as one). A whole sweep in one call held the event loop for tens of ms (docs/PERFORMANCE.md#the-embedded-serving-state),
  * and grows with a day's traffic.
  */
 export const SWEEP_MARKS_PER_CALL = 2000;
@@ -221,7 +221,7 @@ export class MemoryServingState implements ServingState {
       // Nothing of this user's can have expired yet: its marks are not looked at one by one. Most users of a day
       // are such (an impression's mark lasts 24 h, the sweep comes every minute), so the sweep costs about one look
       // per user rather than one per mark, whose slices, on the first requests after a quiet minute, held the event
-      // loop for tens of ms at 2,000 requests a second (docs/PERFORMANCE.md).
+      // loop for tens of ms at 2,000 requests a second (docs/PERFORMANCE.md#the-embedded-serving-state).
       if (user.sweepAt > now) continue;
       looked += sweepUser(user, now);
       if (user.blocks.size === 0 && user.caps.size === 0 && user.excluded === null) this.users.delete(userId);

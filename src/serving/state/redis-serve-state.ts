@@ -77,7 +77,7 @@ interface PendingServe {
  * Redis Cluster). What they served is taken off the holder's fields in the campaigns' leases hashes in bills grouped
  * per lease, every BILL_EVERY_MS and before the impressions reach the database (flushBills): one HINCRBY per lease
  * and bill instead of one per campaign and turn, which was a third of Redis' CPU per ad request
- * (docs/PERFORMANCE.md).
+ * (docs/PERFORMANCE.md#impressions-billed-off-the-leases-every-100-ms).
  */
 export class RedisServeState {
   private readonly redis: ServeScript;

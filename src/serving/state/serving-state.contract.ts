@@ -1,4 +1,5 @@
 import { ClickRequest, ImpressionCandidate, previewReserve, ServingState, ViewRequest } from './serving-state';
+import { utcDay } from '../../common/day';
 
 /**
  * The behaviour both serving-state implementations promise; run against memory in the unit specs and against
@@ -7,7 +8,7 @@ import { ClickRequest, ImpressionCandidate, previewReserve, ServingState, ViewRe
 export function describeServingStateContract(name: string, makeState: () => Promise<ServingState> | ServingState) {
   describe(`${name} serving state`, () => {
     const now = Date.UTC(2026, 0, 10, 12);
-    const day = '2026-01-10';
+    const day = utcDay(now);
     let state: ServingState;
     let seq = 0;
     let campaignId: string;
@@ -51,7 +52,7 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       for (let i = 0; i < 5; i++) served.push((await reserve(`u${i}`, [candidate()])).served.length);
       expect(served).toEqual([1, 1, 1, 0, 0]);
       expect((await reserve('u9', [candidate()])).exhausted).toEqual([0]);
-      expect((await reserve('u9', [candidate()], 5, now + 86_400_000, '2026-01-11')).served).toEqual([0]);
+      expect((await reserve('u9', [candidate()], 5, now + 86_400_000, utcDay(now + 86_400_000))).served).toEqual([0]);
     });
 
     it('should stop at the total budget, seeded from what the database already knew', async () => {

@@ -5,14 +5,14 @@
  * targeting mix of bench/serving.js, and the request contexts of its ad fetches (countries from the geo database,
  * the profiles' flag mix, the three platforms, ten languages). Prints, per campaign count, the ns per match of each
  * kind of call the ad fetch makes, and what a full index refresh costs. Run by bench/scale.js, or alone:
- * `node bench/matcher-scale.js` (needs `npm run build`; BENCH_MATCHER_CAMPAIGNS, default 1000,10000,100000).
+ * `node bench/lib/matcher-scale.js` (needs `npm run build`; BENCH_MATCHER_CAMPAIGNS, default 1000,10000,100000).
  *
  * Kinds of call, as ServingService makes them (src/serving/reserve-in-rounds.ts): round 1 asks for limit + 3 = 8
  * candidates, a second round 16 with the 8 offered skipped, a fourth round 64 with the 56 offered before skipped.
  * "first" is the first request of a context after a refresh (the match cache starts afresh with every new list).
  */
 const path = require('node:path');
-const { ROOT } = require('./lib');
+const { ROOT } = require('./index');
 const { campaignRow, addressesByCountry, random, pick, chance, LANGUAGES } = require('./seed');
 
 const COUNTS = (process.env.BENCH_MATCHER_CAMPAIGNS || '1000,10000,100000').split(',').map(Number);

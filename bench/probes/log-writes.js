@@ -4,7 +4,7 @@
  * service. Writes LOG_WRITES_MB (200) of access lines to a file through `fs.write`, one write in flight, as the
  * service's line buffer hands them to sonic-boom, once per chunk size, and prints the process's CPU (every thread:
  * libuv's pool does the writes) per MB written and per access line.
- *   node bench/log-writes.js            # chunks of 8, 64 and 256 KiB, each measured twice
+ *   node bench/probes/log-writes.js            # chunks of 8, 64 and 256 KiB, each measured twice
  */
 const fs = require('node:fs');
 const os = require('node:os');

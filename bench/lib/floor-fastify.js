@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Floors for reading the ratios: bare Fastify (the yardstick's answers, as large as the service's: bench/answers.js)
+ * Floors for reading the ratios: bare Fastify (the yardstick's answers, as large as the service's: bench/lib/answers.js)
  * plus only the one piece of I/O that a request of each hot route cannot do without, done the way the service does
  * it, on any path (the bench sends them the service's own requests). Not part of the service.
  *
@@ -16,7 +16,7 @@
 const Fastify = require('fastify');
 // The service's own fix for Node 20's AsyncResource#bind (src/common/lean-async-resource-bind.ts): without it every
 // POST's request outlives its scavenges here too, and the yardstick would be a handicapped Fastify.
-require(require('node:path').join(__dirname, '..', 'dist/src/common/lean-async-resource-bind.js')).installLeanAsyncResourceBind();
+require(require('node:path').join(__dirname, '..', '..', 'dist/src/common/lean-async-resource-bind.js')).installLeanAsyncResourceBind();
 const { Redis } = require('ioredis');
 const mysql = require('mysql2/promise');
 

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * `node bench/serve-script.js`: Redis' own CPU for the ad fetch's scripts, per ad request, out of INFO commandstats:
+ * `node bench/probes/serve-script.js`: Redis' own CPU for the ad fetch's scripts, per ad request, out of INFO commandstats:
  * the serve script (serve-many.lua: the whole EVALSHA, and the commands it calls, how many and their time), then the
  * bill (bill.lua) as the service sends it: every BILL_EVERY_MS one call with a sum per lease served from, here one
  * call per SERVE_SCRIPT_REQUESTS_PER_BILL requests (2,000: 100 ms at 20,000 ad requests a second) over the leases
@@ -10,15 +10,13 @@
  * service's own EncodedScript. With a second serve script file as argument it measures that one too, alternately, four
  * times each (to compare a changed script with the built one). Uses database 7 of SERVE_SCRIPT_REDIS_URL
  * (redis://127.0.0.1:6379), flushed before each measurement. Needs a built service (`npm run build`).
- *   node bench/serve-script.js [other-serve-many.lua]
- * (Before 2026-11-28 the serve script also billed each served ad off its lease in the same call; this bench then
- * laid out the leases too, see docs/PERFORMANCE.md.)
+ *   node bench/probes/serve-script.js [other-serve-many.lua]
  */
 const fs = require('node:fs');
 const path = require('node:path');
 const { Redis } = require('ioredis');
 
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '..', '..');
 const SCRIPTS = path.join(ROOT, 'dist/src/serving/state/scripts');
 const { EncodedArguments, EncodedScript } = require(path.join(ROOT, 'dist/src/redis/encoded-script.js'));
 const REDIS_URL = `${process.env.SERVE_SCRIPT_REDIS_URL || 'redis://127.0.0.1:6379'}/7`;

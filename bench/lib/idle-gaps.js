@@ -2,16 +2,16 @@
 /**
  * How long this machine leaves a Node process without running it: a process doing nothing but a 1 ms timer records
  * every gap over 8 ms between two of its turns, for BENCH_IDLE_SECONDS (20). Run it on an idle machine, or beside a
- * load, to see the pauses no server on it can avoid (docs/PERFORMANCE.md, "The p99 floor in the bench"). Not part of
+ * load, to see the pauses no server on it can avoid (docs/PERFORMANCE.md#targets, 2b). Not part of
  * the service.
- *   node bench/idle-gaps.js
+ *   node bench/lib/idle-gaps.js
  */
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS || 20);
 const THRESHOLD_MS = 8;
 
 const gaps = [];
 // Said first, so a bench waits for it before it starts a load: a Node process starting (some 50 ms of CPU) beside the
-// first tenth of a second of a run was that tenth's p99 (docs/PERFORMANCE.md, session 11).
+// first tenth of a second of a run was that tenth's p99.
 process.stdout.write('measuring\n');
 const started = performance.now();
 let last = started;

@@ -4,7 +4,7 @@
  * DELETEs of 5,000 rows per statement (what it would take unpartitioned, and what SQLite does), and what adding
  * partitions ahead costs (`REORGANIZE PARTITION pmax`, empty and holding a day). Not part of the service.
  *
- *   BENCH_DATABASE_URL=mysql://root@127.0.0.1:3306/<own database> [BENCH_ROWS_PER_DAY=200000] node bench/event-retention.js
+ *   BENCH_DATABASE_URL=mysql://root@127.0.0.1:3306/<own database> [BENCH_ROWS_PER_DAY=200000] node bench/probes/event-retention.js
  *
  * It creates and drops its own table `bench_event_retention` (the shape and keys of `clicks`).
  */

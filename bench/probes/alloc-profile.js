@@ -5,12 +5,12 @@
  * As a preload it samples every allocation (also of objects already collected) from ALLOC_FROM_S to ALLOC_TO_S
  * seconds after the process started and writes ALLOC_OUT (/tmp/adnet-alloc.heapprofile):
  *   BENCH_PHASES=fixed ALLOC_FROM_S=62 ALLOC_TO_S=68 \
- *     BENCH_SERVICE_NODE_ARGS="--require ./bench/alloc-profile.js" node bench/serving.js
+ *     BENCH_SERVICE_NODE_ARGS="--require ./bench/probes/alloc-profile.js" node bench/serving.js
  * (with BENCH_PHASES=fixed the ad fetch at 2,000 req/s runs from about 58 s to 68 s).
  *
  * ALLOC_PROMOTED=1 leaves out what the young generation collected: what is left lived long enough to be promoted
  * (plus what the window's end still holds, up to a young generation of garbage), the objects that make scavenges
- * slow. Run as a script, it prints the functions that allocated most: `node bench/alloc-profile.js [file]`.
+ * slow. Run as a script, it prints the functions that allocated most: `node bench/probes/alloc-profile.js [file]`.
  */
 const fs = require('node:fs');
 

@@ -4,7 +4,7 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 const autocannon = require('autocannon');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 
 /**
  * Starts `node <script>` with `env` and waits until `readyUrl` answers; the child dies with this process.

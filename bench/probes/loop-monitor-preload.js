@@ -4,9 +4,9 @@
  * heap used, the event-loop delay (max and p99, perf_hooks.monitorEventLoopDelay), every gap over 8 ms between two
  * timer turns, and every garbage collection over 2 ms (kind 1: scavenge, 4: mark-compact). With better-sqlite3
  * loaded, every statement over 5 ms is printed too, with its time and text. Used on the service under the bench's
- * load (docs/PERFORMANCE.md, "The fixed-rate yardstick and the event-loop blocks"). Not part of the service.
+ * load (docs/PERFORMANCE.md#periodic-work-in-parts). Not part of the service.
  *   npm run build && BENCH_PHASES=saturation,fixed BENCH_ROUNDS=1 \
- *     BENCH_SERVICE_NODE_ARGS="--require ./bench/loop-monitor-preload.js" node bench/serving.js
+ *     BENCH_SERVICE_NODE_ARGS="--require ./bench/probes/loop-monitor-preload.js" node bench/serving.js
  *   grep -E 'loop-monitor|slow-sql' /tmp/adnet-bench-service-embedded.log
  */
 const http = require('node:http');
@@ -49,7 +49,7 @@ setInterval(() => {
 }, 1000).unref();
 
 try {
-  const Database = require(require.resolve('better-sqlite3', { paths: [path.resolve(__dirname, '..')] }));
+  const Database = require(require.resolve('better-sqlite3', { paths: [path.resolve(__dirname, '..', '..')] }));
   const Statement = new Database(':memory:').prepare('SELECT 1').constructor;
   for (const method of ['run', 'all', 'get', 'iterate']) {
     const original = Statement.prototype[method];

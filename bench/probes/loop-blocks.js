@@ -9,14 +9,14 @@
  * profile's SQLite file by default, whose driver answers on the event loop), and times each piece of work while a
  * setImmediate chain records the longest gap between two turns:
  *   npm run build && BENCH_STORES=embedded BENCH_PHASES=saturation node bench/serving.js   # seeds 10,000 campaigns
- *   node bench/loop-blocks.js
- *   BENCH_DATABASE_URL=mysql://root@127.0.0.1:3306/adnet_bench BENCH_REDIS_URL=redis://127.0.0.1:6379 node bench/loop-blocks.js
+ *   node bench/probes/loop-blocks.js
+ *   BENCH_DATABASE_URL=mysql://root@127.0.0.1:3306/adnet_bench BENCH_REDIS_URL=redis://127.0.0.1:6379 node bench/probes/loop-blocks.js
  * LOOP_BLOCKS_ROWS (7,000): the distinct (campaign, ad block) rows of the flushed second (2,000 ad requests a second
  * of 5 ads over 10,000 campaigns touch about 6,300).
  */
 const path = require('node:path');
-const { ROOT } = require('./lib');
-const { ADMIN_KEY } = require('./seed');
+const { ROOT } = require('../lib');
+const { ADMIN_KEY } = require('../lib/seed');
 
 const ROWS = Number(process.env.LOOP_BLOCKS_ROWS || 7000);
 

@@ -6,7 +6,7 @@
  * embedded database bench/serving.js seeded (10,000 campaigns by default), so the bench's file is not changed. Not
  * part of the service.
  *   npm run build && BENCH_STORES=embedded BENCH_PHASES=saturation node bench/serving.js   # seeds the database
- *   node bench/refresh-pages.js
+ *   node bench/probes/refresh-pages.js
  */
 const fs = require('node:fs');
 const Database = require('better-sqlite3');

@@ -1,13 +1,13 @@
 'use strict';
 /**
  * The yardstick: a bare Fastify server with no database, no Redis, no auth, answering fixed JSON as large as the
- * service's own answers, measured at the start of the run (bench/answers.js). The benchmark reports the service's throughput as a
+ * service's own answers, measured at the start of the run (bench/lib/answers.js). The benchmark reports the service's throughput as a
  * share of this one's: both then cost the load generator the same to read.
  */
 const Fastify = require('fastify');
 // The service's own fix for Node 20's AsyncResource#bind (src/common/lean-async-resource-bind.ts): without it every
 // POST's request outlives its scavenges here too, and the yardstick would be a handicapped Fastify.
-require(require('node:path').join(__dirname, '..', 'dist/src/common/lean-async-resource-bind.js')).installLeanAsyncResourceBind();
+require(require('node:path').join(__dirname, '..', '..', 'dist/src/common/lean-async-resource-bind.js')).installLeanAsyncResourceBind();
 
 const { fetchBody: FETCH_BODY, clickBody: CLICK_BODY } = require('./answers').answerBodies();
 

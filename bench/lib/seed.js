@@ -1,12 +1,12 @@
 'use strict';
 /**
  * What the benchmark scripts start from: fresh stores, the service's environment, and the accounts, campaigns and
- * profiles they seed. Shared so that bench/serving.js, bench/scale.js, bench/matcher-scale.js and bench/warmup.js
+ * profiles they seed. Shared so that bench/serving.js, bench/scale.js, bench/lib/matcher-scale.js and bench/warmup.js
  * measure the same service on the same kind of data. Not part of the service.
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, inParallel, sleep } = require('./lib');
+const { ROOT, inParallel, sleep } = require('./index');
 
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 /** The service's environment in every bench, beside its port and stores. */
@@ -168,7 +168,7 @@ function campaignBody(i, now) {
 /**
  * Campaign `i` of campaignBody as the row the build's own CampaignsService.create inserts for it at `now`, caught at
  * its repository instead of written: bench/scale.js inserts these rows in bulk (creating 100,000 campaigns one
- * request at a time takes too long) and bench/matcher-scale.js indexes them in memory. The service builds the row, so
+ * request at a time takes too long) and bench/lib/matcher-scale.js indexes them in memory. The service builds the row, so
  * the benches' rows change with it. Approved and onGoing: the service is given no campaign review.
  */
 async function campaignRow(i, now, accountId) {
@@ -184,7 +184,7 @@ async function campaignRow(i, now, accountId) {
   const service = new CampaignsService(repository, { campaignReview: false }, { publish: () => undefined }, { now: () => now }, null);
   await service.create({ accountId, roles: ['advertiser'] }, campaignBody(i, now));
   // a create that stops inserting through its repository would otherwise hand the benches no rows, silently
-  if (!row) throw new Error('CampaignsService.create inserted no row: bench/seed.js campaignRow needs updating');
+  if (!row) throw new Error('CampaignsService.create inserted no row: bench/lib/seed.js campaignRow needs updating');
   return row;
 }
 

@@ -3,10 +3,10 @@
  * Where a service process's CPU went, by layer, from a V8 CPU profile (`BENCH_SERVICE_NODE_ARGS="--cpu-prof
  * --cpu-prof-dir=/tmp/prof"` on bench/serving.js). Not part of the service.
  *
- *   node bench/profile-breakdown.js /tmp/prof/CPU.….cpuprofile               # busy samples per second, to find the runs
- *   node bench/profile-breakdown.js /tmp/prof/CPU.….cpuprofile 17.9 12       # the layers between 17.9 s and 12 s
+ *   node bench/probes/profile-breakdown.js /tmp/prof/CPU.….cpuprofile               # busy samples per second, to find the runs
+ *   node bench/probes/profile-breakdown.js /tmp/prof/CPU.….cpuprofile 17.9 12       # the layers between 17.9 s and 12 s
  *                                                                             # before the profile's end
- *   PROFILE_FUNCTIONS=40 node bench/profile-breakdown.js … 17.9 12            # and the 40 functions with the most
+ *   PROFILE_FUNCTIONS=40 node bench/probes/profile-breakdown.js … 17.9 12            # and the 40 functions with the most
  *                                                                             # samples of their own, then the 40 with
  *                                                                             # the most under them (inclusive)
  * Each busy sample (idle left out) goes to one layer by the function it was taken in: socket and file writes (the
@@ -35,7 +35,7 @@ function layerOf({ functionName, url }) {
 
 function main() {
   const [file, from, to] = process.argv.slice(2);
-  if (!file) throw new Error('usage: node bench/profile-breakdown.js <file.cpuprofile> [fromSecondsBeforeEnd toSecondsBeforeEnd]');
+  if (!file) throw new Error('usage: node bench/probes/profile-breakdown.js <file.cpuprofile> [fromSecondsBeforeEnd toSecondsBeforeEnd]');
   const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const samples = [];

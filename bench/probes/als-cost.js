@@ -4,7 +4,7 @@
  * transaction awaits only its own statements"): a loop of BENCH_AWAITS (2,000,000) awaits, timed in a fresh process
  * without one and in a fresh process where one has run once (on Node 20 that turns on promise hooks for good). Not
  * part of the service.
- *   node bench/als-cost.js
+ *   node bench/probes/als-cost.js
  */
 const { spawnSync } = require('node:child_process');
 

@@ -8,7 +8,7 @@
  * Why not autocannon's `overallRate`: it gives each connection a quota per second and sends it back to back from the
  * start of each second, so "2,000 req/s" is a saturating burst of 2,000 requests followed by silence; and it records
  * every answer slower than Math.ceil(1 / rate) = 1 ms (its rate is per second) as if requests 1 ms apart had waited
- * behind it. Bare Fastify's own p99 measured that way was 5-11 ms (docs/PERFORMANCE.md).
+ * behind it, which inflated even bare Fastify's p99.
  */
 const net = require('node:net');
 
@@ -18,7 +18,7 @@ const HEADER_END = Buffer.from('\r\n\r\n');
  * @param {{url: string, rate: number, connections: number, duration: number, requests?: object[], method?: string,
  *   headers?: Record<string, string>, body?: string}} options  `requests` in autocannon's format (one entry, with
  *   `setupRequest`), so the same request sets drive both kinds of run.
- * Answers the shape of bench/lib.js's load(): req/s, p50 and p99 in ms, totals, non-2xx and errors.
+ * Answers the shape of bench/lib/index.js's load(): req/s, p50 and p99 in ms, totals, non-2xx and errors.
  */
 function loadAtRate({ url, rate, connections, duration, requests = [{}], method = 'GET', headers = {}, body }) {
   const target = new URL(url);

@@ -1,7 +1,6 @@
 'use strict';
 /**
- * `node bench/post-garbage.js`: the two V8 pitfalls of Node 20 found on the click route (docs/PERFORMANCE.md, "The POST
- * routes' garbage"), each measured on a bare Fastify server of its own, with and without the service's fix:
+ * `node bench/probes/post-garbage.js`: the two V8 pitfalls of Node 20 found on the click route (docs/PERFORMANCE.md#the-post-routes-garbage), each measured on a bare Fastify server of its own, with and without the service's fix:
  *
  * - Node's AsyncResource#bind, which Fastify's content-type parser calls once per request with a body: every POST
  *   request outlives its scavenges (src/common/lean-async-resource-bind.ts);
@@ -17,7 +16,7 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 const autocannon = require('autocannon');
 
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '..', '..');
 const DURATION = Number(process.env.POST_GARBAGE_DURATION || 8);
 const PORT = 4117;
 
