@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { loadConfig } from './src/config/app.config';
+import { loadConfig } from './src/app-config';
 import { dataSourceOptions } from './src/database/data-source-options';
 
 /**

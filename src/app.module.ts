@@ -9,8 +9,7 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ChangeBusModule } from './common/change-bus';
 import { Clock, ClockModule } from './common/clock';
 import { RequestValidationPipe } from './common/validation.pipe';
-import type { AppConfig } from './config/app.config';
-import { ConfigModule } from './config/config.module';
+import { AppConfig, AppConfigModule } from './app-config';
 import { ConversionsModule } from './conversions/conversions.module';
 import { DatabaseModule } from './database/database.module';
 import { ClicksModule } from './clicks/clicks.module';
@@ -41,7 +40,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
+        AppConfigModule.forRoot(config),
         MetricsModule,
         ClockModule.forRoot(options.clock),
         DatabaseModule.forRoot(config, { dropSchema: options.dropSchema }),

@@ -19,7 +19,7 @@ import { registerJsonParser } from './common/json-body';
 import { installLeanAsyncResourceBind } from './common/lean-async-resource-bind';
 import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } from './common/logger';
 import { projectRoot } from './common/project-root';
-import type { AppConfig } from './config/app.config';
+import type { AppConfig } from './app-config';
 import { API_DESCRIPTION } from './docs/api-description';
 import { installHttpMetrics } from './metrics/http-metrics';
 import { MetricsService } from './metrics/metrics.service';

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfigOrExit } from './config/app.config';
+import { loadConfigOrExit } from './app-config';
+import { ConfigError } from './config/env-reader';
 import type { AddressInfo } from 'node:net';
 import { PrincipalResolver } from './accounts/principal-resolver';
-import { AdminKey, resolveAdminKey } from './config/admin-key-file';
+import { AdminKey, resolveAdminKey } from './accounts/admin-key-file';
 import { createApp } from './bootstrap';
 import { startupSummary } from './startup-summary';
 

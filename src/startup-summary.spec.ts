@@ -1,4 +1,4 @@
-import { loadConfig } from './config/app.config';
+import { loadConfig } from './app-config';
 import { startupSummary } from './startup-summary';
 
 describe(startupSummary.name, () => {

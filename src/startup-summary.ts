@@ -1,5 +1,5 @@
-import type { AppConfig } from './config/app.config';
-import type { AdminKeySource } from './config/admin-key-file';
+import type { AppConfig } from './app-config';
+import type { AdminKeySource } from './accounts/admin-key-file';
 
 export interface StartupSummary {
   /** The first line: where it listens and on what profile. */

@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ChangeBusModule } from './common/change-bus';
 import { ClockModule } from './common/clock';
-import type { AppConfig } from './config/app.config';
-import { ConfigModule } from './config/config.module';
+import { AppConfig, AppConfigModule } from './app-config';
 import { DatabaseModule } from './database/database.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProfilesModule } from './profiles/profiles.module';
@@ -17,7 +16,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        ConfigModule.forRoot(config),
+        AppConfigModule.forRoot(config),
         // the queues and the writers count into it; the worker serves no /metrics (docs/OPERATIONS.md)
         MetricsModule,
         ClockModule.forRoot(),

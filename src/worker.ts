@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { createPinoLogger, PinoNestLogger } from './common/logger';
-import { loadConfigOrExit } from './config/app.config';
+import { loadConfigOrExit } from './app-config';
 import { QueueService } from './queue/queue.service';
 import { WorkerModule } from './worker.module';
 

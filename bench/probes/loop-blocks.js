@@ -50,7 +50,7 @@ async function main() {
     APP_ENV: 'production',
   });
   const { createApp } = require(path.join(ROOT, 'dist/src/bootstrap.js'));
-  const { loadConfig } = require(path.join(ROOT, 'dist/src/config/app.config.js'));
+  const { loadConfig } = require(path.join(ROOT, 'dist/src/app-config.js'));
   const { CampaignIndexService } = require(path.join(ROOT, 'dist/src/serving/campaign-index.service.js'));
   const { StatsWriterService } = require(path.join(ROOT, 'dist/src/stats/stats-writer.service.js'));
   const app = await createApp(loadConfig(process.env));

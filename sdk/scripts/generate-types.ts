@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createApp } from '../../src/bootstrap';
-import { loadConfig } from '../../src/config/app.config';
+import { loadConfig } from '../../src/app-config';
 import { GENERATED_TYPES_FILE, renderOpenApiTypes } from './openapi-types';
 
 async function main(): Promise<void> {

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ACCOUNTS_CONFIG, AccountsConfig } from './accounts.config';
+import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ChangeBus } from '../common/change-bus';
 import { ForbiddenError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -35,7 +36,8 @@ export class AccountsService implements OnModuleInit {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ACCOUNTS_CONFIG) private readonly accountsConfig: AccountsConfig,
+    @Inject(RUNTIME_CONFIG) private readonly runtimeConfig: RuntimeConfig,
     private readonly changes: ChangeBus,
     private readonly principals: PrincipalResolver,
   ) {
@@ -46,9 +48,9 @@ export class AccountsService implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    if (this.config.adminApiKey) await this.ensureKeyAccount(this.config.adminApiKey, 'admin', ['admin'], false);
-    if (this.config.appEnv === 'test' && this.config.testApiKey) {
-      await this.ensureKeyAccount(this.config.testApiKey, 'sandbox', SANDBOX_ROLES, true);
+    if (this.accountsConfig.adminApiKey) await this.ensureKeyAccount(this.accountsConfig.adminApiKey, 'admin', ['admin'], false);
+    if (this.runtimeConfig.appEnv === 'test' && this.accountsConfig.testApiKey) {
+      await this.ensureKeyAccount(this.accountsConfig.testApiKey, 'sandbox', SANDBOX_ROLES, true);
     }
   }
 
@@ -101,8 +103,8 @@ export class AccountsService implements OnModuleInit {
     if (cached && cached.expiresAt > now) return cached.secret;
     const account = await this.accounts.findOne({ where: { id: accountId }, select: { id: true, webhookSecret: true } });
     if (!account) return null;
-    if (this.config.keyCacheTtlMs > 0) {
-      this.secretCache.set(accountId, { secret: account.webhookSecret, expiresAt: now + this.config.keyCacheTtlMs });
+    if (this.accountsConfig.keyCacheTtlMs > 0) {
+      this.secretCache.set(accountId, { secret: account.webhookSecret, expiresAt: now + this.accountsConfig.keyCacheTtlMs });
     }
     return account.webhookSecret;
   }

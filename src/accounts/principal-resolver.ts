@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ACCOUNTS_CONFIG, AccountsConfig } from './accounts.config';
+import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { ChangeBus } from '../common/change-bus';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { hashApiKey } from './api-key-secret';
 import { Account } from './entities/account.entity';
@@ -79,13 +80,14 @@ export class PrincipalResolver {
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(ACCOUNTS_CONFIG) private readonly accountsConfig: AccountsConfig,
+    @Inject(RUNTIME_CONFIG) private readonly runtimeConfig: RuntimeConfig,
     private readonly changes: ChangeBus,
     metrics: MetricsService,
   ) {
     this.accounts = dataSource.getRepository(Account);
     this.keys = dataSource.getRepository(ApiKey);
-    this.unknownKeyCache = new LruCache(config.unknownKeyCacheMax);
+    this.unknownKeyCache = new LruCache(accountsConfig.unknownKeyCacheMax);
     changes.on(KEY_REVOKED, (keyHash) => this.principalCache.delete(keyHash));
     metrics.gauge('adnet_key_cache_keys', 'Valid API keys cached in this process (key checks without the database).', () => this.principalCache.size);
     metrics.gauge(
@@ -153,8 +155,8 @@ export class PrincipalResolver {
             allowedOrigins: key.originList,
           }
         : null;
-    if (this.config.keyCacheTtlMs > 0) {
-      const expiresAt = Date.now() + this.config.keyCacheTtlMs;
+    if (this.accountsConfig.keyCacheTtlMs > 0) {
+      const expiresAt = Date.now() + this.accountsConfig.keyCacheTtlMs;
       if (principal) this.principalCache.set(cacheKey, { principal, expiresAt });
       else this.unknownKeyCache.set(cacheKey, expiresAt);
     }
@@ -203,7 +205,7 @@ export class PrincipalResolver {
 
   /** The sandbox key is accepted only in the test environment. */
   private usable(principal: Principal | null): Principal | null {
-    if (principal?.sandbox && this.config.appEnv !== 'test') return null;
+    if (principal?.sandbox && this.runtimeConfig.appEnv !== 'test') return null;
     return principal;
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { ACCOUNTS_CONFIG, AccountsConfig } from './accounts.config';
 
 /** Request counts per bucket in fixed one-second windows. */
 class WindowCounter {
@@ -43,7 +43,7 @@ export class RateLimiter {
   private readonly keys: WindowCounter;
   private readonly unknownKeyClients: WindowCounter;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(ACCOUNTS_CONFIG) config: AccountsConfig) {
     this.keys = new WindowCounter(config.rateLimitPerSecond);
     this.unknownKeyClients = new WindowCounter(config.unknownKeyRateLimitPerSecond);
   }

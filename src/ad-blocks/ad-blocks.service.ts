@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SERVING_CONFIG, ServingConfig } from '../serving/serving.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
@@ -6,7 +7,6 @@ import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { fromMicros } from '../common/money';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 import { AdBlock } from './entities/ad-block.entity';
 
@@ -33,7 +33,7 @@ export class AdBlocksService {
 
   constructor(
     @InjectRepository(AdBlock) private readonly blocks: Repository<AdBlock>,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
     private readonly changes: ChangeBus,
   ) {
     changes.on(AD_BLOCK_CHANGED, (adBlockId) => this.known.delete(adBlockId));

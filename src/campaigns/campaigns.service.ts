@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CAMPAIGNS_CONFIG, CampaignsConfig } from './campaigns.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
@@ -57,7 +57,7 @@ const PRIORS_MAX_AGE_MS = 60_000;
 export class CampaignsService {
   constructor(
     @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CAMPAIGNS_CONFIG) private readonly config: CampaignsConfig,
     private readonly changes: ChangeBus,
     private readonly clock: Clock,
     private readonly store: CampaignRepository,

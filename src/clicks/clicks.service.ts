@@ -1,4 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
+import { SERVING_CONFIG, ServingConfig } from '../serving/serving.config';
+import { TRUST_CONFIG, TrustConfig } from '../trust/trust.config';
 import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import { isAdmin, type Principal } from '../accounts/principal';
 import { utcDay } from '../common/day';
@@ -6,7 +9,6 @@ import { Clock } from '../common/clock';
 import type { RequestFacts } from '../common/request-facts';
 import { newId } from '../common/ids';
 import { shareOfMicros } from '../common/money';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CampaignIndexService } from '../serving/campaign-index.service';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
 import { budgetFacts } from '../serving/serving.service';
@@ -31,7 +33,9 @@ export class ClicksService {
     private readonly stats: StatsWriterService,
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RUNTIME_CONFIG) private readonly runtimeConfig: RuntimeConfig,
+    @Inject(SERVING_CONFIG) private readonly servingConfig: ServingConfig,
+    @Inject(TRUST_CONFIG) private readonly trustConfig: TrustConfig,
     private readonly verification: VerificationScheduler,
     private readonly traffic: TrafficClassifier,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
@@ -100,11 +104,11 @@ export class ClicksService {
       now,
       day,
       priceMicros: campaign.billingType === 'CPC' ? campaign.costPerMicros : 0,
-      exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
+      exclusionMs: this.runtimeConfig.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
       clickId,
       billable,
       invalidRequest: requestInvalid !== null,
-      minDelayMs: this.config.minClickDelayMs,
+      minDelayMs: this.trustConfig.minClickDelayMs,
     });
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
@@ -119,7 +123,7 @@ export class ClicksService {
       adId: event.adId,
       messengerUserId: event.messengerUserId,
       costMicros: outcome.costMicros,
-      earningsMicros: shareOfMicros(outcome.costMicros, this.config.publisherShare),
+      earningsMicros: shareOfMicros(outcome.costMicros, this.servingConfig.publisherShare),
       createdAt: now,
       status: outcome.status,
       invalidReason: outcome.invalidReason === 'request' ? requestInvalid : outcome.invalidReason,

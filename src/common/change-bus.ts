@@ -1,5 +1,5 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { REDIS_CONFIG, RedisConfig } from '../redis/redis.config';
 import { closeRedis, redisConnection, RedisClient } from '../redis/redis.module';
 
 type Handler = (id: string) => void;
@@ -20,7 +20,7 @@ export class ChangeBus implements OnModuleInit, OnApplicationShutdown {
   private readonly channel: string;
   private readonly reconnectHandlers: (() => void)[] = [];
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(@Inject(REDIS_CONFIG) private readonly config: RedisConfig) {
     this.channel = `${config.redisPrefix}${CHANNEL}`;
   }
 

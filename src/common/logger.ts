@@ -1,7 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import type { FastifyBaseLogger } from 'fastify';
 import pino, { DestinationStream, Logger } from 'pino';
-import type { LogFormat } from '../config/app.config';
+import type { LogFormat } from './runtime.config';
 
 /** The `service` field of every log line. */
 const SERVICE_NAME = 'adnet';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CONVERSIONS_CONFIG, ConversionsConfig } from './conversions.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DAY_MS } from '../common/clock';
 import { newId } from '../common/ids';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { DayPartitionedTable } from '../database/day-partitions';
 import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { Conversion } from './entities/conversion.entity';
@@ -23,7 +23,7 @@ export class ConversionRepository implements EventTablesOwner {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CONVERSIONS_CONFIG) config: ConversionsConfig,
   ) {
     // A row comes up to the attribution window after the click whose day it is kept in.
     const lagMs = () => config.attributionDays * DAY_MS;

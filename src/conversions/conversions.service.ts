@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CONVERSIONS_CONFIG, ConversionsConfig } from './conversions.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../accounts/principal';
 import { attributeOnce } from '../common/attribute-once';
 import { Clock, DAY_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
 import { MetricsService } from '../metrics/metrics.service';
 import { StatsWriterService } from '../stats/stats-writer.service';
@@ -25,7 +25,7 @@ export type ConversionOutcome = { attributed: true; campaignId: string; clickId:
 export class ConversionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONVERSIONS_CONFIG) private readonly config: ConversionsConfig,
     private readonly clock: Clock,
     private readonly conversions: ConversionRepository,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,

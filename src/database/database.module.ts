@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { AppConfig } from '../config/app.config';
+import type { AppConfig } from '../app-config';
 import { dataSourceOptions } from './data-source-options';
 
 @Module({})

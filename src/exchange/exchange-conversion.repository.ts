@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CONVERSIONS_CONFIG, ConversionsConfig } from '../conversions/conversions.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DAY_MS } from '../common/clock';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { DayPartitionedTable } from '../database/day-partitions';
 import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { newId } from '../common/ids';
@@ -18,7 +18,7 @@ export type CreditedExchangeClick = Pick<ExchangeClick, 'id' | 'inExchangeCampai
 export class ExchangeConversionRepository implements EventTablesOwner {
   private readonly days: DayPartitionedTable;
 
-  constructor(@InjectDataSource() dataSource: DataSource, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@InjectDataSource() dataSource: DataSource, @Inject(CONVERSIONS_CONFIG) config: ConversionsConfig) {
     // A row comes up to the attribution window after the click whose day it is kept in.
     const lagMs = () => config.attributionDays * DAY_MS;
     this.days = new DayPartitionedTable(dataSource, { table: 'exchange_conversions', partitionColumn: 'partitionAt', timeColumn: 'createdAt', lagMs });

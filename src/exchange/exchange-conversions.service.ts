@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CONVERSIONS_CONFIG, ConversionsConfig } from '../conversions/conversions.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isAdmin, type Principal } from '../accounts/principal';
 import { attributeOnce } from '../common/attribute-once';
 import { Clock, DAY_MS } from '../common/clock';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CreditedExchangeClick, ExchangeConversionRepository } from './exchange-conversion.repository';
 import { ExchangeStatsWriterService } from './exchange-stats-writer.service';
 
@@ -20,7 +20,7 @@ export type ExchangeConversionOutcome = { attributed: true; exchangeCampaignId: 
 export class ExchangeConversionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CONVERSIONS_CONFIG) private readonly config: ConversionsConfig,
     private readonly clock: Clock,
     private readonly conversions: ExchangeConversionRepository,
     private readonly counters: ExchangeStatsWriterService,

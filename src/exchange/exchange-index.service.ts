@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { EXCHANGE_CONFIG, ExchangeConfig } from './exchange.config';
+import { SERVING_CONFIG, ServingConfig } from '../serving/serving.config';
 import { isAdmin, Principal } from '../accounts/principal';
 import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { ExchangeCampaign, ExchangeStatus } from './entities/exchange-campaign.entity';
 import { ExchangeCampaignRepository } from './exchange-campaign.repository';
 import { entryIdOf, IndexedExchangeCampaign, RankedExchangeCampaign, rankExchangeCampaigns } from './exchange-matcher';
@@ -63,14 +64,15 @@ export class ExchangeIndexService implements OnModuleInit, OnApplicationShutdown
 
   constructor(
     private readonly campaigns: ExchangeCampaignRepository,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EXCHANGE_CONFIG) private readonly exchangeConfig: ExchangeConfig,
+    @Inject(SERVING_CONFIG) private readonly servingConfig: ServingConfig,
     private readonly changes: ChangeBus,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.changes.on(EXCHANGE_CHANGED, () => this.noteChanged());
     await this.refresh();
-    this.timer = setInterval(() => void this.refresh().catch((error) => this.logger.warn({ err: error }, 'refresh failed')), this.config.indexRefreshMs);
+    this.timer = setInterval(() => void this.refresh().catch((error) => this.logger.warn({ err: error }, 'refresh failed')), this.servingConfig.indexRefreshMs);
     this.timer.unref();
   }
 
@@ -83,7 +85,7 @@ export class ExchangeIndexService implements OnModuleInit, OnApplicationShutdown
   get ranked(): readonly RankedExchangeCampaign[] {
     if (this.rankingStale) {
       this.rankingStale = false;
-      this.rankedList = rankExchangeCampaigns([...this.active.values()], this.partnerBalances, this.config.exchangeDebtLimit);
+      this.rankedList = rankExchangeCampaigns([...this.active.values()], this.partnerBalances, this.exchangeConfig.exchangeDebtLimit);
     }
     return this.rankedList;
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { STATS_CONFIG, StatsConfig } from '../stats/stats.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { hourStart } from '../common/clock';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { compareIds, GroupCommitWriter, inChunks } from '../stats/group-commit-writer';
 import type { ExchangeClick } from './entities/exchange-click.entity';
@@ -31,7 +31,7 @@ export class ExchangeStatsWriterService extends GroupCommitWriter<ExchangeClick,
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(STATS_CONFIG) config: StatsConfig,
     private readonly ledgerRows: ExchangeStatsRepository,
     metrics: MetricsService,
   ) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE_CONFIG, DatabaseConfig } from '../database/database.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { DayPartitionedTable } from '../database/day-partitions';
 import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { ExchangeClick } from './entities/exchange-click.entity';
@@ -26,7 +26,7 @@ export class ExchangeStatsRepository implements EventTablesOwner {
   private readonly mysql: boolean;
   private readonly days: DayPartitionedTable;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, @InjectDataSource() dataSource: DataSource) {
+  constructor(@Inject(DATABASE_CONFIG) config: DatabaseConfig, @InjectDataSource() dataSource: DataSource) {
     this.mysql = config.database.type === 'mysql';
     this.days = new DayPartitionedTable(dataSource, { table: 'exchange_clicks', partitionColumn: 'createdAt', timeColumn: 'createdAt' });
   }

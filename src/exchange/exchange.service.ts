@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
+import { TRUST_CONFIG, TrustConfig } from '../trust/trust.config';
 import type { RequestFacts } from '../common/request-facts';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import { ConflictError } from '../common/errors';
 import { newId } from '../common/ids';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_EXCLUSION_MS } from '../clicks/clicks.service';
 import { noImpression } from '../clicks/no-impression';
 import { GeoService } from '../serving/geo.service';
@@ -41,7 +42,8 @@ export class ExchangeService {
     private readonly geo: GeoService,
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RUNTIME_CONFIG) private readonly runtimeConfig: RuntimeConfig,
+    @Inject(TRUST_CONFIG) private readonly trustConfig: TrustConfig,
     private readonly traffic: TrafficClassifier,
   ) {}
 
@@ -126,9 +128,9 @@ export class ExchangeService {
       now,
       day: utcDay(now),
       priceMicros: 0,
-      exclusionMs: this.config.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
+      exclusionMs: this.runtimeConfig.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
       invalidRequest: this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null,
-      minDelayMs: this.config.minClickDelayMs,
+      minDelayMs: this.trustConfig.minClickDelayMs,
       clickId,
     });
     const outcome = await this.state.registerClick(request);

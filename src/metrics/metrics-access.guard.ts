@@ -1,10 +1,10 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { METRICS_CONFIG, MetricsConfig } from './metrics.config';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { accessRefusal } from '../accounts/key-access';
 import { presentedKey, PrincipalResolver } from '../accounts/principal-resolver';
 import { UnauthorizedError } from '../common/errors';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 
 /**
  * Who may read /metrics: it shows business figures (ads served, clicks, conversions, queue depths), so never anyone.
@@ -18,7 +18,7 @@ export class MetricsAccessGuard implements CanActivate {
 
   constructor(
     private readonly principals: PrincipalResolver,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(METRICS_CONFIG) config: MetricsConfig,
   ) {
     this.token = config.metricsToken ? Buffer.from(config.metricsToken) : null;
   }

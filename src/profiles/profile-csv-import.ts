@@ -1,10 +1,10 @@
 import { Readable, Transform } from 'node:stream';
+import { PROFILES_CONFIG, ProfilesConfig } from './profiles.config';
 import { Inject, Injectable } from '@nestjs/common';
 import { CsvError, parse } from 'csv-parse';
 import { DomainError, FieldError, PayloadTooLargeError, ValidationError } from '../common/errors';
 import { FIELD_ALIASES } from '../common/open-api-aliases';
 import { checkInput } from '../common/validation.pipe';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MAX_BATCH_RECORDS, ProfileCsvImportedDto, ProfileRecordDto } from './dto/profile.dto';
 import { ProfileRow, toProfileRow } from './profile-upsert';
 import { ProfilesService } from './profiles.service';
@@ -48,7 +48,7 @@ function rowErrors(errors: FieldError[], line: number): FieldError[] {
 export class ProfileCsvImporter {
   constructor(
     private readonly profiles: ProfilesService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PROFILES_CONFIG) private readonly config: ProfilesConfig,
   ) {}
 
   /**

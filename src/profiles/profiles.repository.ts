@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE_CONFIG, DatabaseConfig } from '../database/database.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { Profile } from './entities/profile.entity';
 import { BOOLEAN_COLUMNS, fieldMask, PROFILE_COLUMNS, ProfileRow } from './profile-upsert';
 import type { StoredProfileColumns } from './store/profile-store';
@@ -17,7 +17,7 @@ export class ProfilesRepository {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(DATABASE_CONFIG) config: DatabaseConfig,
   ) {
     this.dialect = config.database.type;
   }

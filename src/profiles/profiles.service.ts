@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { PROFILES_CONFIG, ProfilesConfig } from './profiles.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThan } from 'typeorm';
 import { ACCOUNT_STORE, type AccountStore } from '../accounts/account-store';
@@ -6,7 +7,6 @@ import { isAdmin, Principal } from '../accounts/principal';
 import { Clock } from '../common/clock';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { QUEUE_NAMES } from '../queue/queue-names';
 import { QueueService } from '../queue/queue.service';
 import type { JobQueue, QueueJob } from '../queue/queue.types';
@@ -47,7 +47,7 @@ export class ProfilesService implements OnModuleInit {
     private readonly profiles: ProfilesRepository,
     @Inject(PROFILE_STORE) private readonly store: ProfileStore,
     @Inject(ACCOUNT_STORE) private readonly accounts: AccountStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PROFILES_CONFIG) private readonly config: ProfilesConfig,
     private readonly clock: Clock,
     queues: QueueService,
   ) {

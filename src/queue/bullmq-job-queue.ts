@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ConnectionOptions, Job, JobsOptions, Queue, Worker } from 'bullmq';
-import type { AppConfig } from '../config/app.config';
+import type { AppConfig } from '../app-config';
 import { redisConnection } from '../redis/redis.module';
 import { FailedTryListener, JobInfo, JobOptions, JobProcessor, JobQueue, JobState, JobToAdd } from './queue.types';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessRefusal } from '../accounts/key-access';
 import { PrincipalResolver } from '../accounts/principal-resolver';
 import { sendError } from '../common/edge/envelope-writer';
-import type { AppConfig } from '../config/app.config';
+import type { AppConfig } from '../app-config';
 import { QueueService } from './queue.service';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type { AppConfig } from '../config/app.config';
+import type { AppConfig } from '../app-config';
 import { bullConnection, bullPrefix } from './bullmq-job-queue';
 import { BULL_CONNECTION } from './queue.service';
 import { ALL_QUEUES } from './queue-names';

@@ -1,8 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { QUEUE_CONFIG, QueueConfig } from './queue.config';
+import { REDIS_CONFIG, RedisConfig } from '../redis/redis.config';
 import { DiscoveryService, ModuleRef, Reflector } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { ConnectionOptions, Queue } from 'bullmq';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { closeRedis, RedisClient } from '../redis/redis.module';
 import { BullMqJobQueue } from './bullmq-job-queue';
@@ -27,7 +28,8 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly processed = new Set<string>();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(QUEUE_CONFIG) private readonly queueConfig: QueueConfig,
+    @Inject(REDIS_CONFIG) private readonly redisConfig: RedisConfig,
     private readonly moduleRef: ModuleRef,
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
@@ -50,7 +52,7 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   get usesRedis(): boolean {
-    return Boolean(this.config.redisUrl);
+    return Boolean(this.redisConfig.redisUrl);
   }
 
   queue<T>(name: string): JobQueue<T> {
@@ -69,7 +71,7 @@ export class QueueService implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.queueWorkers) {
+    if (!this.queueConfig.queueWorkers) {
       this.logger.log('QUEUE_WORKERS=false: this process adds jobs but does not process them');
       return;
     }

@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis, { Cluster, RedisOptions } from 'ioredis';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { REDIS_CONFIG, RedisConfig } from './redis.config';
 import { withFields } from '../common/with-fields';
 
 export const REDIS = Symbol('REDIS');
@@ -12,7 +12,7 @@ export type RedisClient = Redis | Cluster;
  * A new connection to the configured Redis with these options (on a cluster, each node's connection gets them).
  * `keyPrefix` goes in the cluster's own options: ioredis ignores it in the nodes' options.
  */
-export function redisConnection(config: AppConfig, options: RedisOptions = {}): RedisClient {
+export function redisConnection(config: RedisConfig, options: RedisOptions = {}): RedisClient {
   if (config.redisClusterNodes) {
     // No auto-pipelining on a cluster: ioredis groups a tick's commands by the slot of their first argument, which for
     // a script is its key count, not a key (scripts of different slots would share a pipeline and be refused).
@@ -32,7 +32,7 @@ export function redisConnection(config: AppConfig, options: RedisOptions = {}): 
 }
 
 /** The shared Redis connection of the MySQL + Redis profile; null in the embedded profile. */
-export function createRedis(config: AppConfig): RedisClient | null {
+export function createRedis(config: RedisConfig): RedisClient | null {
   if (!config.redisUrl) return null;
   return redisConnection(config, {
     keyPrefix: config.redisPrefix,
@@ -64,7 +64,7 @@ class RedisCloser implements OnApplicationShutdown {
 
 @Global()
 @Module({
-  providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: createRedis }, RedisCloser],
+  providers: [{ provide: REDIS, inject: [REDIS_CONFIG], useFactory: createRedis }, RedisCloser],
   exports: [REDIS],
 })
 export class RedisModule {}

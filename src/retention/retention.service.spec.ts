@@ -1,6 +1,6 @@
 import type { DiscoveryService, Reflector } from '@nestjs/core';
 import { Clock } from '../common/clock';
-import type { AppConfig } from '../config/app.config';
+import type { AppConfig } from '../app-config';
 import type { DayPartitionedTable, MaintenanceOutcome } from '../database/day-partitions';
 import { RetentionService } from './retention.service';
 

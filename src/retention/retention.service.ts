@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { RETENTION_CONFIG, RetentionConfig } from './retention.config';
 import { DiscoveryService, Reflector } from '@nestjs/core';
 import { Clock, DAY_MS, HOUR_MS } from '../common/clock';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { dayStart, type DayPartitionedTable, type MaintenanceOutcome } from '../database/day-partitions';
 import { EVENT_TABLES_OWNER, type EventTablesOwner } from './event-tables';
 
@@ -26,7 +26,7 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   private idle: Promise<unknown> = Promise.resolve();
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RETENTION_CONFIG) private readonly config: RetentionConfig,
     private readonly clock: Clock,
     private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { hasBudgetLeft, isRunning } from '../campaigns/campaign-rules';
 import { CAMPAIGN_STORE, type CampaignBillingFacts, type CampaignCounters, type CampaignStore } from '../campaigns/campaign-store';
 import type { Campaign } from '../campaigns/entities/campaign.entity';
@@ -6,7 +7,6 @@ import { CAMPAIGN_CHANGED } from '../campaigns/campaigns.service';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { TurnBatch } from '../common/turn-batch';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import {
   expectedRevenuePerMille,
   IndexedCampaign,
@@ -106,7 +106,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   constructor(
     @Inject(CAMPAIGN_STORE) private readonly campaigns: CampaignStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
     private readonly clock: Clock,
     private readonly changes: ChangeBus,
   ) {}

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { isAdmin, type Principal } from '../accounts/principal';
 import { AdBlocksService, type ServingBlock } from '../ad-blocks/ad-blocks.service';
 import { utcDay } from '../common/day';
@@ -7,7 +8,6 @@ import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { Clock } from '../common/clock';
 import { ValidationError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import type { ProfileFacts } from '../profiles/store/profile-store';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { CampaignIndexService, isServable, toIndexed } from './campaign-index.service';
@@ -56,7 +56,7 @@ export class DeliveryDiagnosisService {
     private readonly traffic: TrafficClassifier,
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
   ) {}
 
   async diagnose(principal: Principal, query: DeliveryDiagnosisQueryDto, requestFacts: RequestFacts): Promise<DeliveryDiagnosisDto> {

@@ -5,7 +5,7 @@ import { CampaignsModule } from '../campaigns/campaigns.module';
 import { ClickStoreModule } from '../clicks/click-store.module';
 import { CLICK_STORE, type CommittedClicks } from '../clicks/click-store';
 import { ProfileStoreModule } from '../profiles/store/profile-store.module';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { REDIS, RedisClient } from '../redis/redis.module';
 import { StatsModule } from '../stats/stats.module';
 import { StatsWriterService } from '../stats/stats-writer.service';
@@ -37,8 +37,8 @@ import { withFields } from '../common/with-fields';
     ServingWarmup,
     {
       provide: SERVING_STATE,
-      inject: [REDIS, APP_CONFIG, CLICK_STORE, StatsWriterService],
-      useFactory: (redis: RedisClient | null, config: AppConfig, clicks: CommittedClicks, stats: StatsWriterService) => {
+      inject: [REDIS, SERVING_CONFIG, CLICK_STORE, StatsWriterService],
+      useFactory: (redis: RedisClient | null, config: ServingConfig, clicks: CommittedClicks, stats: StatsWriterService) => {
         if (!redis) return new MemoryServingState();
         const state = new RedisServingState(
           redis,

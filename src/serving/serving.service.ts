@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { AdBlocksService, ServingBlock } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../common/day';
@@ -6,7 +7,6 @@ import { Clock } from '../common/clock';
 import { NotFoundError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';
 import { shareOfMicros } from '../common/money';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { MetricsService } from '../metrics/metrics.service';
 import { PROFILE_STORE, ProfileFacts, ProfileStore } from '../profiles/store/profile-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
@@ -31,7 +31,7 @@ export class ServingService {
     private readonly stats: StatsWriterService,
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
     @Inject(PROFILE_STORE) private readonly profiles: ProfileStore,
     private readonly viewers: SignedViewers,
     private readonly traffic: TrafficClassifier,

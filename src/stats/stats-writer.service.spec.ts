@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager, Repository } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
+import type { AppConfig } from '../app-config';
 import type { Queryable } from '../database/queryable';
 import type { ClickStore } from '../clicks/click-store';
 import type { Click } from '../clicks/entities/click.entity';

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { STATS_CONFIG, StatsConfig } from './stats.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { utcDay } from '../common/day';
 import { hourStart } from '../common/clock';
 import { EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
 import type { Click } from '../clicks/entities/click.entity';
 import type { Queryable } from '../database/queryable';
@@ -69,7 +69,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(STATS_CONFIG) config: StatsConfig,
     private readonly counters: StatsRepository,
     @Inject(CLICK_STORE) private readonly clickRows: ClickStore,
     private readonly metrics: MetricsService,

@@ -1,5 +1,5 @@
 import { DataSource, Repository } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
+import type { AppConfig } from '../app-config';
 import { EVENT_COUNTER_COLUMN_LIST } from '../conversions/event-types';
 import type { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsRepository } from './stats.repository';

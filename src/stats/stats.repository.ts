@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE_CONFIG, DatabaseConfig } from '../database/database.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, Repository } from 'typeorm';
 import { LruCache } from '../common/lru-cache';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import type { Queryable } from '../database/queryable';
 import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { StatsHourly } from './entities/stats-hourly.entity';
@@ -63,7 +63,7 @@ export class StatsRepository {
   private readonly texts = new LruCache<string, readonly string[]>(64);
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(DATABASE_CONFIG) config: DatabaseConfig,
     @InjectRepository(StatsHourly) private readonly hourly: Repository<StatsHourly>,
   ) {
     this.mysql = config.database.type === 'mysql';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { QUEUE_CONFIG, QueueConfig } from '../queue/queue.config';
+import { VERIFICATION_CONFIG, VerificationConfig } from './verification.config';
 import { Clock } from '../common/clock';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
 import { QUEUE_NAMES } from '../queue/queue-names';
 import { QueueService } from '../queue/queue.service';
@@ -23,18 +24,23 @@ export class VerificationScheduler implements OnApplicationBootstrap, OnApplicat
   constructor(
     private readonly queues: QueueService,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(QUEUE_CONFIG) private readonly queueConfig: QueueConfig,
+    @Inject(VERIFICATION_CONFIG) private readonly verificationConfig: VerificationConfig,
     private readonly clock: Clock,
   ) {}
 
-  async schedule(clickId: string, delayMs = this.config.verifyDelayMs): Promise<void> {
+  async schedule(clickId: string, delayMs = this.verificationConfig.verifyDelayMs): Promise<void> {
     await this.queues
       .queue<VerifyClickJob>(QUEUE_NAMES.verification)
-      .add('verify-click', { clickId }, { jobId: `verify-${clickId}`, delayMs, attempts: this.config.verifyAttempts, backoffMs: this.config.verifyBackoffMs });
+      .add(
+        'verify-click',
+        { clickId },
+        { jobId: `verify-${clickId}`, delayMs, attempts: this.verificationConfig.verifyAttempts, backoffMs: this.verificationConfig.verifyBackoffMs },
+      );
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.queueWorkers) return;
+    if (!this.queueConfig.queueWorkers) return;
     const sweep = () => void this.sweep().catch((error) => this.logger.warn({ err: error }, 'verification sweep failed'));
     sweep();
     this.timer = setInterval(sweep, SWEEP_EVERY_MS);
@@ -47,7 +53,7 @@ export class VerificationScheduler implements OnApplicationBootstrap, OnApplicat
 
   /** Schedules again the clicks pending for longer than every try of theirs could take. */
   async sweep(): Promise<number> {
-    const { verifyDelayMs, verifyBackoffMs, verifyTimeoutMs, verifyAttempts } = this.config;
+    const { verifyDelayMs, verifyBackoffMs, verifyTimeoutMs, verifyAttempts } = this.verificationConfig;
     const longestRun = verifyDelayMs + verifyBackoffMs * (2 ** (verifyAttempts - 1) - 1) + verifyTimeoutMs * verifyAttempts;
     const before = this.clock.now() - longestRun - SWEEP_EVERY_MS;
     const stale = await this.clicks.pendingSince(before, SWEEP_BATCH);

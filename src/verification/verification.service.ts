@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { VERIFICATION_CONFIG, VerificationConfig } from './verification.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../accounts/principal';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
-import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { CLICK_STORE, type ClickStore, type ClickToVerify } from '../clicks/click-store';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { VerificationHealthDto } from './dto/verification.dto';
@@ -31,7 +31,7 @@ export type VerificationResult = 'verified' | 'unverified' | 'error' | 'skipped'
 export class VerificationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(VERIFICATION_CONFIG) private readonly config: VerificationConfig,
     private readonly clock: Clock,
     private readonly calls: VerificationCallRepository,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,

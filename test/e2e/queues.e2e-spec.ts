@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Cluster } from 'ioredis';
-import { APP_CONFIG, AppConfig, loadConfig } from '../../src/config/app.config';
+import { loadConfig } from '../../src/app-config';
+import { REDIS_CONFIG, RedisConfig } from '../../src/redis/redis.config';
 import { bullConnection, BullMqJobQueue, bullPrefix } from '../../src/queue/bullmq-job-queue';
 import { closeRedis } from '../../src/redis/redis.module';
 import { MemoryJobQueue } from '../../src/queue/memory-job-queue';
@@ -224,7 +225,7 @@ describe(`Queue workers in their own process [${TEST_PROFILE}]`, () => {
 
 function prefixOf(t: TestApp): string {
   // startTestApp gives every instance its own REDIS_PREFIX; the worker must join the same one
-  return t.app.get<AppConfig>(APP_CONFIG).redisPrefix;
+  return t.app.get<RedisConfig>(REDIS_CONFIG).redisPrefix;
 }
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {

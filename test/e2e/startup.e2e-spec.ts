@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MYSQL_NEEDS_ADMIN_KEY } from '../../src/config/admin-key-file';
+import { MYSQL_NEEDS_ADMIN_KEY } from '../../src/accounts/admin-key-file';
 import { TEST_PROFILE } from '../support/profile';
 
 const root = join(__dirname, '..', '..');

@@ -7,7 +7,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { createApp } from '../../src/bootstrap';
 import { Clock } from '../../src/common/clock';
-import { loadConfig } from '../../src/config/app.config';
+import { loadConfig } from '../../src/app-config';
 import { TEST_DATABASE_URL, TEST_PROFILE, testRedisEnv } from './profile';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChangeBus } from '../../common/change-bus';
-import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { PROFILES_CONFIG, ProfilesConfig } from '../profiles.config';
 import { REDIS, RedisClient } from '../../redis/redis.module';
 import { MemoryProfileStore } from './memory-profile-store';
 import { PROFILE_STORE } from './profile-store';
@@ -11,8 +11,8 @@ import { RedisProfileStore } from './redis-profile-store';
   providers: [
     {
       provide: PROFILE_STORE,
-      inject: [REDIS, ChangeBus, APP_CONFIG],
-      useFactory: (redis: RedisClient | null, changes: ChangeBus, config: AppConfig) =>
+      inject: [REDIS, ChangeBus, PROFILES_CONFIG],
+      useFactory: (redis: RedisClient | null, changes: ChangeBus, config: ProfilesConfig) =>
         redis ? new RedisProfileStore(redis, changes, { max: config.profileCacheMax, ttlMs: config.profileCacheTtlMs }) : new MemoryProfileStore(),
     },
   ],

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../src/common/clock';
-import { APP_CONFIG, AppConfig } from '../../../src/config/app.config';
+import { TRUST_CONFIG, TrustConfig } from '../../../src/trust/trust.config';
 import { Click } from '../../../src/clicks/entities/click.entity';
 import { ExchangeStatsWriterService } from '../../../src/exchange/exchange-stats-writer.service';
 import { utcDay } from '../../../src/common/day';
@@ -62,7 +62,7 @@ describe('Abuse: the bill', () => {
   beforeAll(async () => {
     // MIN_CLICK_DELAY_MS unset (empty): the service's default (300 ms), not the test app's 0.
     t = await startTestApp({ TRUST_PROXY: 'true', MIN_CLICK_DELAY_MS: '' }, { clock });
-    expect(t.app.get<AppConfig>(APP_CONFIG).minClickDelayMs).toBe(300);
+    expect(t.app.get<TrustConfig>(TRUST_CONFIG).minClickDelayMs).toBe(300);
     publisher = await createAccount(t, ['publisher'], 'Publisher');
     advertiser = await createAccount(t, ['advertiser'], 'Advertiser');
   });

@@ -1,5 +1,6 @@
-import { holderTimings } from '../serving/state/budget-leases';
-import { ConfigError, loadConfig } from './app.config';
+import { loadConfig } from './app-config';
+import { ConfigError } from './config/env-reader';
+import { holderTimings } from './serving/state/budget-leases';
 
 describe(loadConfig.name, () => {
   const problemsOf = (env: Record<string, string>) => {

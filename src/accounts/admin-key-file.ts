@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { ConfigError, type AppConfig } from './app.config';
+import type { DatabaseConfig } from '../database/database.config';
+import { ConfigError } from '../config/env-reader';
+import type { AccountsConfig } from './accounts.config';
 
 /** Where the admin key of this start comes from: the environment, or the key file beside the SQLite database. */
 export type AdminKeySource = { kind: 'environment' } | { kind: 'file'; file: string; created: boolean };
@@ -25,7 +27,7 @@ export const MYSQL_NEEDS_ADMIN_KEY =
  * later starts, so `npm start` on a fresh machine leads to a working login. The MySQL profile has no such default:
  * throws ConfigError. The key then goes through the same bootstrap as ADMIN_API_KEY (a changed key revokes the old).
  */
-export function resolveAdminKey(config: Pick<AppConfig, 'adminApiKey' | 'database'>): AdminKey {
+export function resolveAdminKey(config: Pick<AccountsConfig, 'adminApiKey'> & Pick<DatabaseConfig, 'database'>): AdminKey {
   if (config.adminApiKey) return { key: config.adminApiKey, source: { kind: 'environment' } };
   if (config.database.type !== 'sqlite') throw new ConfigError([MYSQL_NEEDS_ADMIN_KEY]);
   const file = adminKeyFileOf(config.database.location);

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from './app.config';
+import { ConfigError } from '../config/env-reader';
 import { adminKeyFileOf, MYSQL_NEEDS_ADMIN_KEY, resolveAdminKey } from './admin-key-file';
 
 describe(resolveAdminKey.name, () => {
