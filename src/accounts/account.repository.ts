@@ -1,16 +1,105 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, DeepPartial, Repository } from 'typeorm';
 import type { AccountStore } from './account-store';
 import { Account, Role } from './entities/account.entity';
+import { ApiKey, BootstrapKind } from './entities/api-key.entity';
 
-/** The account reads other features make. */
+/** The `accounts` and `api_keys` tables: the accounts feature's writes and reads, and the reads other features make. */
 @Injectable()
 export class AccountRepository implements AccountStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly accounts: Repository<Account>;
+  private readonly keys: Repository<ApiKey>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.accounts = dataSource.getRepository(Account);
+    this.keys = dataSource.getRepository(ApiKey);
+  }
 
   async rolesOf(accountId: string): Promise<{ id: string; roles: Role[] } | null> {
-    const account = await this.dataSource.getRepository(Account).findOneBy({ id: accountId });
+    const account = await this.accounts.findOneBy({ id: accountId });
     return account ? { id: account.id, roles: account.roleList } : null;
+  }
+
+  /** New entities (not stored yet). */
+  buildAccount(fields: DeepPartial<Account>): Account {
+    return this.accounts.create(fields);
+  }
+
+  buildKey(fields: DeepPartial<ApiKey>): ApiKey {
+    return this.keys.create(fields);
+  }
+
+  /** An account and its first key, in one transaction. */
+  createAccountWithKey(account: Account, keyOf: (accountId: string) => ApiKey): Promise<{ account: Account; key: ApiKey }> {
+    return this.dataSource.transaction(async (manager) => {
+      const saved = await manager.save(account);
+      const key = await manager.save(keyOf(saved.id));
+      return { account: saved, key };
+    });
+  }
+
+  page(skip: number, take: number): Promise<[Account[], number]> {
+    return this.accounts.findAndCount({ order: { id: 'DESC' }, skip, take });
+  }
+
+  findAccount(id: string): Promise<Account | null> {
+    return this.accounts.findOneBy({ id });
+  }
+
+  async setWebhookSecret(accountId: string, webhookSecret: string): Promise<void> {
+    await this.accounts.update({ id: accountId }, { webhookSecret });
+  }
+
+  /** The account's webhook secret; null for an unknown account. */
+  async webhookSecretOf(accountId: string): Promise<string | null> {
+    const account = await this.accounts.findOne({ where: { id: accountId }, select: { id: true, webhookSecret: true } });
+    return account ? account.webhookSecret : null;
+  }
+
+  saveKey(key: ApiKey): Promise<ApiKey> {
+    return this.keys.save(key);
+  }
+
+  /** The account's keys, newest first. */
+  keysOf(accountId: string): Promise<ApiKey[]> {
+    return this.keys.find({ where: { accountId }, order: { id: 'DESC' } });
+  }
+
+  /** A key by id, of one account when `accountId` is given. */
+  findKey(id: string, accountId?: string): Promise<ApiKey | null> {
+    return this.keys.findOneBy(accountId === undefined ? { id } : { id, accountId });
+  }
+
+  findKeyByHash(keyHash: string): Promise<ApiKey | null> {
+    return this.keys.findOneBy({ keyHash });
+  }
+
+  async setKeyRevokedAt(keyId: string, revokedAt: number): Promise<void> {
+    await this.keys.update({ id: keyId }, { revokedAt });
+  }
+
+  /**
+   * In one transaction: revokes the live keys a configured key of this kind registered before, joins their account
+   * (or saves `newAccount`), and saves the new key. Answers the keys it revoked and whether there were earlier ones.
+   */
+  registerBootstrapKey(
+    kind: BootstrapKind,
+    newAccount: () => Account,
+    keyOf: (accountId: string) => ApiKey,
+    now: number,
+  ): Promise<{ revoked: ApiKey[]; replaced: boolean }> {
+    return this.dataSource.transaction(async (manager) => {
+      const previous = await manager.find(ApiKey, { where: { bootstrap: kind }, order: { id: 'DESC' } });
+      const revoked: ApiKey[] = [];
+      for (const key of previous.filter((candidate) => candidate.revokedAt === null)) {
+        await manager.update(ApiKey, { id: key.id }, { revokedAt: now });
+        revoked.push(key);
+      }
+      const previousAccount = previous.length > 0 ? await manager.findOneBy(Account, { id: previous[0].accountId }) : null;
+      const account = previousAccount ?? (await manager.save(newAccount()));
+      await manager.save(keyOf(account.id));
+      return { revoked, replaced: previous.length > 0 };
+    });
   }
 }

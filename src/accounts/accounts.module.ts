@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AccountStoreModule } from './account-store.module';
 import { AccountsController, AdminAccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
 import { MalformedJsonGuard } from '../common/json-body';
@@ -9,6 +10,7 @@ import { PrincipalResolver } from './principal-resolver';
 import { RateLimiter } from './rate-limiter';
 
 @Module({
+  imports: [AccountStoreModule],
   controllers: [AccountsController, AdminAccountsController],
   providers: [
     AccountsService,

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ACCOUNTS_CONFIG, AccountsConfig } from './accounts.config';
 import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { ChangeBus } from '../common/change-bus';
 import { ForbiddenError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
+import { AccountRepository } from './account.repository';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
 import { Account, Role } from './entities/account.entity';
 import { ApiKey, BootstrapKind } from './entities/api-key.entity';
@@ -29,20 +28,16 @@ const SANDBOX_ROLES: Role[] = ['advertiser', 'publisher', 'partner'];
 @Injectable()
 export class AccountsService implements OnModuleInit {
   private readonly logger = new Logger(AccountsService.name);
-  private readonly accounts: Repository<Account>;
-  private readonly keys: Repository<ApiKey>;
   /** Account id -> webhook secret, for checking signed viewers on the ad path; a rotation reaches every process by notice. */
   private readonly secretCache = new LruCache<string, { secret: string; expiresAt: number }>(MAX_CACHED_KEYS);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountRepository,
     @Inject(ACCOUNTS_CONFIG) private readonly accountsConfig: AccountsConfig,
     @Inject(RUNTIME_CONFIG) private readonly runtimeConfig: RuntimeConfig,
     private readonly changes: ChangeBus,
     private readonly principals: PrincipalResolver,
   ) {
-    this.accounts = dataSource.getRepository(Account);
-    this.keys = dataSource.getRepository(ApiKey);
     changes.on(WEBHOOK_SECRET_CHANGED, (accountId) => this.secretCache.delete(accountId));
     changes.onReconnect(() => this.secretCache.clear());
   }
@@ -66,19 +61,18 @@ export class AccountsService implements OnModuleInit {
 
   async createAccount(name: string, roles: Role[]): Promise<{ account: Account; apiKey: string; keyId: string }> {
     const apiKey = generateApiKey();
-    return this.dataSource.transaction(async (manager) => {
-      const account = await manager.save(this.newAccount(name, roles, false));
-      const key = await manager.save(this.newKey(account.id, apiKey, { scope: 'full', label: 'first key', allowedOrigins: null }));
-      return { account, apiKey, keyId: key.id };
-    });
+    const { account, key } = await this.accounts.createAccountWithKey(this.newAccount(name, roles, false), (accountId) =>
+      this.newKey(accountId, apiKey, { scope: 'full', label: 'first key', allowedOrigins: null }),
+    );
+    return { account, apiKey, keyId: key.id };
   }
 
   async listAccounts(skip: number, take: number): Promise<[Account[], number]> {
-    return this.accounts.findAndCount({ order: { id: 'DESC' }, skip, take });
+    return this.accounts.page(skip, take);
   }
 
   async getAccount(accountId: string): Promise<Account> {
-    const account = await this.accounts.findOneBy({ id: accountId });
+    const account = await this.accounts.findAccount(accountId);
     if (!account) throw new NotFoundError('accountId', 'account');
     return account;
   }
@@ -90,7 +84,7 @@ export class AccountsService implements OnModuleInit {
   async rotateWebhookSecret(accountId: string): Promise<Account> {
     const account = await this.getAccount(accountId);
     account.webhookSecret = generateWebhookSecret();
-    await this.accounts.update({ id: accountId }, { webhookSecret: account.webhookSecret });
+    await this.accounts.setWebhookSecret(accountId, account.webhookSecret);
     this.secretCache.delete(accountId);
     this.changes.publish(WEBHOOK_SECRET_CHANGED, accountId);
     return account;
@@ -101,29 +95,29 @@ export class AccountsService implements OnModuleInit {
     const now = Date.now();
     const cached = this.secretCache.get(accountId);
     if (cached && cached.expiresAt > now) return cached.secret;
-    const account = await this.accounts.findOne({ where: { id: accountId }, select: { id: true, webhookSecret: true } });
-    if (!account) return null;
+    const secret = await this.accounts.webhookSecretOf(accountId);
+    if (secret === null) return null;
     if (this.accountsConfig.keyCacheTtlMs > 0) {
-      this.secretCache.set(accountId, { secret: account.webhookSecret, expiresAt: now + this.accountsConfig.keyCacheTtlMs });
+      this.secretCache.set(accountId, { secret, expiresAt: now + this.accountsConfig.keyCacheTtlMs });
     }
-    return account.webhookSecret;
+    return secret;
   }
 
   async issueKey(accountId: string, options: KeyOptions): Promise<{ key: ApiKey; apiKey: string }> {
     await this.getAccount(accountId);
     const apiKey = generateApiKey();
-    const key = await this.keys.save(this.newKey(accountId, apiKey, options));
+    const key = await this.accounts.saveKey(this.newKey(accountId, apiKey, options));
     return { key, apiKey };
   }
 
   async listKeys(accountId: string): Promise<ApiKey[]> {
     await this.getAccount(accountId);
-    return this.keys.find({ where: { accountId }, order: { id: 'DESC' } });
+    return this.accounts.keysOf(accountId);
   }
 
   /** Revokes any key (admin API). */
   async revokeKey(keyId: string): Promise<ApiKey> {
-    const key = await this.keys.findOneBy({ id: keyId });
+    const key = await this.accounts.findKey(keyId);
     if (!key) throw new NotFoundError('keyId', 'key');
     return this.revoke(key);
   }
@@ -142,7 +136,7 @@ export class AccountsService implements OnModuleInit {
   /** Revokes one of the caller's own keys; another account's key answers like an unknown one. */
   async revokeOwnKey(principal: Principal, keyId: string): Promise<ApiKey> {
     this.assertMayManageKeys(principal);
-    const key = await this.keys.findOneBy({ id: keyId, accountId: principal.accountId });
+    const key = await this.accounts.findKey(keyId, principal.accountId);
     if (!key) throw new NotFoundError('keyId', 'key');
     return this.revoke(key);
   }
@@ -155,14 +149,14 @@ export class AccountsService implements OnModuleInit {
   private async revoke(key: ApiKey): Promise<ApiKey> {
     if (key.revokedAt === null) {
       key.revokedAt = Date.now();
-      await this.keys.update({ id: key.id }, { revokedAt: key.revokedAt });
+      await this.accounts.setKeyRevokedAt(key.id, key.revokedAt);
     }
     this.principals.forget(key);
     return key;
   }
 
   private newAccount(name: string, roles: Role[], sandbox: boolean): Account {
-    return this.accounts.create({
+    return this.accounts.buildAccount({
       id: newId(),
       name,
       roles: [...new Set(roles)].join(','),
@@ -174,7 +168,7 @@ export class AccountsService implements OnModuleInit {
 
   private newKey(accountId: string, apiKey: string, options: KeyOptions, bootstrap: BootstrapKind | null = null): ApiKey {
     const origins = options.allowedOrigins && options.allowedOrigins.length > 0 ? [...new Set(options.allowedOrigins)] : null;
-    return this.keys.create({
+    return this.accounts.buildKey({
       id: newId(),
       accountId,
       keyHash: hashApiKey(apiKey),
@@ -192,33 +186,27 @@ export class AccountsService implements OnModuleInit {
    * A new value (the variable was rotated) revokes the key of the previous value and joins its account.
    */
   private async ensureKeyAccount(rawKey: string, name: BootstrapKind, roles: Role[], sandbox: boolean): Promise<void> {
-    const existing = await this.keys.findOneBy({ keyHash: hashApiKey(rawKey) });
+    const existing = await this.accounts.findKeyByHash(hashApiKey(rawKey));
     if (existing) {
       if (existing.revokedAt !== null) this.logger.warn(`the configured ${name} key was revoked; it stays revoked`);
       return;
     }
     const options: KeyOptions = { scope: 'full', label: `${name} key from the environment`, allowedOrigins: null };
-    const revokedKeys: ApiKey[] = [];
     try {
-      await this.dataSource.transaction(async (manager) => {
-        const previous = await manager.find(ApiKey, { where: { bootstrap: name }, order: { id: 'DESC' } });
-        const now = Date.now();
-        for (const key of previous.filter((candidate) => candidate.revokedAt === null)) {
-          await manager.update(ApiKey, { id: key.id }, { revokedAt: now });
-          revokedKeys.push(key);
-        }
-        const previousAccount = previous.length > 0 ? await manager.findOneBy(Account, { id: previous[0].accountId }) : null;
-        const account = previousAccount ?? (await manager.save(this.newAccount(name, roles, sandbox)));
-        await manager.save(this.newKey(account.id, rawKey, options, name));
-        if (previous.length > 0) this.logger.warn(`the configured ${name} key changed: the previous one is revoked`);
-      });
-      for (const key of revokedKeys) {
+      const { revoked, replaced } = await this.accounts.registerBootstrapKey(
+        name,
+        () => this.newAccount(name, roles, sandbox),
+        (accountId) => this.newKey(accountId, rawKey, options, name),
+        Date.now(),
+      );
+      if (replaced) this.logger.warn(`the configured ${name} key changed: the previous one is revoked`);
+      for (const key of revoked) {
         this.principals.forget(key);
       }
       this.logger.log(`the configured ${name} key is registered`);
     } catch (error) {
       // Another process created it between our read and write: the unique key hash kept it single.
-      if (!(await this.keys.findOneBy({ keyHash: hashApiKey(rawKey) }))) throw error;
+      if (!(await this.accounts.findKeyByHash(hashApiKey(rawKey)))) throw error;
     }
   }
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVING_CONFIG, ServingConfig } from '../serving/serving.config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
 import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { fromMicros } from '../common/money';
+import { AdBlockRepository } from './ad-block.repository';
 import { AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 import { AdBlock } from './entities/ad-block.entity';
 
@@ -32,7 +31,7 @@ export class AdBlocksService {
   private readonly known = new Map<string, KnownBlock>();
 
   constructor(
-    @InjectRepository(AdBlock) private readonly blocks: Repository<AdBlock>,
+    private readonly blocks: AdBlockRepository,
     @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
     private readonly changes: ChangeBus,
   ) {
@@ -41,7 +40,7 @@ export class AdBlocksService {
   }
 
   async create(principal: Principal, name: string, requireSignedViewer = false): Promise<string> {
-    const block = this.blocks.create({
+    const block = this.blocks.build({
       id: newId(),
       accountId: principal.accountId,
       name,
@@ -57,12 +56,7 @@ export class AdBlocksService {
   }
 
   async list(principal: Principal, skip: number, take: number): Promise<[AdBlockResponseDto[], number]> {
-    const [rows, total] = await this.blocks.findAndCount({
-      where: isAdmin(principal) ? {} : { accountId: principal.accountId },
-      order: { id: 'DESC' },
-      skip,
-      take,
-    });
+    const [rows, total] = await this.blocks.page(isAdmin(principal) ? null : principal.accountId, skip, take);
     return [rows.map(toResponse), total];
   }
 
@@ -77,7 +71,7 @@ export class AdBlocksService {
     if (change.name !== undefined) fields.name = change.name;
     if (change.requireSignedViewer !== undefined) fields.requireSignedViewer = change.requireSignedViewer;
     if (Object.keys(fields).length > 0) {
-      await this.blocks.update({ id: block.id }, fields);
+      await this.blocks.updateSettings(block.id, fields);
       Object.assign(block, fields);
       this.remember(block);
       this.changes.publish(AD_BLOCK_CHANGED, block.id);
@@ -116,7 +110,7 @@ export class AdBlocksService {
   async servingBlock(adBlockId: string): Promise<ServingBlock | null> {
     const known = this.knownBlock(adBlockId);
     if (known !== undefined) return known;
-    const block = await this.blocks.findOne({ where: { id: adBlockId }, select: { id: true, accountId: true, requireSignedViewer: true } });
+    const block = await this.blocks.servingFacts(adBlockId);
     return block ? this.remember(block) : null;
   }
 
@@ -136,7 +130,7 @@ export class AdBlocksService {
   }
 
   private async usableBlock(principal: Principal, adBlockId: string): Promise<AdBlock> {
-    const block = await this.blocks.findOneBy({ id: adBlockId });
+    const block = await this.blocks.findById(adBlockId);
     if (!block || !canUse(principal, block.accountId)) throw new NotFoundError('adBlockId', 'ad block');
     return block;
   }

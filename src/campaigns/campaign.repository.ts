@@ -1,15 +1,39 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, MoreThan, Repository } from 'typeorm';
+import { DeepPartial, FindOptionsWhere, In, MoreThan, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { VersionedWriter } from '../database/versioned-change';
 import { EVENT_COUNTER_COLUMNS, EVENT_TYPES, type EventType } from '../conversions/event-types';
 import type { CampaignBillingFacts, CampaignCounters, CampaignStore } from './campaign-store';
 import { Campaign } from './entities/campaign.entity';
 import type { NetworkEventTotals } from './event-rate';
 
-/** The campaign reads of the serving index, and the network's event totals of the event-rate estimate. */
+/**
+ * The `campaigns` table: the campaigns feature's rows (create, page, versioned edits), the reads of the serving index,
+ * and the network's event totals of the event-rate estimate.
+ */
 @Injectable()
-export class CampaignRepository implements CampaignStore {
+export class CampaignRepository implements CampaignStore, VersionedWriter<Campaign> {
   constructor(@InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>) {}
+
+  /** A new campaign entity (not stored yet). */
+  build(fields: DeepPartial<Campaign>): Campaign {
+    return this.campaigns.create(fields);
+  }
+
+  async insert(campaign: Campaign): Promise<void> {
+    await this.campaigns.insert(campaign);
+  }
+
+  /** Newest first, of one account or (null) of every account, with the total. */
+  page(accountId: string | null, skip: number, take: number): Promise<[Campaign[], number]> {
+    return this.campaigns.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
+  }
+
+  async updateAtVersion(id: string, version: number, changes: Partial<Campaign>): Promise<boolean> {
+    const result = await this.campaigns.update({ id, version } as FindOptionsWhere<Campaign>, changes as QueryDeepPartialEntity<Campaign>);
+    return result.affected === 1;
+  }
 
   servable(now: number): Promise<Campaign[]> {
     return this.campaigns.find({ where: servableWhere(now) });

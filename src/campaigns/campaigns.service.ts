@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CAMPAIGNS_CONFIG, CampaignsConfig } from './campaigns.config';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
 import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
@@ -56,7 +54,6 @@ const PRIORS_MAX_AGE_MS = 60_000;
 @Injectable()
 export class CampaignsService {
   constructor(
-    @InjectRepository(Campaign) private readonly campaigns: Repository<Campaign>,
     @Inject(CAMPAIGNS_CONFIG) private readonly config: CampaignsConfig,
     private readonly changes: ChangeBus,
     private readonly clock: Clock,
@@ -69,7 +66,7 @@ export class CampaignsService {
     checkCampaignNumbers({ ...dto.budget, ...dto.bidding });
     const now = this.clock.now();
     const review = this.config.campaignReview && !isAdmin(principal);
-    const campaign = this.campaigns.create({
+    const campaign = this.store.build({
       id: newId(now),
       accountId: principal.accountId,
       name: dto.name,
@@ -114,7 +111,7 @@ export class CampaignsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.campaigns.insert(campaign);
+    await this.store.insert(campaign);
     this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
     return campaign.id;
   }
@@ -134,18 +131,13 @@ export class CampaignsService {
 
   private async changeWithVersion(principal: Principal, campaignId: string, decide: (campaign: Campaign) => Partial<Campaign> | null): Promise<Campaign> {
     const load = () => this.findVisible(principal, campaignId);
-    const { record, changed } = await changeWithVersion(this.campaigns, load, decide, { field: 'campaignId', what: 'campaign', writable: EDITABLE_COLUMNS });
+    const { record, changed } = await changeWithVersion(this.store, load, decide, { field: 'campaignId', what: 'campaign', writable: EDITABLE_COLUMNS });
     if (changed) this.changes.publish(CAMPAIGN_CHANGED, record.id);
     return record;
   }
 
   async list(principal: Principal, skip: number, take: number): Promise<[CampaignListItemDto[], number]> {
-    const [rows, total] = await this.campaigns.findAndCount({
-      where: isAdmin(principal) ? {} : { accountId: principal.accountId },
-      order: { id: 'DESC' },
-      skip,
-      take,
-    });
+    const [rows, total] = await this.store.page(isAdmin(principal) ? null : principal.accountId, skip, take);
     const now = this.clock.now();
     return [rows.map((row) => toListItem(row, now)), total];
   }
@@ -181,7 +173,7 @@ export class CampaignsService {
 
   /** An advertiser sees only its own campaigns; another's answers exactly like an unknown id. */
   private async findVisible(principal: Principal, campaignId: string): Promise<Campaign> {
-    const campaign = await this.campaigns.findOneBy({ id: campaignId });
+    const campaign = await this.store.findById(campaignId);
     if (!campaign || (campaign.accountId !== principal.accountId && !isAdmin(principal))) {
       throw new NotFoundError('campaignId', 'campaign');
     }

@@ -1,6 +1,5 @@
-import type { Repository } from 'typeorm';
 import { ConflictError } from '../common/errors';
-import { changeWithVersion } from './versioned-change';
+import { changeWithVersion, type VersionedWriter } from './versioned-change';
 
 interface Row {
   id: string;
@@ -13,13 +12,13 @@ interface Row {
 function tableOf(row: Row) {
   const updates: Record<string, unknown>[] = [];
   const rows = {
-    update: jest.fn(async (where: { id: string; version: number }, values: Partial<Row>) => {
+    updateAtVersion: jest.fn(async (id: string, version: number, values: Partial<Row>) => {
       updates.push(values);
-      if (where.id !== row.id || where.version !== row.version) return { affected: 0 };
+      if (id !== row.id || version !== row.version) return false;
       Object.assign(row, values);
-      return { affected: 1 };
+      return true;
     }),
-  } as unknown as Repository<Row>;
+  } satisfies VersionedWriter<Row>;
   return { rows, updates, load: async () => ({ ...row }) };
 }
 

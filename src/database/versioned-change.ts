@@ -1,10 +1,13 @@
-import type { FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ConflictError } from '../common/errors';
 
-interface Versioned extends ObjectLiteral {
+interface Versioned {
   id: string;
   version: number;
+}
+
+/** The owning repository's conditional write: applies `changes` only while the row is still at `version`. */
+export interface VersionedWriter<T extends Versioned> {
+  updateAtVersion(id: string, version: number, changes: Partial<T>): Promise<boolean>;
 }
 
 const MAX_ATTEMPTS = 10;
@@ -19,7 +22,7 @@ const MAX_ATTEMPTS = 10;
  * once wrote a campaign's impressions and spend back as they were, losing a flush of them).
  */
 export async function changeWithVersion<T extends Versioned>(
-  rows: Repository<T>,
+  rows: VersionedWriter<T>,
   load: () => Promise<T>,
   decide: (current: T) => Partial<T> | null,
   options: { field: string; what: string; writable: readonly (keyof T & string)[] },
@@ -31,8 +34,7 @@ export async function changeWithVersion<T extends Versioned>(
     const unwritable = Object.keys(changes).filter((column) => !(options.writable as readonly string[]).includes(column));
     if (unwritable.length > 0) throw new Error(`a ${options.what} change may not write ${unwritable.join(', ')}: only their own writer does`);
     const next = { ...changes, version: current.version + 1 };
-    const result = await rows.update({ id: current.id, version: current.version } as FindOptionsWhere<T>, next as QueryDeepPartialEntity<T>);
-    if (result.affected === 1) return { record: { ...current, ...next }, changed: true };
+    if (await rows.updateAtVersion(current.id, current.version, next as Partial<T>)) return { record: { ...current, ...next }, changed: true };
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError(`${options.field}: the ${options.what} is being changed concurrently, retry`);
   }
 }

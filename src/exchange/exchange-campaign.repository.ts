@@ -1,12 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Not, Repository } from 'typeorm';
+import { DeepPartial, FindOptionsWhere, Not, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { VersionedWriter } from '../database/versioned-change';
 import { ExchangeCampaign } from './entities/exchange-campaign.entity';
 
-/** The exchange index's reads of `exchange_campaigns`. */
+/** `exchange_campaigns`: the partners' rows (create, page, versioned edits) and the exchange index's reads. */
 @Injectable()
-export class ExchangeCampaignRepository {
+export class ExchangeCampaignRepository implements VersionedWriter<ExchangeCampaign> {
   constructor(@InjectRepository(ExchangeCampaign) private readonly campaigns: Repository<ExchangeCampaign>) {}
+
+  /** A new exchange campaign entity (not stored yet). */
+  build(fields: DeepPartial<ExchangeCampaign>): ExchangeCampaign {
+    return this.campaigns.create(fields);
+  }
+
+  async insert(campaign: ExchangeCampaign): Promise<void> {
+    await this.campaigns.insert(campaign);
+  }
+
+  findById(id: string): Promise<ExchangeCampaign | null> {
+    return this.campaigns.findOneBy({ id });
+  }
+
+  /** Newest first, of one account or (null) of every account, with the total. */
+  page(accountId: string | null, skip: number, take: number): Promise<[ExchangeCampaign[], number]> {
+    return this.campaigns.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
+  }
+
+  async updateAtVersion(id: string, version: number, changes: Partial<ExchangeCampaign>): Promise<boolean> {
+    const result = await this.campaigns.update({ id, version } as FindOptionsWhere<ExchangeCampaign>, changes as QueryDeepPartialEntity<ExchangeCampaign>);
+    return result.affected === 1;
+  }
 
   notEnded(): Promise<ExchangeCampaign[]> {
     return this.campaigns.find({ where: { status: Not('ended' as const) } });

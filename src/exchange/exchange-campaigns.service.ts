@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Between, Repository } from 'typeorm';
 import { isAdmin, Principal } from '../accounts/principal';
 import { applyStatusAction, normalizeGeoLists, StatusAction } from '../campaigns/campaign-rules';
 import { ChangeBus } from '../common/change-bus';
@@ -18,7 +16,8 @@ import {
   ExchangeTargetingDto,
 } from './dto/exchange.dto';
 import { ExchangeCampaign, ExchangeStatus, ExchangeTargeting } from './entities/exchange-campaign.entity';
-import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
+import { ExchangeCampaignRepository } from './exchange-campaign.repository';
+import { ExchangeStatsRepository } from './exchange-stats.repository';
 import { EXCHANGE_CHANGED, ExchangeIndexService } from './exchange-index.service';
 import { withFields } from '../common/with-fields';
 
@@ -41,8 +40,8 @@ const EDITABLE_COLUMNS = [
 @Injectable()
 export class ExchangeCampaignsService {
   constructor(
-    @InjectRepository(ExchangeCampaign) private readonly campaigns: Repository<ExchangeCampaign>,
-    @InjectRepository(ExchangeStatsHourly) private readonly hourly: Repository<ExchangeStatsHourly>,
+    private readonly campaigns: ExchangeCampaignRepository,
+    private readonly stats: ExchangeStatsRepository,
     private readonly index: ExchangeIndexService,
     private readonly changes: ChangeBus,
     private readonly clock: Clock,
@@ -50,7 +49,7 @@ export class ExchangeCampaignsService {
 
   async create(principal: Principal, dto: ExchangeCampaignCreateDto): Promise<string> {
     const now = this.clock.now();
-    const campaign = this.campaigns.create({
+    const campaign = this.campaigns.build({
       id: newId(now),
       accountId: principal.accountId,
       name: dto.name,
@@ -76,12 +75,7 @@ export class ExchangeCampaignsService {
   }
 
   async list(principal: Principal, skip: number, take: number): Promise<[ExchangeCampaignResponseDto[], number]> {
-    const [rows, total] = await this.campaigns.findAndCount({
-      where: isAdmin(principal) ? {} : { accountId: principal.accountId },
-      order: { id: 'DESC' },
-      skip,
-      take,
-    });
+    const [rows, total] = await this.campaigns.page(isAdmin(principal) ? null : principal.accountId, skip, take);
     return [rows.map(toResponse), total];
   }
 
@@ -118,7 +112,7 @@ export class ExchangeCampaignsService {
   async series(principal: Principal, query: ExchangeSeriesQueryDto): Promise<ExchangeSeriesPointDto[]> {
     const campaign = await this.findVisible(principal, query.exchangeCampaignId);
     const window = seriesWindow(query, this.clock.now());
-    const rows = await this.hourly.find({ where: { exchangeCampaignId: campaign.id, hour: Between(window.first, window.to - 1) } });
+    const rows = await this.stats.hourlyOf(campaign.id, window.first, window.to - 1);
     return sumIntoBuckets(window, rows, EXCHANGE_SERIES_COLUMNS).map((point) => withFields(point, { balance: point.clicksSent - point.clicksReceived }));
   }
 
@@ -144,7 +138,7 @@ export class ExchangeCampaignsService {
 
   /** A partner sees only its own exchange campaigns; another's answers exactly like an unknown id. */
   private async findVisible(principal: Principal, exchangeCampaignId: string): Promise<ExchangeCampaign> {
-    const campaign = await this.campaigns.findOneBy({ id: exchangeCampaignId });
+    const campaign = await this.campaigns.findById(exchangeCampaignId);
     if (!campaign || (campaign.accountId !== principal.accountId && !isAdmin(principal))) {
       throw new NotFoundError('exchangeCampaignId', 'exchange campaign');
     }

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE_CONFIG, DatabaseConfig } from '../database/database.config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { Between, DataSource, EntityManager, Repository } from 'typeorm';
 import { DayPartitionedTable } from '../database/day-partitions';
 import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { ExchangeClick } from './entities/exchange-click.entity';
+import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
 
 export interface ExchangeCounts {
   impressions: number;
@@ -26,9 +27,17 @@ export class ExchangeStatsRepository implements EventTablesOwner {
   private readonly mysql: boolean;
   private readonly days: DayPartitionedTable;
 
+  private readonly hourly: Repository<ExchangeStatsHourly>;
+
   constructor(@Inject(DATABASE_CONFIG) config: DatabaseConfig, @InjectDataSource() dataSource: DataSource) {
     this.mysql = config.database.type === 'mysql';
+    this.hourly = dataSource.getRepository(ExchangeStatsHourly);
     this.days = new DayPartitionedTable(dataSource, { table: 'exchange_clicks', partitionColumn: 'createdAt', timeColumn: 'createdAt' });
+  }
+
+  /** The hourly ledger rows of one exchange campaign whose hour starts within [from, to]. */
+  hourlyOf(exchangeCampaignId: string, from: number, to: number): Promise<ExchangeStatsHourly[]> {
+    return this.hourly.find({ where: { exchangeCampaignId, hour: Between(from, to) } });
   }
 
   /** The click rows only: `exchange_stats_hourly` and the counters are aggregates, kept forever. */

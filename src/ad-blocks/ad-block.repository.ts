@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DeepPartial, Repository } from 'typeorm';
+import { AdBlock } from './entities/ad-block.entity';
+
+/** The `ad_blocks` rows the ad-blocks feature writes (create, settings) and reads; counters are the stats writer's. */
+@Injectable()
+export class AdBlockRepository {
+  constructor(@InjectRepository(AdBlock) private readonly blocks: Repository<AdBlock>) {}
+
+  /** A new block entity (not stored yet). */
+  build(fields: DeepPartial<AdBlock>): AdBlock {
+    return this.blocks.create(fields);
+  }
+
+  async insert(block: AdBlock): Promise<void> {
+    await this.blocks.insert(block);
+  }
+
+  findById(id: string): Promise<AdBlock | null> {
+    return this.blocks.findOneBy({ id });
+  }
+
+  /** What the hot routes remember of a block: its owner and viewer rule. */
+  servingFacts(id: string): Promise<Pick<AdBlock, 'id' | 'accountId' | 'requireSignedViewer'> | null> {
+    return this.blocks.findOne({ where: { id }, select: { id: true, accountId: true, requireSignedViewer: true } });
+  }
+
+  /** Newest first, of one account or (null) of every account, with the total. */
+  page(accountId: string | null, skip: number, take: number): Promise<[AdBlock[], number]> {
+    return this.blocks.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
+  }
+
+  async updateSettings(id: string, fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer'>>): Promise<void> {
+    await this.blocks.update({ id }, fields);
+  }
+}
