@@ -27,7 +27,9 @@ async function check(target: DatabaseTarget): Promise<boolean> {
     process.stderr.write('Write a migration for each database (npm run migration:generate, see docs/ARCHITECTURE.md "Schema").\n');
   }
   if (resolved.length > 0) {
-    process.stderr.write(`${target.type}: known differences no longer seen; take them out of src/database/known-schema-drift.ts:\n  ${resolved.join('\n  ')}\n`);
+    process.stderr.write(
+      `${target.type}: known differences no longer seen; take them out of src/database/known-schema-drift.ts:\n  ${resolved.join('\n  ')}\n`,
+    );
   }
   return false;
 }
@@ -41,7 +43,7 @@ async function freshMysqlDatabase(): Promise<string | null> {
     return `${SERVER}/${DATABASE}`;
   } catch (error) {
     const message = `MySQL at ${SERVER.replace(/\/\/[^@]*@/, '//***@')} unreachable: ${(error as Error).message}`;
-    if (process.env.CI === 'true') throw new Error(message);
+    if (process.env.CI === 'true') throw new Error(message, { cause: error });
     process.stdout.write(`mysql: skipped (${message}; CI is not set)\n`);
     return null;
   }
