@@ -4,6 +4,7 @@ import { isAdmin, Principal } from '../accounts/principal';
 import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
+import { zeroTrafficCounters } from '../database/counter-columns';
 import { fromMicros } from '../common/money';
 import { AdBlockRepository } from './ad-block.repository';
 import { AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
@@ -45,8 +46,7 @@ export class AdBlocksService {
       accountId: principal.accountId,
       name,
       requireSignedViewer,
-      impressions: 0,
-      clicks: 0,
+      ...zeroTrafficCounters(),
       earningsMicros: 0,
       createdAt: Date.now(),
     });

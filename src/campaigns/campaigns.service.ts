@@ -5,6 +5,7 @@ import { ChangeBus } from '../common/change-bus';
 import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
+import { zeroEventCounters } from '../database/counter-columns';
 import { changeWithVersion } from '../database/versioned-change';
 import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
@@ -91,18 +92,7 @@ export class CampaignsService {
       verificationUrl: dto.verificationUrl ?? null,
       frequencyCapImpressions: dto.frequencyCap?.impressions ?? null,
       frequencyCapHours: dto.frequencyCap?.hours ?? null,
-      impressions: 0,
-      clicks: 0,
-      unbilledClicks: 0,
-      invalidClicks: 0,
-      invalidImpressions: 0,
-      views: 0,
-      conversions: 0,
-      onboardEvents: 0,
-      registerEvents: 0,
-      playEvents: 0,
-      paymentEvents: 0,
-      withdrawEvents: 0,
+      ...zeroEventCounters(),
       optimizationEvent: dto.optimizationEvent ?? 'conversion',
       spentMicros: 0,
       daySpentMicros: 0,

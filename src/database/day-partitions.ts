@@ -90,7 +90,9 @@ export class DayPartitionedTable {
         const deletedRows = await this.deleteBefore(runner, cutoff);
         return { table: this.table, addedPartitions: [], droppedPartitions: [], deletedRows };
       }
-      const lock = `adnet:day-partitions:${this.table}`;
+      // MySQL's named locks are server-wide: the name carries the database, so services on other databases of the
+      // same server never take this table's turn (hashed, as lock names are limited to 64 characters).
+      const [{ lockName: lock }] = await runner.query("SELECT CONCAT('adnet:day-partitions:', SHA1(CONCAT(DATABASE(), '.', ?))) AS lockName", [this.table]);
       const [{ got }] = await runner.query('SELECT GET_LOCK(?, 0) AS got', [lock]);
       if (Number(got) !== 1) return null;
       try {

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
+import { EventCounters } from '../../database/counter-columns';
 import type { EventType } from '../../conversions/event-types';
 
 export const CAMPAIGN_STATUSES = ['inReview', 'onGoing', 'paused', 'ended'] as const;
@@ -21,7 +22,7 @@ export interface CampaignTargeting {
 @Entity('campaigns')
 @Index('idx_campaigns_account', ['accountId', 'id'])
 @Index('idx_campaigns_status_id', ['status', 'id'])
-export class Campaign {
+export class Campaign extends EventCounters {
   /** Time-ordered, so `ORDER BY id DESC` is newest first. */
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;
@@ -88,50 +89,9 @@ export class Campaign {
   @Column({ type: 'varchar', length: 50 })
   buttonText: string;
 
-  /** Running totals kept by the event pipeline; the event ledger is their source of truth. */
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  impressions: number;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  clicks: number;
-
-  /** Attributed events per type (docs/CONTRACT.md §13); `conversions` counts the conversions of endpoint 7. */
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  conversions: number;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  onboardEvents: number;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  registerEvents: number;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  playEvents: number;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  paymentEvents: number;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  withdrawEvents: number;
-
   /** The event the campaign's `conversions` and `cr` show, and its event-rate estimate is about. */
   @Column({ type: 'varchar', length: 16, default: 'conversion' })
   optimizationEvent: EventType;
-
-  /** Clicks on a campaign that was not billable when they arrived (paused, ended, out of its window or budget). */
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  unbilledClicks: number;
-
-  /** General invalid traffic (docs/TRUST_AND_SAFETY.md): answered as usual, never billed, counted apart. */
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  invalidClicks: number;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  invalidImpressions: number;
-
-  /** Views the ton-ai-sdk reported: at most one per served impression, never billed (docs/CONTRACT.md §14). */
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  views: number;
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   spentMicros: number;
@@ -150,9 +110,6 @@ export class Campaign {
   /** Advertiser-hosted endpoint 11, called after each counted click (docs/CONTRACT.md §7); null when not set. */
   @Column({ type: 'varchar', length: 2048, nullable: true })
   verificationUrl: string | null;
-
-  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
-  verifiedClicks: number;
 
   /** Frequency cap: at most this many impressions per user within any `frequencyCapHours`; both null when uncapped. */
   @Column({ type: 'int', nullable: true })
