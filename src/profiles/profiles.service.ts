@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { PROFILES_CONFIG, ProfilesConfig } from './profiles.config';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan } from 'typeorm';
 import { ACCOUNT_STORE, type AccountStore } from '../accounts/account-store';
 import { isAdmin, Principal } from '../accounts/principal';
 import { Clock } from '../common/clock';
@@ -11,7 +9,7 @@ import { QUEUE_NAMES } from '../queue/queue-names';
 import { QueueService } from '../queue/queue.service';
 import type { JobQueue, QueueJob } from '../queue/queue.types';
 import type { ProfileBatchStatusDto } from './dto/profile.dto';
-import { ProfileBatch } from './entities/profile-batch.entity';
+import { ProfileBatchRepository } from './profile-batch.repository';
 import { Profile } from './entities/profile.entity';
 import { PROFILE_COLUMNS, ProfileRow } from './profile-upsert';
 import { ProfilesRepository, StoredProfile } from './profiles.repository';
@@ -43,7 +41,7 @@ export class ProfilesService implements OnModuleInit {
   private readonly queue: JobQueue<ProfileBatchJob>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly batches: ProfileBatchRepository,
     private readonly profiles: ProfilesRepository,
     @Inject(PROFILE_STORE) private readonly store: ProfileStore,
     @Inject(ACCOUNT_STORE) private readonly accounts: AccountStore,
@@ -72,18 +70,14 @@ export class ProfilesService implements OnModuleInit {
     return account.id;
   }
 
-  private get batches() {
-    return this.dataSource.getRepository(ProfileBatch);
-  }
-
   /** At start: drop abandoned CSV imports, rebuild the serving store if it lost profiles, re-enqueue unfinished batches. */
   async onModuleInit(): Promise<void> {
     const now = this.clock.now();
-    await this.batches.delete({ status: 'staged', createdAt: LessThan(now - STALE_STAGED_MS) });
+    await this.batches.deleteStagedBefore(now - STALE_STAGED_MS);
     if (!(await this.store.isBuilt())) await this.rebuildStore();
-    const unfinished = await this.batches.find({ select: { id: true }, where: { status: In(['queued', 'processing']) }, order: { createdAt: 'ASC' } });
+    const unfinished = await this.batches.unfinishedIds();
     // jobId = batchId: a batch whose job still exists (BullMQ) is not added twice
-    if (unfinished.length > 0) await this.queue.addBulk(unfinished.map((batch) => this.jobOf(batch.id)));
+    if (unfinished.length > 0) await this.queue.addBulk(unfinished.map((id) => this.jobOf(id)));
   }
 
   /** Stores an accepted batch of the publisher `accountId` (see ownerOf) and queues its job; answers the batchId. */
@@ -92,7 +86,7 @@ export class ProfilesService implements OnModuleInit {
     try {
       await this.queue.add(QUEUE_NAMES.profileBatch, { batchId }, this.jobOf(batchId).options);
     } catch (error) {
-      await this.batches.delete({ id: batchId });
+      await this.batches.delete(batchId);
       throw error;
     }
     return batchId;
@@ -105,19 +99,16 @@ export class ProfilesService implements OnModuleInit {
 
   async release(batchIds: string[]): Promise<void> {
     if (batchIds.length === 0) return;
-    await this.batches.update({ id: In(batchIds), status: 'staged' }, { status: 'queued', updatedAt: this.clock.now() });
+    await this.batches.releaseStaged(batchIds, this.clock.now());
     await this.queue.addBulk(batchIds.map((id) => this.jobOf(id)));
   }
 
   async dropStaged(batchIds: string[]): Promise<void> {
-    if (batchIds.length > 0) await this.batches.delete({ id: In(batchIds), status: 'staged' });
+    if (batchIds.length > 0) await this.batches.deleteStaged(batchIds);
   }
 
   async status(principal: Principal, batchId: string): Promise<ProfileBatchStatusDto> {
-    const batch = await this.batches.findOne({
-      select: { id: true, accountId: true, status: true, total: true, processed: true, attempts: true, error: true, createdAt: true, finishedAt: true },
-      where: { id: batchId },
-    });
+    const batch = await this.batches.statusOf(batchId);
     if (!batch || batch.status === 'staged' || (batch.accountId !== principal.accountId && !isAdmin(principal))) {
       throw new NotFoundError('batchId', 'batch');
     }
@@ -139,9 +130,9 @@ export class ProfilesService implements OnModuleInit {
    */
   async applyBatch(job: QueueJob<ProfileBatchJob>): Promise<void> {
     const { batchId } = job.data;
-    const batch = await this.batches.findOne({ where: { id: batchId } });
+    const batch = await this.batches.findById(batchId);
     if (!batch || batch.records === null || batch.status === 'done' || batch.status === 'staged') return;
-    await this.batches.update({ id: batchId }, { status: 'processing', attempts: job.attemptsMade + 1, processed: 0, updatedAt: this.clock.now() });
+    await this.batches.update(batchId, { status: 'processing', attempts: job.attemptsMade + 1, processed: 0, updatedAt: this.clock.now() });
     try {
       const rows = JSON.parse(batch.records) as ProfileRow[];
       const chunkSize = this.config.profileChunkSize;
@@ -150,18 +141,20 @@ export class ProfilesService implements OnModuleInit {
         await this.upsertChunk(batch.accountId, chunk);
         await this.publishFacts(batch.accountId, chunk);
         const processed = Math.min(from + chunkSize, rows.length);
-        if (processed < rows.length) await this.batches.update({ id: batchId }, { processed, updatedAt: this.clock.now() });
+        if (processed < rows.length) await this.batches.update(batchId, { processed, updatedAt: this.clock.now() });
       }
       const now = this.clock.now();
-      await this.batches.update({ id: batchId }, { status: 'done', processed: rows.length, records: null, updatedAt: now, finishedAt: now });
+      await this.batches.update(batchId, { status: 'done', processed: rows.length, records: null, updatedAt: now, finishedAt: now });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const lastTry = job.attemptsMade + 1 >= job.attempts;
       const now = this.clock.now();
-      await this.batches.update(
-        { id: batchId },
-        { status: lastTry ? 'failed' : 'queued', error: message.slice(0, 500), updatedAt: now, finishedAt: lastTry ? now : null },
-      );
+      await this.batches.update(batchId, {
+        status: lastTry ? 'failed' : 'queued',
+        error: message.slice(0, 500),
+        updatedAt: now,
+        finishedAt: lastTry ? now : null,
+      });
       throw error;
     }
   }
