@@ -62,15 +62,6 @@ export function holderTimings(ttlMs: number): { holderTtlMs: number; holderTrust
 /** How often a serving process looks for lapsed holders to reclaim. */
 export const RECLAIM_EVERY_MS = 5_000;
 
-/**
- * The field of a lease in its campaign's leases hash (stateKeys.campaignLeases): the holder and the UTC day (the
- * reclaim script splits it at the `|`). A billed click waiting for its row has a field of its own after these two
- * (see pendingClickField).
- */
-export function leaseField(holderId: string, day: string): string {
-  return `${holderId}|${day}`;
-}
-
 export interface Lease {
   /** The holder (process identity) whose Redis hash counts this lease. */
   readonly holderId: string;

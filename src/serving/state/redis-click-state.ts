@@ -1,6 +1,7 @@
 import type { RedisClient } from '../../redis/redis.module';
 import { replicated } from '../../redis/replica-wait';
-import { DAY_COUNTER_TTL_S, HolderLostError, pendingClickField, RedisLeaseHolder } from './redis-lease-holder';
+import { pendingClickField } from './lease-fields';
+import { DAY_COUNTER_TTL_S, HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
 import { defineScript } from './scripts/load-script';
 import { BoundClickStatus, ClickInvalidReason, ClickOutcome, ClickRequest, IMPRESSION_WINDOW_MS, stateKeys, ViewOutcome, ViewRequest } from './serving-state';
 

@@ -6,15 +6,16 @@ import {
   HOLDER_TRUST_MS,
   HOLDER_TTL_MS,
   Lease,
-  leaseField,
   LEASE_IDLE_MS,
   nextLeaseUnits,
   PERMISSION_TTL_MS,
   RECLAIM_EVERY_MS,
   SCARCE_LEASE_IDLE_MS,
 } from './budget-leases';
+import { LapsedHolderReclaimer, type LeaseScripts } from './lapsed-holder-reclaimer';
+import { billedAtOf, dayOf, leaseField } from './lease-fields';
 import { defineScript } from './scripts/load-script';
-import { ClickRequest, HeldLeases, ImpressionCandidate, stateKeys } from './serving-state';
+import { HeldLeases, ImpressionCandidate, stateKeys } from './serving-state';
 
 /** How long the daily spend counters live in Redis. */
 export const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
@@ -43,18 +44,6 @@ export interface LeaseReturn {
 
 type LeaseOutcome = 'granted' | 'exhausted';
 
-type LeaseScripts = RedisClient & {
-  adnetReclaim(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  adnetForgetHolder(numKeys: number, ...args: (string | number)[]): Promise<number>;
-};
-
-/** A field of a campaign's leases hash (stateKeys.campaignLeases). */
-interface HeldField {
-  holderId: string;
-  campaignId: string;
-  field: string;
-}
-
 /** The lease holder this process was lost (its heartbeat lapsed and its leases may be reclaimed): ask again. */
 export class HolderLostError extends Error {
   constructor() {
@@ -78,7 +67,8 @@ export interface LeaseHolderOptions {
 
 /**
  * This process as a holder of budget leases (see budget-leases.ts): the leases it bills from in memory, its
- * heartbeat, the give-backs to the shared counters, the reclaim of lapsed holders and the orphan clicks' sweep.
+ * heartbeat, the give-backs to the shared counters and the orphan clicks' sweep; the reclaim of other processes' lapsed
+ * holders is LapsedHolderReclaimer's (lapsed-holder-reclaimer.ts), run from this holder's sweep.
  */
 export class RedisLeaseHolder {
   private readonly redis: LeaseScripts;
@@ -100,7 +90,7 @@ export class RedisLeaseHolder {
   private readonly holderTrustMs: number;
   private readonly leaseIdleMs: number;
   private readonly scarceLeaseIdleMs: number;
-  private readonly committedClicks: LeaseHolderOptions['committedClicks'];
+  private readonly reclaimer: LapsedHolderReclaimer;
   private readonly clicksBeingWritten: () => Set<string>;
 
   constructor(redis: RedisClient, options: LeaseHolderOptions = {}) {
@@ -110,11 +100,11 @@ export class RedisLeaseHolder {
     defineScript(redis, 'adnetReclaim', 'reclaim');
     defineScript(redis, 'adnetForgetHolder', 'forget-holder');
     this.redis = redis as LeaseScripts;
+    this.reclaimer = new LapsedHolderReclaimer(this.redis, options.committedClicks);
     this.holderTtlMs = options.holderTtlMs ?? HOLDER_TTL_MS;
     this.holderTrustMs = options.holderTrustMs ?? HOLDER_TRUST_MS;
     this.leaseIdleMs = options.leaseIdleMs ?? LEASE_IDLE_MS;
     this.scarceLeaseIdleMs = Math.min(this.leaseIdleMs, SCARCE_LEASE_IDLE_MS);
-    this.committedClicks = options.committedClicks;
     this.clicksBeingWritten = options.clicksBeingWritten ?? (() => new Set());
   }
 
@@ -425,82 +415,10 @@ export class RedisLeaseHolder {
 
   /**
    * Gives back to the counters what processes that stopped without returning their leases (killed, cut off for
-   * longer than the heartbeat's life) still held. Safe in any number of processes at once; answers the
-   * micro-USDT given back.
+   * longer than the heartbeat's life) still held (LapsedHolderReclaimer). Answers the micro-USDT given back.
    */
-  async reclaimLapsedHolders(): Promise<number> {
-    let reclaimed = 0;
-    for (const holderId of await this.redis.smembers(stateKeys.leaseHolders())) {
-      if ((await this.redis.exists(stateKeys.leaseHolder(holderId))) === 1) continue;
-      reclaimed += await this.reclaimHolder(holderId);
-    }
-    return reclaimed;
-  }
-
-  /**
-   * A lapsed holder's reclaim: its fields are read campaign by campaign (the campaigns set names where), the billed
-   * clicks whose row was committed leave them, and each campaign's script gives back the rest in that campaign's slot
-   * (reclaim.lua: a field leaves the hash in the step that gives it back, so nothing goes back twice). Then the holder
-   * is forgotten. When the database cannot tell which clicks are committed, nothing is given back this time (throws).
-   */
-  private async reclaimHolder(holderId: string): Promise<number> {
-    const fields = await this.fieldsOf(holderId);
-    const left = await this.keepCommittedClicks(fields);
-    const daysByCampaign = new Map<string, Set<string>>();
-    for (const { campaignId, field } of left) {
-      const days = daysByCampaign.get(campaignId) ?? new Set<string>();
-      days.add(field.split('|', 3)[1]);
-      daysByCampaign.set(campaignId, days);
-    }
-    const given = await Promise.all(
-      [...daysByCampaign].map(([campaignId, days]) =>
-        this.redis.adnetReclaim(
-          2 + days.size,
-          stateKeys.campaignLeases(campaignId),
-          stateKeys.spent(campaignId),
-          ...[...days].map((day) => stateKeys.daySpent(campaignId, day)),
-          holderId,
-          ...days,
-        ),
-      ),
-    );
-    // Out of the set first, then forgotten unless its heartbeat is back: a holder that comes back under the same id
-    // meanwhile is put back, never left out of the set with leases.
-    await this.redis.srem(stateKeys.leaseHolders(), holderId);
-    if ((await this.redis.adnetForgetHolder(2, stateKeys.leaseHolder(holderId), stateKeys.holderCampaigns(holderId))) === 1) {
-      await this.redis.sadd(stateKeys.leaseHolders(), holderId);
-    }
-    return given.reduce((sum, micros) => sum + Number(micros), 0);
-  }
-
-  /** A holder's fields in the leases hashes of the campaigns it recorded, with their micro-USDT. */
-  private async fieldsOf(holderId: string): Promise<(HeldField & { micros: number })[]> {
-    const campaignIds = await this.redis.smembers(stateKeys.holderCampaigns(holderId));
-    const hashes = await Promise.all(campaignIds.map((campaignId) => this.redis.hgetall(stateKeys.campaignLeases(campaignId))));
-    const fields: (HeldField & { micros: number })[] = [];
-    campaignIds.forEach((campaignId, i) => {
-      for (const [field, micros] of Object.entries(hashes[i])) {
-        if (field.startsWith(`${holderId}|`)) fields.push({ holderId, campaignId, field, micros: Number(micros) });
-      }
-    });
-    return fields;
-  }
-
-  /**
-   * Of these leases hash fields, the billed clicks whose row was committed leave the hash (they are billed for
-   * good); answers the fields left. Throws when the database cannot tell, so nothing is given back blind.
-   */
-  private async keepCommittedClicks<T extends HeldField>(fields: T[]): Promise<T[]> {
-    const clicks = fields.filter(({ field }) => clickIdOf(field) !== null);
-    if (!this.committedClicks || clicks.length === 0) return fields;
-    const committed = await this.committedClicks(clicks.map(({ field }) => clickIdOf(field)!));
-    const kept = new Set<T>();
-    for (const click of clicks) {
-      if (!committed.has(clickIdOf(click.field)!)) continue;
-      await this.redis.hdel(stateKeys.campaignLeases(click.campaignId), click.field);
-      kept.add(click);
-    }
-    return fields.filter((field) => !kept.has(field));
+  reclaimLapsedHolders(): Promise<number> {
+    return this.reclaimer.reclaimLapsedHolders();
   }
 
   /** Gives leases nobody billed from lately back to the shared counters (scarce ones sooner); permissions simply lapse. */
@@ -590,38 +508,18 @@ export class RedisLeaseHolder {
   async giveBackOrphanClicks(wallNow: number): Promise<number> {
     const holderId = this.holderId;
     const writing = this.clicksBeingWritten();
-    const old = (await this.fieldsOf(holderId)).filter(({ field }) => {
+    const old = (await this.reclaimer.fieldsOf(holderId)).filter(({ field }) => {
       const billedAt = billedAtOf(field);
       return billedAt !== null && !writing.has(field) && wallNow - billedAt >= ORPHAN_CLICK_MS;
     });
-    const orphans: LeaseReturn[] = (await this.keepCommittedClicks(old)).map(({ campaignId, field, micros }) => ({
+    const orphans: LeaseReturn[] = (await this.reclaimer.keepCommittedClicks(old)).map(({ campaignId, field, micros }) => ({
       holderId,
       campaignId,
-      day: field.split('|', 3)[1],
+      day: dayOf(field),
       micros,
       field,
     }));
     await this.returnToCounters(orphans);
     return orphans.reduce((sum, orphan) => sum + orphan.micros, 0);
   }
-}
-
-/**
- * The leases hash field of a billed click waiting for its row: holder|day (the reclaim reads these two), then when it
- * was billed (wall clock, see giveBackOrphanClicks), the id its row will have (or -), then the click.
- */
-export function pendingClickField(holderId: string, request: ClickRequest, billedAt: number): string {
-  return `${leaseField(holderId, request.day)}|${billedAt}|${request.clickId ?? '-'}|${request.adBlockId}|${request.adId}|${request.now}|${request.userId}`;
-}
-
-/** The row id of a pending click field; null for a lease's field or a click without one. */
-function clickIdOf(field: string): string | null {
-  const parts = field.split('|', 4);
-  return parts.length === 4 && parts[3] !== '-' ? parts[3] : null;
-}
-
-/** When the click of a pending click field was billed; null for a lease's field. */
-function billedAtOf(field: string): number | null {
-  const parts = field.split('|', 3);
-  return parts.length === 3 ? Number(parts[2]) : null;
 }

@@ -3,7 +3,8 @@ import { newId } from '../../common/ids';
 import { groupBySlot } from '../../redis/hash-slot';
 import { EncodedArguments, EncodedScript, ListedArguments } from '../../redis/encoded-script';
 import type { RedisClient } from '../../redis/redis.module';
-import { Lease, leaseField } from './budget-leases';
+import { Lease } from './budget-leases';
+import { leaseField } from './lease-fields';
 import { HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
 import { defineScript, loadScript } from './scripts/load-script';
 import {
