@@ -17,7 +17,7 @@ import { installRouteEdge } from './common/edge/route-edge';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
 import { installLeanAsyncResourceBind } from './common/lean-async-resource-bind';
-import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } from './common/logger';
+import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } from './common/logging';
 import { projectRoot } from './common/project-root';
 import type { AppConfig } from './app-config';
 import { API_DESCRIPTION } from './docs/api-description';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { createPinoLogger, PinoNestLogger } from './common/logger';
+import { createPinoLogger, PinoNestLogger } from './common/logging';
 import { loadConfigOrExit } from './app-config';
 import { QueueService } from './queue/queue.service';
 import { WorkerModule } from './worker.module';

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * What the access log's writes cost the process by chunk size (src/common/logger.ts, LOG_CHUNK). Not part of the
+ * What the access log's writes cost the process by chunk size (src/common/logging/line-buffer.ts, LOG_CHUNK). Not part of the
  * service. Writes LOG_WRITES_MB (200) of access lines to a file through `fs.write`, one write in flight, as the
  * service's line buffer hands them to sonic-boom, once per chunk size, and prints the process's CPU (every thread:
  * libuv's pool does the writes) per MB written and per access line.
@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const TOTAL_BYTES = Number(process.env.LOG_WRITES_MB || 200) * 1e6;
 const CHUNKS = [8192, 65536, 262144];
-// The shape of the service's access line (accessLogWriter in src/common/logger.ts).
+// The shape of the service's access line (accessLogWriter in src/common/logging/access-log.ts).
 const LINE = `{"level":30,"time":${Date.now()},"service":"adnet","pid":12345,"reqId":"80bc5b05-14fd-459c-968b-09bbb5430155","method":"GET","path":"/api/v2/openapi/matching/ad","status":200,"ms":2,"msg":"request"}\n`;
 
 async function measure(fd, chunkBytes) {

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { accessLogWriter, createPinoLogger, formatTextLine, lazyChildLogger } from './logger';
+import { accessLogWriter, createPinoLogger, formatTextLine, lazyChildLogger } from '.';
 
 describe(lazyChildLogger.name, () => {
   const capture = () => {

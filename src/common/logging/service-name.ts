@@ -1,0 +1,2 @@
+/** The `service` field of every log line. */
+export const SERVICE_NAME = 'adnet';
