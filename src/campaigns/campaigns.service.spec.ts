@@ -1,21 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { campaignBody } from '../../test/factories/campaign.factory';
+import { principalOf, startAppContext } from '../../test/support/app-context';
 import type { Principal } from '../accounts/principal';
-import { loadConfig } from '../app-config';
-import { AppModule } from '../app.module';
 import { ConflictError, NotFoundError } from '../common/errors';
 import { CampaignsService } from './campaigns.service';
 import type { CampaignCreateDto } from './dto/campaign.dto';
 
-const principal = (accountId: string, roles: Principal['roles'] = ['advertiser']): Principal => ({
-  accountId,
-  keyId: `key-${accountId}`,
-  roles,
-  sandbox: false,
-  scope: 'full',
-  allowedOrigins: null,
-});
+const principal = (accountId: string, roles: Principal['roles'] = ['advertiser']) => principalOf(accountId, roles);
 const alice = principal('acc-alice');
 const bob = principal('acc-bob');
 const admin = principal('acc-admin', ['admin']);
@@ -26,9 +17,7 @@ describe(CampaignsService.name, () => {
   let campaigns: CampaignsService;
 
   beforeAll(async () => {
-    // The application's providers without HTTP, on an in-memory SQLite database built by the migrations.
-    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ADMIN_API_KEY: 'spec-admin-key-0123456789' });
-    app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { dropSchema: true }), { logger: false });
+    app = await startAppContext();
     campaigns = app.get(CampaignsService);
   });
   afterAll(() => app.close());
