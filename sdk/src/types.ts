@@ -10,6 +10,8 @@ type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operat
 // Publisher side
 export type ServedAd = Schemas['ServedAdDto'];
 export type ClickResult = Schemas['ClickResultDto'];
+/** Every `msg` a click report can answer: branch on it (`'click counted'`, an invalid click's reason, …). */
+export type ClickMessage = Schemas['ClickMessage'];
 export type ExchangeEntry = Schemas['ExchangeEntryDto'];
 export type ExchangeClickResult = Schemas['ExchangeClickResultDto'];
 
@@ -37,6 +39,8 @@ export type ApiKeyCreate = Schemas['KeyCreateDto'];
 export type ApiKeyCreated = Schemas['KeyCreatedDto'];
 export type ApiKey = Schemas['KeyResponseDto'];
 export type ConversionResult = Schemas['ConversionResultDto'];
+/** Whether a conversion or custom event was credited to a click. */
+export type ConversionMessage = Schemas['ConversionMessage'];
 export type ProfileRecord = Schemas['ProfileRecordDto'];
 export type ProfileBatchStatus = Schemas['ProfileBatchStatusDto'];
 export type ProfileCsvImported = Schemas['ProfileCsvImportedDto'];

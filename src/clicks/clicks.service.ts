@@ -17,9 +17,10 @@ import { StatsWriterService } from '../stats/stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { VerificationScheduler } from '../verification/verification-scheduler.service';
 import { CLICK_STORE, type ClickStore } from './click-store';
+import { CLICK_MESSAGES, invalidClickMessage } from './click-messages';
 import { ClickEventDataDto, ClickResultDto } from './dto/click.dto';
 import { noImpression } from './no-impression';
-import { Click, ClickStatus } from './entities/click.entity';
+import { Click } from './entities/click.entity';
 import { withFields } from '../common/with-fields';
 
 /** Rule 6: after a click in production, that ad is not served to that user for 10 minutes. */
@@ -88,7 +89,7 @@ export class ClicksService {
 
   /** reportClick once the caller is known to may use the block. */
   async countClick(event: ClickEventDataDto, facts: RequestFacts): Promise<ClickResultDto> {
-    if (event.adId.startsWith(TEST_AD_PREFIX)) return { status: 'success', msg: 'test ad: not counted' };
+    if (event.adId.startsWith(TEST_AD_PREFIX)) return { status: 'success', msg: CLICK_MESSAGES.testAd };
 
     const now = this.clock.now();
     const found = await this.index.forClick(event.campaignId, now);
@@ -112,7 +113,7 @@ export class ClicksService {
     });
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') throw noImpression();
-    if (outcome.kind === 'duplicate') return { status: 'success', msg: 'duplicate click: not counted again' };
+    if (outcome.kind === 'duplicate') return { status: 'success', msg: CLICK_MESSAGES.duplicate };
     const counted = outcome.status === 'counted';
 
     const click = Object.assign(new Click(), {
@@ -146,14 +147,9 @@ export class ClicksService {
     }
     // This process stops serving it at once; the others within a lease's permission (a second) or their next refresh.
     if (outcome.budgetSpent) this.index.markExhausted([campaign.id]);
+    if (outcome.status === 'invalid') return { status: 'success', msg: invalidClickMessage(outcome.invalidReason, requestInvalid) };
     return { status: 'success', msg: CLICK_MESSAGES[outcome.status] };
   }
 }
 
 export type ViewResult = Exclude<ViewOutcome, 'noImpression'> | 'testAd';
-
-const CLICK_MESSAGES: Record<ClickStatus, string> = {
-  counted: 'click counted',
-  unbilled: 'click recorded, not billed: the campaign is not billable now',
-  invalid: 'click recorded as invalid traffic: not counted or billed',
-};

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PublishableKeyAllowed, Roles, routeAccessOf, SdkKeyHeaders } from '../accounts/auth.decorators';
 import { accessRefusal, RouteAccess } from '../accounts/key-access';
-import type { Principal } from '../accounts/principal';
+import { hasRole, type Principal } from '../accounts/principal';
 import { HandlerDeadline } from '../common/edge/route-config';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
@@ -46,6 +46,11 @@ const CANONICAL = {
 function assertMayCall(principal: Principal, route: RouteAccess, facts: RequestFacts): void {
   const refusal = accessRefusal(principal, route, facts.origin);
   if (refusal) throw refusal;
+}
+
+/** A key that could never report a conversion (endpoint 7 takes a full advertiser key), whatever the request. */
+function cannotReportConversions(principal: Principal): boolean {
+  return !hasRole(principal, 'advertiser') || principal.scope !== 'full';
 }
 
 /** What the SDK signed its events with: its app id (sent as x-api-id) when it has one, else its app key. */
@@ -132,12 +137,19 @@ export class CompatController {
       KEY_HEADERS +
       '`click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` and `complete` ' +
       "(the popup's countdown ran out) count one view of the served impression in `views`, never billed, at most one " +
-      "per impression. `conversion` is endpoint 7 and needs a full advertiser key. `sign` must be the SDK's md5 sign " +
+      "per impression. `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default " +
+      'conversion with a publisher key) it is answered `conversion ignored: …`, stored nowhere and counted in ' +
+      "`adnet_sdk_conversions_ignored_total`. `sign` must be the SDK's md5 sign " +
       'of eventData (else 400 naming `sign`).',
   })
   @ApiEnvelope(SdkEventResultDto)
   @ApiErrors(400, 401, 403, 404)
   async adEvent(@CurrentPrincipal() principal: Principal, @Body() body: SdkAdEventDto, @Facts() facts: RequestFacts): Promise<Envelope<SdkEventResultDto>> {
+    if (body.eventType === 'conversion' && cannotReportConversions(principal)) {
+      // TonAdInit sends a conversion on every start unless told not to; a publisher's key cannot attribute one, and
+      // answering 403 would show up as an SDK error in every publisher's mini app.
+      return ok(this.compat.ignoreConversion(body, signKeyOf(facts)));
+    }
     assertMayCall(principal, body.eventType === 'conversion' ? CANONICAL.conversion : CANONICAL.click, facts);
     return ok(await this.compat.reportAdEvent(principal, body, signKeyOf(facts), facts));
   }

@@ -31,6 +31,8 @@ import { withFields } from '../common/with-fields';
 
 const WALLET_CLASS: Record<string, WalletClass> = { ton: 'primary', primary: 'primary', evm: 'evm', alt: 'alt' };
 
+const IGNORED_CONVERSION_MESSAGE = 'conversion ignored: only a full advertiser key reports conversions';
+
 const VIEW_MESSAGES = {
   counted: 'view counted',
   duplicate: "this impression's view was reported already: not counted again",
@@ -137,6 +139,16 @@ export class CompatService {
       return { status: 'success', msg: result.msg };
     }
     return { status: 'success', msg: VIEW_MESSAGES[await this.events.reportView(principal, served, facts)] };
+  }
+
+  /**
+   * A conversion from a key that cannot report one (TonAdInit's default conversion with a publisher's key): its sign is
+   * checked like any event's, then nothing is stored; the metrics count it.
+   */
+  ignoreConversion(body: SdkAdEventDto, signKey: string): SdkEventResultDto {
+    assertSigned(body.sign, body.eventData, SIGNED_AD_FIELDS, signKey);
+    this.metrics.countSdkConversionIgnored();
+    return { status: 'success', msg: IGNORED_CONVERSION_MESSAGE };
   }
 
   /**

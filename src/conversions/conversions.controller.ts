@@ -4,6 +4,7 @@ import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { ConversionReportDto, ConversionResultDto, ConversionSummaryDto, ConversionSummaryQueryDto, CustomEventReportDto } from './dto/conversion.dto';
+import { conversionMessage } from './conversion-messages';
 import { ConversionsService } from './conversions.service';
 
 @ApiTags('events')
@@ -20,13 +21,13 @@ export class ConversionsController {
     description:
       "Credited to that user's latest counted click on your campaigns within `ATTRIBUTION_DAYS` (7) days, at most " +
       'once per click; otherwise kept as unattributed (see `ad/conversion/summary`). Stored before the answer. ' +
-      'Answers `{status: "success"}` without the envelope, as the interface says; failures use the error envelope.',
+      'Answers `{status: "success", msg}` without the envelope, as the interface says (`msg` added: attributed or not); ' +
+      'failures use the error envelope.',
   })
   @ApiOkResponse({ type: ConversionResultDto, description: 'Stored (attributed or not)' })
   @ApiErrors(400, 401, 403)
   async report(@CurrentPrincipal() principal: Principal, @Body() body: ConversionReportDto): Promise<ConversionResultDto> {
-    await this.conversions.report(principal, body.eventData.messengerUserId);
-    return { status: 'success' };
+    return { status: 'success', msg: conversionMessage(await this.conversions.report(principal, body.eventData.messengerUserId)) };
   }
 
   @Post('event/report/custom')
@@ -35,16 +36,16 @@ export class ConversionsController {
     summary: 'Report a custom event: onboard, register, play, payment or withdraw (advertiser key)',
     description:
       "Interface rule 7, attributed like a conversion: credited to that user's latest counted click on your campaigns " +
-      'within `ATTRIBUTION_DAYS` (7) days, at most once per click and event type (a repeat answers the same and is not ' +
+      'within `ATTRIBUTION_DAYS` (7) days, at most once per click and event type (a repeat is answered as not attributed and is not ' +
       "counted again); otherwise kept as unattributed (see `ad/conversion/summary`). It counts in the campaign's " +
       '`events` and series, and in `conversions` and `cr` of campaigns whose `optimizationEvent` it is. Stored before ' +
-      'the answer. Answers `{status: "success"}` without the envelope, like a conversion; failures use the error envelope.',
+      'the answer. Answers `{status: "success", msg}` without the envelope, like a conversion; failures use the error envelope.',
   })
   @ApiOkResponse({ type: ConversionResultDto, description: 'Stored (attributed or not)' })
   @ApiErrors(400, 401, 403)
   async reportCustom(@CurrentPrincipal() principal: Principal, @Body() body: CustomEventReportDto): Promise<ConversionResultDto> {
-    await this.conversions.report(principal, body.eventData.messengerUserId, body.eventType);
-    return { status: 'success' };
+    const outcome = await this.conversions.report(principal, body.eventData.messengerUserId, body.eventType);
+    return { status: 'success', msg: conversionMessage(outcome) };
   }
 
   @Get('conversion/summary')

@@ -95,6 +95,12 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly sdkConversionsIgnored = new Counter({
+    name: 'adnet_sdk_conversions_ignored_total',
+    help: "ton-ai-sdk conversions sent with a key that cannot report one (a publisher's or a serve key, as TonAdInit does by default): answered success, not stored.",
+    registers: [this.registry],
+  });
+
   constructor() {
     this.total('adnet_ads_served_total', 'Ads served: impressions of valid traffic, each billed by its campaign (CPM) or free (CPC).', () => ({
       '': this.adsServed,
@@ -169,6 +175,11 @@ export class MetricsService {
   /** A ton-ai-sdk common event (docs/SWITCHING_FROM_TON_AI.md); the kind is bounded: error or other. */
   countSdkCommonEvent(kind: 'error' | 'other'): void {
     this.sdkCommonEvents.inc({ kind });
+  }
+
+  /** A ton-ai-sdk default conversion from a key that cannot attribute one (docs/SWITCHING_FROM_TON_AI.md). */
+  countSdkConversionIgnored(): void {
+    this.sdkConversionsIgnored.inc();
   }
 
   countJobFailure(queue: string, final: boolean): void {

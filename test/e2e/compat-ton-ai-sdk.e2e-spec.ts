@@ -6,8 +6,10 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
+import { ConversionsService } from '../../src/conversions/conversions.service';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { ProfilesService } from '../../src/profiles/profiles.service';
+import { principalOf } from '../support/app-context';
 import { TEST_PROFILE } from '../support/profile';
 import { blockDetail, createServable, openCampaign, setStatus } from '../support/serving-fixtures';
 import { campaignDetail, createAdBlock, flushStats, refreshIndex } from '../support/serving-helpers';
@@ -100,12 +102,18 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
     const detail = await campaignDetail(t, campaignId);
     return { impressions: detail.impressions, views: detail.views, clicks: detail.clicks, conversions: detail.conversions, cost: detail.cost };
   };
-  /** A fresh mini app for `user`, the SDK initialised as a publisher's frontend: a serve key by its keyId (appId). */
+  /**
+   * A fresh mini app for `user`, the SDK initialised as a publisher's frontend with TonAdInit's defaults: a serve key
+   * by its keyId (appId); it sends the onBoard profile and its default conversion (answered, ignored).
+   */
   const publisherApp = async (user: string) => {
     await browser.open(user);
-    await browser.call('TonAdInit', [{ appId: publisherServeKey.keyId, baseUrl, disableDefaultConversion: true }]);
-    await browser.step(1);
+    await browser.call('TonAdInit', [{ appId: publisherServeKey.keyId, baseUrl }]);
+    await browser.step(2);
   };
+  const ignoredConversions = async () =>
+    (await t.app.get(MetricsService).registry.getSingleMetric('adnet_sdk_conversions_ignored_total')!.get()).values[0]?.value ?? 0;
+  const IGNORED = 'conversion ignored: only a full advertiser key reports conversions';
   const paths = (exchanges: { path: string; status: number }[]) => exchanges.map((exchange) => [exchange.path.split('?')[0], exchange.status]);
 
   beforeAll(async () => {
@@ -154,10 +162,22 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
     const user = telegramUser();
     let fetched: Json;
 
-    it('TonAdInit keeps the ton.ai base URL and reports the onBoard profile with x-api-id; the device and Telegram getters answer', async () => {
+    it('TonAdInit with its defaults reports the onBoard profile with x-api-id, and its default conversion is answered and ignored', async () => {
+      const ignoredBefore = await ignoredConversions();
       await browser.open(user);
-      expect(await browser.call('TonAdInit', [{ appId: publisherServeKey.keyId, baseUrl, disableDefaultConversion: true }])).toEqual({ init: 'Success' });
-      const [profile] = await browser.step(1);
+      expect(await browser.call('TonAdInit', [{ appId: publisherServeKey.keyId, baseUrl }])).toEqual({ init: 'Success' });
+      const made = await browser.step(2);
+      const profile = made.find((exchange) => exchange.path === '/api/v2/sdk/user/profile')!;
+      const conversion = made.find((exchange) => exchange.path === '/api/v2/ad/report/event')!;
+      expect(conversion).toMatchObject({
+        status: 200,
+        body: { eventType: 'conversion', eventData: { openId: user } },
+        response: { code: 0, message: 'success', data: { status: 'success', msg: IGNORED } },
+      });
+      expect(await ignoredConversions()).toBe(ignoredBefore + 1);
+      // stored nowhere: not as the publisher's own conversion either
+      const summary = await t.app.get(ConversionsService).summary(principalOf(publisher.accountId, ['publisher']), { from: 0 });
+      expect([summary.attributed, summary.unattributed]).toEqual([0, 0]);
       expect(profile).toMatchObject({
         method: 'POST',
         path: '/api/v2/sdk/user/profile',
@@ -355,11 +375,13 @@ describe(`ton-ai-sdk 2.2.2 against this service [${TEST_PROFILE}]`, () => {
       expect([detail.clicks, detail.conversions, detail.cr]).toEqual([1, 1, 1]);
     });
 
-    it("SendTonAdConversion with a publisher's serve key is refused (conversions need the advertiser's full key)", async () => {
+    it("SendTonAdConversion with a publisher's serve key is answered as ignored: nothing stored, counted in /metrics", async () => {
       await publisherApp(user);
+      const ignoredBefore = await ignoredConversions();
       await browser.call('SendTonAdConversion', [user]);
-      const [conversion] = await browser.step(2);
-      expect(conversion).toMatchObject({ status: 403, response: { code: 403 } });
+      const [conversion] = await browser.step(1);
+      expect(conversion).toMatchObject({ status: 200, response: { code: 0, data: { msg: IGNORED } } });
+      expect(await ignoredConversions()).toBe(ignoredBefore + 1);
       expect((await campaignDetail(t, cpcCampaignId)).conversions).toBe(1);
     });
   });

@@ -111,7 +111,7 @@ describe('Conversions (endpoint 7)', () => {
       const before = await summary();
       const user = newUser('noclick');
       const response = await convert(user).expect(200);
-      expect(response.body).toEqual({ status: 'success' });
+      expect(response.body).toEqual({ status: 'success', msg: 'stored, not attributed: no click to credit within the attribution window' });
       const row = (await stored()).find((conversion) => conversion.messengerUserId === user);
       expect(row).toMatchObject({ advertiserId: advertiser.accountId, clickId: null, campaignId: null });
       const after = await summary();

@@ -181,7 +181,7 @@ describe(`Custom events and the optimization event (docs/CONTRACT.md §13) [${TE
       const before = await summary();
       const user = newUser('noclick');
       const response = await report('onboard', user).expect(200);
-      expect(response.body).toEqual({ status: 'success' });
+      expect(response.body).toEqual({ status: 'success', msg: 'stored, not attributed: no click to credit within the attribution window' });
       expect(await rowsOf(user)).toEqual([
         expect.objectContaining({ advertiserId: advertiser.accountId, eventType: 'onboard', clickId: null, campaignId: null }),
       ]);
@@ -211,13 +211,14 @@ describe(`Custom events and the optimization event (docs/CONTRACT.md §13) [${TE
       expect((await rowsOf(stale)).map((row) => [row.eventType, row.campaignId])).toEqual([['register', null]]);
     });
 
-    it('should count once per click and type: a repeat answers the same and is kept apart; other types on that click count once each', async () => {
+    it('should count once per click and type: a repeat is answered as not attributed and kept apart; other types on that click count once each', async () => {
       const id = await campaign();
       const user = newUser('repeat');
       await click(id, user);
       const first = await report('play', user).expect(200);
       const repeat = await report('play', user).expect(200);
-      expect(repeat.body).toEqual(first.body);
+      expect(first.body).toEqual({ status: 'success', msg: 'attributed to a click' });
+      expect(repeat.body).toEqual({ status: 'success', msg: 'stored, not attributed: no click to credit within the attribution window' });
       for (const type of ['payment', 'withdraw', 'onboard', 'register'] as const) await report(type, user).expect(200);
       await report('payment', user).expect(200);
       await convert(user).expect(200);
@@ -269,7 +270,7 @@ describe(`Custom events and the optimization event (docs/CONTRACT.md §13) [${TE
       const botUser = newUser('bot');
       const botAd = await serve(live, botUser);
       const botClick = await clickAd(t, publisher.apiKey, botAd, botUser).set('user-agent', 'curl/8.5.0').expect(200);
-      expect(botClick.body.data.msg).toBe('click recorded as invalid traffic: not counted or billed');
+      expect(botClick.body.data.msg).toBe('click recorded as invalid traffic: a bot or HTTP library agent');
 
       for (const user of [pausedUser, botUser]) {
         await report('register', user).expect(200);

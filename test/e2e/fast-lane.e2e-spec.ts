@@ -189,7 +189,7 @@ describe('Fast lane of the click and the handler deadline', () => {
     const lane = jest.spyOn(t.app.get(ClicksFastLane), 'tryHandle').mockReturnValueOnce(false);
     const stuck = jest
       .spyOn(events, 'countClick')
-      .mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve({ status: 'success', msg: 'late' }), 2000)));
+      .mockImplementation(() => new Promise((resolve) => setTimeout(() => resolve({ status: 'success', msg: 'click counted' }), 2000)));
     try {
       for (const apiKey of [key, key]) {
         const started = Date.now();

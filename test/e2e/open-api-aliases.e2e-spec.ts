@@ -230,7 +230,7 @@ describe('Open API aliases (docs/CONTRACT.md §14)', () => {
         .set('x-api-key', advertiser.apiKey)
         .send({ eventType: 'conversion', eventData: { telegramUserId: user } });
       expect(converted.status).toBe(200);
-      expect(converted.body).toEqual({ status: 'success' });
+      expect(converted.body).toEqual({ status: 'success', msg: 'attributed to a click' });
       const after = await flushedCampaign(t, campaignId);
       expect({ clicks: after.clicks - before.clicks, cost: after.cost - before.cost, conversions: after.conversions - before.conversions }).toEqual({
         clicks: 1,

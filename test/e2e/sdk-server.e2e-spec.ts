@@ -130,11 +130,14 @@ describe('SDK (built) against the service: server and publisher flows', () => {
     // A click by a user who was not served is refused by the service: a 4xx, named.
     await expect(frontend.reportClick(ads[0], newUser('never-served'))).rejects.toMatchObject({ status: 400 });
 
-    await expect(advertiser.sendConversion(clicker)).resolves.toEqual({ status: 'success' });
+    await expect(advertiser.sendConversion(clicker)).resolves.toEqual({ status: 'success', msg: 'attributed to a click' });
     // Custom events (once per click and type): the repeat is answered alike and not counted again.
-    await expect(advertiser.sendEvent('register', clicker)).resolves.toEqual({ status: 'success' });
-    await expect(advertiser.sendEvent('register', clicker)).resolves.toEqual({ status: 'success' });
-    await expect(advertiser.sendEvent('payment', clicker)).resolves.toEqual({ status: 'success' });
+    await expect(advertiser.sendEvent('register', clicker)).resolves.toEqual({ status: 'success', msg: 'attributed to a click' });
+    await expect(advertiser.sendEvent('register', clicker)).resolves.toEqual({
+      status: 'success',
+      msg: 'stored, not attributed: no click to credit within the attribution window',
+    });
+    await expect(advertiser.sendEvent('payment', clicker)).resolves.toEqual({ status: 'success', msg: 'attributed to a click' });
     await flushStats(t);
 
     const detail = await advertiser.campaigns.detail(campaignId);

@@ -396,7 +396,7 @@ export interface paths {
         put?: never;
         /**
          * 7. Report a conversion (advertiser key)
-         * @description Credited to that user's latest counted click on your campaigns within `ATTRIBUTION_DAYS` (7) days, at most once per click; otherwise kept as unattributed (see `ad/conversion/summary`). Stored before the answer. Answers `{status: "success"}` without the envelope, as the interface says; failures use the error envelope.
+         * @description Credited to that user's latest counted click on your campaigns within `ATTRIBUTION_DAYS` (7) days, at most once per click; otherwise kept as unattributed (see `ad/conversion/summary`). Stored before the answer. Answers `{status: "success", msg}` without the envelope, as the interface says (`msg` added: attributed or not); failures use the error envelope.
          */
         post: operations["ConversionsController_report"];
         delete?: never;
@@ -416,7 +416,7 @@ export interface paths {
         put?: never;
         /**
          * Report a custom event: onboard, register, play, payment or withdraw (advertiser key)
-         * @description Interface rule 7, attributed like a conversion: credited to that user's latest counted click on your campaigns within `ATTRIBUTION_DAYS` (7) days, at most once per click and event type (a repeat answers the same and is not counted again); otherwise kept as unattributed (see `ad/conversion/summary`). It counts in the campaign's `events` and series, and in `conversions` and `cr` of campaigns whose `optimizationEvent` it is. Stored before the answer. Answers `{status: "success"}` without the envelope, like a conversion; failures use the error envelope.
+         * @description Interface rule 7, attributed like a conversion: credited to that user's latest counted click on your campaigns within `ATTRIBUTION_DAYS` (7) days, at most once per click and event type (a repeat is answered as not attributed and is not counted again); otherwise kept as unattributed (see `ad/conversion/summary`). It counts in the campaign's `events` and series, and in `conversions` and `cr` of campaigns whose `optimizationEvent` it is. Stored before the answer. Answers `{status: "success", msg}` without the envelope, like a conversion; failures use the error envelope.
          */
         post: operations["ConversionsController_reportCustom"];
         delete?: never;
@@ -843,7 +843,7 @@ export interface paths {
         put?: never;
         /**
          * SDK ad events: click, impression (a view), complete (a view), conversion
-         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` and `complete` (the popup's countdown ran out) count one view of the served impression in `views`, never billed, at most one per impression. `conversion` is endpoint 7 and needs a full advertiser key. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` and `complete` (the popup's countdown ran out) count one view of the served impression in `views`, never billed, at most one per impression. `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default conversion with a publisher key) it is answered `conversion ignored: …`, stored nowhere and counted in `adnet_sdk_conversions_ignored_total`. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
          */
         post: operations["CompatController_adEvent"];
         delete?: never;
@@ -2029,14 +2029,19 @@ export interface components {
             /** @description With a block: the ads it would answer for these facts, best first (another advertiser's settings are never shown) */
             ads: components["schemas"]["DiagnosedAdDto"][] | null;
         };
+        /**
+         * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
+         * @enum {string}
+         */
+        ClickMessage: "click counted" | "duplicate click: not counted again" | "test ad: not counted" | "click recorded, not billed: the campaign is not billable now" | "click recorded as invalid traffic: too soon after the impression" | "click recorded as invalid traffic: its impression was invalid traffic" | "click recorded as invalid traffic: no User-Agent" | "click recorded as invalid traffic: a bot or HTTP library agent" | "click recorded as invalid traffic: a data-centre network";
         ClickResultDto: {
             /** @example success */
             status: string;
             /**
-             * @description `click counted`, `duplicate click: not counted again`, or `test ad: not counted`
+             * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
              * @example click counted
              */
-            msg: string;
+            msg: components["schemas"]["ClickMessage"];
         };
         ClickEventDataDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
@@ -2084,9 +2089,19 @@ export interface components {
             eventType: "conversion";
             eventData: components["schemas"]["ConversionEventDataDto"];
         };
+        /**
+         * @description Beside the interface's `status`, what became of the report: credited to the user's latest counted click on your campaigns, or stored unattributed (no such click within `ATTRIBUTION_DAYS`, or that click already credited with this event type).
+         * @enum {string}
+         */
+        ConversionMessage: "attributed to a click" | "stored, not attributed: no click to credit within the attribution window";
         ConversionResultDto: {
             /** @example success */
             status: string;
+            /**
+             * @description Beside the interface's `status`, what became of the report: credited to the user's latest counted click on your campaigns, or stored unattributed (no such click within `ATTRIBUTION_DAYS`, or that click already credited with this event type).
+             * @example attributed to a click
+             */
+            msg: components["schemas"]["ConversionMessage"];
         };
         CustomEventReportDto: {
             /**

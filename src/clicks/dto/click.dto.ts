@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { isIdString, IsOneOf, MaxChars } from '../../common/validators';
 import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
 import { OpenApiAlias } from '../../common/open-api-aliases';
+import { CLICK_MESSAGE_VALUES, CLICK_MESSAGES, type ClickMessage } from '../click-messages';
 
 const Id = (max: number) => (target: object, key: string | symbol) => {
   IsString()(target, key);
@@ -67,8 +68,14 @@ export class ClickResultDto {
   status: string;
 
   @ApiProperty({
-    description: '`click counted`, `duplicate click: not counted again`, or `test ad: not counted`',
-    example: 'click counted',
+    description:
+      'What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without ' +
+      'billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in ' +
+      '`invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` ' +
+      '(300 ms) after its impression is invalid.',
+    enum: CLICK_MESSAGE_VALUES,
+    enumName: 'ClickMessage',
+    example: CLICK_MESSAGES.counted,
   })
-  msg: string;
+  msg: ClickMessage;
 }

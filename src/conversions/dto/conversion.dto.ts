@@ -4,6 +4,7 @@ import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class
 import { IsOneOf, MaxChars, OptionalQueryTimestampMs } from '../../common/validators';
 import { OpenApiAlias } from '../../common/open-api-aliases';
 import { CUSTOM_EVENT_TYPES, type CustomEventType } from '../event-types';
+import { CONVERSION_MESSAGE_VALUES, CONVERSION_MESSAGES, type ConversionMessage } from '../conversion-messages';
 
 export class ConversionEventDataDto {
   @ApiProperty({ description: "The converting user's id on the messaging platform", example: '5512345678' })
@@ -44,6 +45,17 @@ export class CustomEventReportDto {
 export class ConversionResultDto {
   @ApiProperty({ example: 'success' })
   status: 'success';
+
+  @ApiProperty({
+    description:
+      "Beside the interface's `status`, what became of the report: credited to the user's latest counted click on your " +
+      'campaigns, or stored unattributed (no such click within `ATTRIBUTION_DAYS`, or that click already credited with ' +
+      'this event type).',
+    enum: CONVERSION_MESSAGE_VALUES,
+    enumName: 'ConversionMessage',
+    example: CONVERSION_MESSAGES.attributed,
+  })
+  msg: ConversionMessage;
 }
 
 export class ConversionSummaryQueryDto {

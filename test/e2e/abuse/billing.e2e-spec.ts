@@ -47,7 +47,8 @@ class SteppedClock extends Clock {
 const COUNTED = { code: 0, message: 'success', data: { status: 'success', msg: 'click counted' } };
 const DUPLICATE = { code: 0, message: 'success', data: { status: 'success', msg: 'duplicate click: not counted again' } };
 const UNBILLED = { code: 0, message: 'success', data: { status: 'success', msg: 'click recorded, not billed: the campaign is not billable now' } };
-const INVALID = { code: 0, message: 'success', data: { status: 'success', msg: 'click recorded as invalid traffic: not counted or billed' } };
+/** An invalid click's answer names its reason (src/clicks/click-messages.ts). */
+const INVALID = (reason: string) => ({ code: 0, message: 'success', data: { status: 'success', msg: `click recorded as invalid traffic: ${reason}` } });
 const BOT_AGENTS = ['curl/8.5.0', 'python-requests/2.31', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', ''];
 const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
 /** Past MIN_CLICK_DELAY_MS: a human click. */
@@ -322,7 +323,9 @@ describe('Abuse: the bill', () => {
       const user = newUser('dc-clicker');
       const ads = await fetchAds(t, publisher.apiKey, block, user, { limit: 1, ua: BROWSER_USER_AGENT, ip: DATA_CENTRES[0] });
       clock.advance(HUMAN_DELAY);
-      expect((await click(ads[0], user, BROWSER_USER_AGENT).set('x-forwarded-for', DATA_CENTRES[0]).expect(200)).body).toEqual(INVALID);
+      expect((await click(ads[0], user, BROWSER_USER_AGENT).set('x-forwarded-for', DATA_CENTRES[0]).expect(200)).body).toEqual(
+        INVALID('a data-centre network'),
+      );
       expect(await figures(campaignId, block)).toEqual({
         campaign: { impressions: 0, clicks: 0, unbilledClicks: 0, invalidClicks: 1, invalidImpressions: 301, cost: 0, conversions: 0 },
         block: { impressions: 0, clicks: 0, unbilledClicks: 0, invalidClicks: 1, invalidImpressions: 301, earnings: 0 },
@@ -346,7 +349,7 @@ describe('Abuse: the bill', () => {
       const fastAd = await serve(campaignId, fast, block);
       const humanAd = await serve(campaignId, human, block);
       clock.advance(100);
-      expect((await click(fastAd, fast)).body).toEqual(INVALID);
+      expect((await click(fastAd, fast)).body).toEqual(INVALID('too soon after the impression'));
       // the impression is used up: a later click on it is a repeat
       clock.advance(200);
       expect((await click(fastAd, fast)).body).toEqual(DUPLICATE);
@@ -369,8 +372,8 @@ describe('Abuse: the bill', () => {
       const botAd = await serve(campaignId, botServed, block, 'python-requests/2.31');
       const humanAd = await serve(campaignId, botClicker, block);
       clock.advance(HUMAN_DELAY);
-      expect((await click(botAd, botServed, UA.Android)).body).toEqual(INVALID);
-      expect((await click(humanAd, botClicker, 'curl/8.5.0')).body).toEqual(INVALID);
+      expect((await click(botAd, botServed, UA.Android)).body).toEqual(INVALID('its impression was invalid traffic'));
+      expect((await click(humanAd, botClicker, 'curl/8.5.0')).body).toEqual(INVALID('a bot or HTTP library agent'));
       expect(await figures(campaignId, block)).toEqual({
         campaign: { impressions: 1, clicks: 0, unbilledClicks: 0, invalidClicks: 2, invalidImpressions: 1, cost: 0, conversions: 0 },
         block: { impressions: 1, clicks: 0, unbilledClicks: 0, invalidClicks: 2, invalidImpressions: 1, earnings: 0 },
@@ -397,7 +400,7 @@ describe('Abuse: the bill', () => {
       const ads = [await serve(campaignId, users[0], block), await serve(campaignId, users[1], block), await serve(campaignId, users[2], block, '')];
       clock.advance(HUMAN_DELAY);
       expect((await click(ads[0], users[0])).body).toEqual(COUNTED);
-      expect((await click(ads[2], users[2])).body).toEqual(INVALID);
+      expect((await click(ads[2], users[2])).body).toEqual(INVALID('its impression was invalid traffic'));
       await setStatus(t, advertiser.apiKey, campaignId, 'paused');
       expect((await click(ads[1], users[1])).body).toEqual(UNBILLED);
       const totals = (await figures(campaignId, block)).campaign;

@@ -15,7 +15,8 @@ export const CLICK_MESSAGES = {
   counted: 'click counted',
   duplicate: 'duplicate click: not counted again',
   unbilled: 'click recorded, not billed: the campaign is not billable now',
-  invalid: 'click recorded as invalid traffic: not counted or billed',
+  /** followed by the reason */
+  invalid: 'click recorded as invalid traffic: ',
 };
 
 /** One HTTP exchange as the client saw it: a status, or `status: 0` with the network error. */
@@ -190,7 +191,7 @@ export class Ledger {
       return true;
     }
     if (msg === CLICK_MESSAGES.unbilled) record.unbilled += 1;
-    else if (msg === CLICK_MESSAGES.invalid) record.invalid += 1;
+    else if (msg?.startsWith(CLICK_MESSAGES.invalid)) record.invalid += 1;
     else if (msg === CLICK_MESSAGES.duplicate) record.duplicates += 1;
     else if (answer.status >= 400 && answer.status < 500) record.rejected += 1;
     else record.failed += 1;
