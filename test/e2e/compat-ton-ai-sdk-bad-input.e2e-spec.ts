@@ -174,13 +174,26 @@ describe(`ton-ai-sdk routes: refusals and bad input [${TEST_PROFILE}]`, () => {
       expect(await counters()).toEqual([2, 1, 1, 0]);
     });
 
-    it('should let a serve key do nothing the canonical routes forbid it: no conversion, no stored wallet', async () => {
+    it('should let a serve key do nothing the canonical routes forbid it: a conversion ignored, no stored wallet', async () => {
       const user = newUser();
-      const conversion = await post(AD_EVENT, { 'x-api-id': serveKey.keyId }, signed('conversion', adEventData(null, user), serveKey.keyId)).expect(403);
-      expect(conversion.body.message).toContain('publishable (serve) key');
+      const ignored = { code: 0, message: 'success', data: { status: 'success', msg: 'conversion ignored: only a full advertiser key reports conversions' } };
+      const conversion = await post(AD_EVENT, { 'x-api-id': serveKey.keyId }, signed('conversion', adEventData(null, user), serveKey.keyId)).expect(200);
+      expect(conversion.body).toEqual(ignored);
       const advertiserServe = (await t.http().post('/api/v2/openapi/account/keys').set('x-api-key', advertiser.apiKey).send({ scope: 'serve' }).expect(200))
         .body.data;
-      await post(AD_EVENT, { 'x-api-id': advertiserServe.keyId }, signed('conversion', adEventData(null, user), advertiserServe.keyId)).expect(403);
+      const advertiserConversion = await post(
+        AD_EVENT,
+        { 'x-api-id': advertiserServe.keyId },
+        signed('conversion', adEventData(null, user), advertiserServe.keyId),
+      );
+      expect(advertiserConversion.body).toEqual(ignored);
+      // an unsigned one is refused like any event: the sign is checked first
+      const unsigned = await post(
+        AD_EVENT,
+        { 'x-api-id': serveKey.keyId },
+        { ...signed('conversion', adEventData(null, user), serveKey.keyId), sign: 'x' },
+      ).expect(400);
+      expect(unsigned.body.data.errors[0].field).toBe('sign');
       const wallet = await post(PROFILE, { 'x-api-id': serveKey.keyId }, { openId: user, walletClassify: 'ton', walletAddress: 'UQBvW8Z5' }).expect(403);
       expect(wallet.body.message).toContain('publishable (serve) key');
       const summary = (await t.http().get('/api/v2/openapi/ad/conversion/summary').set('x-api-key', advertiser.apiKey).expect(200)).body.data;

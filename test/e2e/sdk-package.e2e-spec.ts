@@ -98,4 +98,17 @@ describe('SDK package: npm pack, unpacked, loads both entry points as CommonJS a
     const compiled = spawnSync(process.execPath, [tsc, ...args, 'consumer.mts', 'consumer.cts'], { cwd: app(), encoding: 'utf8' });
     expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toEqual({ status: 0, output: '' });
   });
+
+  it("types both entry points for TypeScript's older resolution (moduleResolution node10, CommonJS)", () => {
+    writeFileSync(
+      join(app(), 'consumer-node10.ts'),
+      "import { AdnetServerClient, type ClickMessage } from '@adnet/sdk';\nimport { createViewerToken } from '@adnet/sdk/server';\n" +
+        "export const detail: Promise<{ campaignId: string }> = new AdnetServerClient({ baseUrl: 'https://a', apiKey: 'k' }).campaigns.detail('c');\n" +
+        "export const token: string = createViewerToken('u', 's');\nexport const counted: ClickMessage = 'click counted';\n",
+    );
+    const tsc = require.resolve('typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', '--lib', 'es2022,dom'];
+    const compiled = spawnSync(process.execPath, [tsc, ...args, 'consumer-node10.ts'], { cwd: app(), encoding: 'utf8' });
+    expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toEqual({ status: 0, output: '' });
+  });
 });
