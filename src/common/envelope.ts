@@ -45,9 +45,28 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'Rate limited; see the `Retry-After` header.',
 };
 
-/** Documents the failure answers of an endpoint with the error envelope. */
+/** A typical answer of each failure status, as the service words it (Swagger shows it under that status). */
+const ERROR_EXAMPLES: Record<number, ErrorEnvelopeDto> = {
+  400: {
+    code: 400,
+    message: 'budget.amount must be a positive number',
+    data: { errors: [{ field: 'budget.amount', message: 'budget.amount must be a positive number' }] },
+  },
+  401: { code: 401, message: 'x-api-key is not a valid key (unknown or revoked)', data: {} },
+  403: { code: 403, message: "this key's account lacks the advertiser role", data: {} },
+  404: { code: 404, message: 'campaignId: campaign not found', data: { errors: [{ field: 'campaignId', message: 'campaign not found' }] } },
+  409: { code: 409, message: 'exchangeCampaignId: the exchange campaign has ended', data: {} },
+  413: { code: 413, message: 'request body too large', data: {} },
+  429: { code: 429, message: 'rate limit exceeded, retry after 1 s', data: {} },
+};
+
+/** Documents the failure answers of an endpoint with the error envelope, each status with an example of its own. */
 export function ApiErrors(...statuses: number[]) {
-  return applyDecorators(...[...statuses, 429].map((status) => ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorEnvelopeDto })));
+  return applyDecorators(
+    ...[...statuses, 429].map((status) =>
+      ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorEnvelopeDto, example: ERROR_EXAMPLES[status] }),
+    ),
+  );
 }
 
 /** Documents a `{code: 0, message: "success", data: <model>}` answer. */

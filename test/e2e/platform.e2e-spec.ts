@@ -53,6 +53,18 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
     expect(create.responses['200'].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/CampaignCreatedDto');
     expect(create.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
     expect(create.security).toEqual([{ 'x-api-key': [] }]);
+    // each failure status shows an answer of its own status, as the service words it
+    const exampleOf = (status: string) => create.responses[status].content['application/json'].example;
+    expect(exampleOf('400')).toMatchObject({ code: 400, data: { errors: [{ field: 'budget.amount' }] } });
+    expect(exampleOf('401')).toEqual({ code: 401, message: 'x-api-key is not a valid key (unknown or revoked)', data: {} });
+    expect(exampleOf('403')).toEqual({ code: 403, message: "this key's account lacks the advertiser role", data: {} });
+    expect(exampleOf('429')).toEqual({ code: 429, message: 'rate limit exceeded, retry after 1 s', data: {} });
+    for (const operation of Object.values(doc.paths).flatMap((methods) => Object.values(methods as Record<string, { responses: object }>))) {
+      for (const [status, response] of Object.entries(operation.responses as Record<string, { content?: Record<string, { example?: { code: number } }> }>)) {
+        const example = response.content?.['application/json']?.example;
+        if (Number(status) >= 400 && example) expect({ status, code: example.code }).toEqual({ status, code: Number(status) });
+      }
+    }
     const budget = doc.components.schemas.BudgetDto;
     expect(budget.required).toEqual(expect.arrayContaining(['amount', 'total', 'strategy', 'startTime', 'endTime']));
     expect(doc.info.description).toContain('x-api-key');

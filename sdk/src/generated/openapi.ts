@@ -3174,6 +3174,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3183,6 +3190,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3218,6 +3232,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3227,6 +3248,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3236,6 +3264,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3271,6 +3306,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3280,6 +3322,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3289,6 +3338,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3328,6 +3384,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3337,6 +3407,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3346,6 +3423,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3355,6 +3439,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3394,6 +3485,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3403,6 +3508,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3412,6 +3524,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3421,6 +3540,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3430,6 +3563,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3470,6 +3610,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3479,6 +3633,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3488,6 +3649,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3497,6 +3665,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3536,6 +3711,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3545,6 +3734,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3554,6 +3750,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3563,6 +3766,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3600,6 +3810,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3609,6 +3826,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3618,6 +3842,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3627,6 +3865,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3664,6 +3909,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3673,6 +3925,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3682,6 +3941,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3691,6 +3964,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3732,6 +4012,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3741,6 +4035,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3750,6 +4051,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3759,6 +4067,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3768,6 +4090,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3805,6 +4134,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3814,6 +4150,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3823,6 +4166,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3832,6 +4189,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3871,6 +4235,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3880,6 +4258,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3889,6 +4274,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3898,6 +4290,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request body too large",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3907,6 +4306,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3946,6 +4352,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3955,6 +4375,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3964,6 +4391,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3973,6 +4407,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3982,6 +4430,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -3991,6 +4446,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4031,6 +4493,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4040,6 +4516,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4049,6 +4532,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4058,6 +4548,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4096,6 +4593,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4105,6 +4616,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4114,6 +4632,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4123,6 +4648,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4132,6 +4671,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4171,6 +4717,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4180,6 +4740,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4189,6 +4756,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4198,6 +4772,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4207,6 +4795,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4216,6 +4811,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4255,6 +4857,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4264,6 +4880,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4273,6 +4896,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4282,6 +4912,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4321,6 +4958,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4330,6 +4981,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4339,6 +4997,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4348,6 +5013,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4357,6 +5036,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4397,6 +5083,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4406,6 +5106,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4415,6 +5122,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4424,6 +5138,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4462,6 +5183,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4471,6 +5206,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4480,6 +5222,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4489,6 +5238,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4498,6 +5261,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4547,6 +5317,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4556,6 +5340,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4565,6 +5356,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4574,6 +5372,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4583,6 +5395,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4635,6 +5454,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4644,6 +5477,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4653,6 +5493,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4662,6 +5509,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4671,6 +5532,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4710,6 +5578,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4719,6 +5601,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4728,6 +5617,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4737,6 +5633,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4746,6 +5656,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4779,6 +5696,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4788,6 +5719,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4797,6 +5735,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4806,6 +5751,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4839,6 +5791,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4848,6 +5814,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4857,6 +5830,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4866,6 +5846,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4906,6 +5893,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4915,6 +5916,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4924,6 +5932,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4933,6 +5948,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4975,6 +5997,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4984,6 +6020,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -4993,6 +6036,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5002,6 +6052,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5011,6 +6075,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request body too large",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5020,6 +6091,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5058,6 +6136,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5067,6 +6159,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5076,6 +6175,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5085,6 +6191,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5094,6 +6214,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5136,6 +6263,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5145,6 +6286,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5154,6 +6302,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5163,6 +6318,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5172,6 +6341,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request body too large",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5181,6 +6357,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5216,6 +6399,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5225,6 +6415,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5234,6 +6431,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5278,6 +6482,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5287,6 +6505,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5296,6 +6521,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5305,6 +6537,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5314,6 +6560,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5323,6 +6576,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5356,6 +6616,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5365,6 +6639,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5374,6 +6655,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5383,6 +6671,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5392,6 +6694,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5425,6 +6734,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5434,6 +6757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5443,6 +6773,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5452,6 +6789,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5491,6 +6835,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5500,6 +6858,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5509,6 +6874,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5518,6 +6890,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request body too large",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5527,6 +6906,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5567,6 +6953,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5576,6 +6976,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5585,6 +6992,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5594,6 +7008,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5632,6 +7053,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5641,6 +7076,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5650,6 +7092,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5659,6 +7108,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5668,6 +7131,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5707,6 +7177,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5716,6 +7200,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5725,6 +7216,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5734,6 +7232,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5743,6 +7255,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5752,6 +7271,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5791,6 +7317,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5800,6 +7340,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5809,6 +7356,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5818,6 +7372,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5827,6 +7395,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5836,6 +7411,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5880,6 +7462,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5889,6 +7485,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5898,6 +7501,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5907,6 +7517,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5916,6 +7540,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5956,6 +7587,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5965,6 +7610,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5974,6 +7626,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5983,6 +7642,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -5992,6 +7665,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6036,6 +7716,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6045,6 +7739,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6054,6 +7755,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6063,6 +7771,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6072,6 +7794,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6116,6 +7845,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6125,6 +7868,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6134,6 +7884,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6143,6 +7900,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6152,6 +7923,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6194,6 +7972,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6203,6 +7995,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6212,6 +8011,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6221,6 +8027,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6230,6 +8050,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6272,6 +8099,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6281,6 +8122,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6290,6 +8138,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6299,6 +8154,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6308,6 +8177,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6350,6 +8226,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6359,6 +8249,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6368,6 +8265,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6377,6 +8281,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6386,6 +8304,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6395,6 +8320,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6437,6 +8369,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6446,6 +8392,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6455,6 +8408,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6464,6 +8424,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6473,6 +8447,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6482,6 +8463,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6524,6 +8512,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6533,6 +8535,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6542,6 +8551,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6551,6 +8567,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6560,6 +8590,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6602,6 +8639,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6611,6 +8662,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6620,6 +8678,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6629,6 +8694,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6638,6 +8717,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6680,6 +8766,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6689,6 +8789,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6698,6 +8805,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6707,6 +8821,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6749,6 +8870,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6758,6 +8893,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6767,6 +8909,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6776,6 +8925,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6822,6 +8978,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6831,6 +9001,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6840,6 +9017,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6849,6 +9033,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6892,6 +9083,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6901,6 +9106,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6910,6 +9122,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
@@ -6919,6 +9138,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
