@@ -1,6 +1,7 @@
 import { Chip, Stack } from '@mui/material';
-import { Datagrid, FunctionField, List, type RaRecord, SearchInput, SelectInput, TextField } from 'react-admin';
+import { FunctionField, List, type RaRecord, SearchInput, SelectInput, TextField } from 'react-admin';
 import { DateTimeField } from '../common/fields';
+import { ResponsiveGrid } from '../common/ResponsiveGrid';
 import { ROLES } from './choices';
 
 const filters = [
@@ -22,14 +23,20 @@ export const RolesField = () => (
   />
 );
 
+const phoneRow = {
+  primaryText: (record: RaRecord) => record.name,
+  secondaryText: (record: RaRecord) => (record.roles as string[]).join(', '),
+  tertiaryText: (record: RaRecord) => record.accountId,
+};
+
 /** The default actions: filters, Create and Export (CSV). */
 export const AccountList = () => (
   <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }}>
-    <Datagrid rowClick="show" bulkActionButtons={false}>
+    <ResponsiveGrid phone={phoneRow}>
       <TextField source="name" />
       <RolesField />
       <TextField source="accountId" label="Account id" />
       <DateTimeField source="createdAt" label="Created" />
-    </Datagrid>
+    </ResponsiveGrid>
   </List>
 );

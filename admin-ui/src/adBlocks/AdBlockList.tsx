@@ -1,7 +1,9 @@
-import { BooleanField, Datagrid, List, TextField, usePermissions } from 'react-admin';
+import { BooleanField, List, TextField, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
 import { EmptyList } from '../common/EmptyList';
 import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
+import { formatCount, formatUsdt } from '../common/format';
+import { ResponsiveGrid } from '../common/ResponsiveGrid';
 import { BlockId } from './BlockId';
 
 const Empty = () => (
@@ -10,13 +12,27 @@ const Empty = () => (
   </EmptyList>
 );
 
+interface AdBlockRow {
+  name: string;
+  id: string;
+  impressions: number;
+  clicks: number;
+  earnings: number;
+}
+
+const phoneRow = {
+  primaryText: (record: AdBlockRow) => record.name,
+  secondaryText: (record: AdBlockRow) => record.id,
+  tertiaryText: (record: AdBlockRow) => `${formatCount(record.impressions)} imp. · ${formatCount(record.clicks)} clicks · ${formatUsdt(record.earnings)}`,
+};
+
 /** The default actions: Create and Export (CSV). */
 export const AdBlockList = () => {
   const { permissions } = usePermissions();
   return (
     <List sort={{ field: 'createdAt', order: 'DESC' }} empty={<Empty />} title="Ad blocks">
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="name" />
+      <ResponsiveGrid phone={phoneRow}>
+        <TextField source="name" sx={{ display: 'block', minWidth: 140, maxWidth: 260, overflowWrap: 'anywhere' }} />
         <BlockId label="Ad block id" />
         <BooleanField source="requireSignedViewer" label="Signed viewers" />
         <CountField source="impressions" />
@@ -26,7 +42,7 @@ export const AdBlockList = () => {
         <MoneyField source="earnings" />
         {isAdmin(permissions) ? <OwnerField label="Owner" /> : null}
         <DateTimeField source="createdAt" label="Created" />
-      </Datagrid>
+      </ResponsiveGrid>
     </List>
   );
 };

@@ -1,7 +1,9 @@
-import { Datagrid, List, SearchInput, SelectInput, TextField, usePermissions } from 'react-admin';
+import { List, SearchInput, SelectInput, TextField, usePermissions } from 'react-admin';
 import { isAdmin } from '../authProvider';
 import { EmptyList } from '../common/EmptyList';
-import { CountField, DateTimeField, MoneyField, OwnerField, RateField, StatusChip } from '../common/fields';
+import { CountField, MoneyField, OwnerField, RateField, StatusChip } from '../common/fields';
+import { formatCount, formatUsdt } from '../common/format';
+import { ResponsiveGrid } from '../common/ResponsiveGrid';
 import { BudgetSpent } from './BudgetSpent';
 import { BILLING_TYPES, CAMPAIGN_STATUSES, DELIVERY_STATUSES } from './choices';
 import { StatusButtons } from './StatusButtons';
@@ -19,28 +21,42 @@ const Empty = () => (
   </EmptyList>
 );
 
-/** The default actions: filters, Create and Export (CSV of the rows the filters keep). */
+interface CampaignRow {
+  name: string;
+  campaignStatus: string;
+  deliveryStatus: string;
+  impressions: number;
+  clicks: number;
+  cost: number;
+}
+
+const phoneRow = {
+  primaryText: (record: CampaignRow) => record.name,
+  secondaryText: (record: CampaignRow) => `${record.campaignStatus} · ${record.deliveryStatus}`,
+  tertiaryText: (record: CampaignRow) => `${formatCount(record.impressions)} imp. · ${formatCount(record.clicks)} clicks · ${formatUsdt(record.cost)}`,
+};
+
+/**
+ * The default actions: filters, Create and Export (CSV of the rows the filters keep, every figure included). The
+ * table keeps what an advertiser scans a list for; billing, views, CR and the creation time are on the show page.
+ */
 export const CampaignList = () => {
   const { permissions } = usePermissions();
   return (
     <List filters={filters} empty={<Empty />} sort={{ field: 'createdAt', order: 'DESC' }} title={isAdmin(permissions) ? 'All campaigns' : 'Campaigns'}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="name" />
+      <ResponsiveGrid phone={phoneRow}>
+        <TextField source="name" sx={{ display: 'block', minWidth: 160, maxWidth: 260, overflowWrap: 'anywhere' }} />
         <StatusChip source="campaignStatus" label="Status" />
         <StatusChip source="deliveryStatus" label="Delivery" />
-        <TextField source="billingType" label="Billing" />
         <CountField source="impressions" />
-        <CountField source="views" label="Views (SDK)" />
         <CountField source="clicks" />
         <RateField source="ctr" label="CTR" />
         <CountField source="conversions" />
-        <RateField source="cr" label="CR" />
         <MoneyField source="cost" />
         <BudgetSpent compact label="Budget spent" />
         {isAdmin(permissions) ? <OwnerField label="Owner" /> : null}
-        <DateTimeField source="createdAt" label="Created" />
         <StatusButtons compact />
-      </Datagrid>
+      </ResponsiveGrid>
     </List>
   );
 };

@@ -1,7 +1,7 @@
 import PauseIcon from '@mui/icons-material/Pause';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import StopIcon from '@mui/icons-material/Stop';
-import { Stack } from '@mui/material';
+import { IconButton, Stack, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { Button, Confirm, useDataProvider, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
 import { isAdmin } from '../authProvider';
@@ -50,33 +50,44 @@ export const StatusButtons = ({ compact = false, kind = 'campaign' }: { compact?
   };
   const stop = (event: React.MouseEvent) => event.stopPropagation();
 
+  const startLabel = record.campaignStatus === 'inReview' ? 'Approve' : 'Start';
+  if (compact) {
+    // In a list row: icons named by their tooltip and aria-label, so that the row's actions fit a laptop's window.
+    const action = (label: string, onClick: () => void, enabled: boolean, icon: React.ReactNode) => (
+      <Tooltip title={label}>
+        <span>
+          <IconButton aria-label={label} size="small" color="primary" onClick={onClick} disabled={busy || !enabled}>
+            {icon}
+          </IconButton>
+        </span>
+      </Tooltip>
+    );
+    return (
+      <Stack direction="row" spacing={0} onClick={stop}>
+        {action(startLabel, () => act('start'), allowed.start, <PlayArrowIcon fontSize="small" />)}
+        {action('Pause', () => act('paused'), allowed.paused, <PauseIcon fontSize="small" />)}
+      </Stack>
+    );
+  }
+
   return (
     <Stack direction="row" spacing={1} onClick={stop}>
-      <Button
-        label={record.campaignStatus === 'inReview' ? 'Approve' : 'Start'}
-        onClick={() => act('start')}
-        disabled={busy || !allowed.start}
-        size={compact ? 'small' : 'medium'}
-      >
+      <Button label={startLabel} onClick={() => act('start')} disabled={busy || !allowed.start}>
         <PlayArrowIcon />
       </Button>
-      <Button label="Pause" onClick={() => act('paused')} disabled={busy || !allowed.paused} size={compact ? 'small' : 'medium'}>
+      <Button label="Pause" onClick={() => act('paused')} disabled={busy || !allowed.paused}>
         <PauseIcon />
       </Button>
-      {compact ? null : (
-        <>
-          <Button label="End" onClick={() => setConfirmEnd(true)} disabled={busy || !allowed.end} color="error">
-            <StopIcon />
-          </Button>
-          <Confirm
-            isOpen={confirmEnd}
-            title={`End "${record.name}"?`}
-            content="Ending is final: an ended campaign can never serve or be edited again."
-            onConfirm={() => act('end')}
-            onClose={() => setConfirmEnd(false)}
-          />
-        </>
-      )}
+      <Button label="End" onClick={() => setConfirmEnd(true)} disabled={busy || !allowed.end} color="error">
+        <StopIcon />
+      </Button>
+      <Confirm
+        isOpen={confirmEnd}
+        title={`End "${record.name}"?`}
+        content="Ending is final: an ended campaign can never serve or be edited again."
+        onConfirm={() => act('end')}
+        onClose={() => setConfirmEnd(false)}
+      />
     </Stack>
   );
 };

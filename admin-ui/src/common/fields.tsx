@@ -6,7 +6,14 @@ import { formatCount, formatDateTime, formatRate, formatUsdt } from './format';
 type FieldProps = { source: string; label?: string; sortable?: boolean };
 
 export const MoneyField = ({ source, label, sortable }: FieldProps) => (
-  <FunctionField source={source} label={label} sortable={sortable} render={(record: RaRecord) => formatUsdt(record?.[source])} textAlign="right" />
+  <FunctionField
+    source={source}
+    label={label}
+    sortable={sortable}
+    render={(record: RaRecord) => formatUsdt(record?.[source])}
+    textAlign="right"
+    sx={{ whiteSpace: 'nowrap' }}
+  />
 );
 
 export const RateField = ({ source, label, sortable }: FieldProps) => (
