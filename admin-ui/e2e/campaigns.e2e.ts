@@ -133,7 +133,7 @@ test.describe('campaigns', () => {
     await page.getByRole('tab', { name: 'Charts' }).click();
     await expect(page.getByTestId('chart-impressions-totals')).toHaveText('Impressions: 12 · Views (SDK): 5');
     await expect(page.getByTestId('chart-clicks-totals')).toHaveText('Clicks: 3 · Verified clicks: 0 · Conversions: 0');
-    await expect(page.getByTestId('chart-cost-totals')).toHaveText('Cost: 0.36');
+    await expect(page.getByTestId('chart-cost-totals')).toHaveText('Cost: 0.36 USDT');
     await expect(page.locator('[data-testid="chart-impressions"] .recharts-area-area')).toHaveCount(2);
     await screenshot(page, '13-campaign-charts');
 
@@ -157,7 +157,7 @@ test.describe('campaigns', () => {
     expect(withBots).toEqual(expect.objectContaining({ impressions: 12, clicks: 3, cost: 0.36, invalidClicks: 0, unbilledClicks: 0 }));
     await page.reload();
     await expect(page.getByTestId('chart-not-billed-totals')).toHaveText('Invalid impressions: 3 · Invalid clicks: 0 · Unbilled clicks: 0');
-    await expect(page.getByTestId('chart-cost-totals')).toHaveText('Cost: 0.36');
+    await expect(page.getByTestId('chart-cost-totals')).toHaveText('Cost: 0.36 USDT');
     await page.getByRole('tab', { name: 'Summary' }).click();
     await expect(page.getByTestId('figure-invalidImpressions')).toHaveText('3');
     await expect(page.getByTestId('figure-unbilledClicks')).toHaveText('0');

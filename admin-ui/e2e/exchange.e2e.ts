@@ -97,8 +97,9 @@ test.describe('exchange', () => {
 
     await page.reload();
     await expect(page.getByTestId(`balance-${mine}`)).toHaveText('+2');
+    await expect(page.getByTestId('balance-meaning')).toHaveText('(you sent 2 clicks more than you received: the exchange owes you 2 clicks)');
     await page.getByRole('tab', { name: 'Ledger' }).click();
-    await expect(page.getByTestId('chart-ledger-totals')).toHaveText('Sent: 3 · Received: 1');
+    await expect(page.getByTestId('chart-ledger-totals')).toHaveText('Clicks you sent: 3 · Clicks you received: 1');
     await expect(page.getByTestId('ledger-table').locator('tbody tr').last().locator('td').last()).toHaveText('2');
     await expect(page.getByTestId('ledger-conversions').last()).toHaveText('1');
     await screenshot(page, '50-exchange-ledger');

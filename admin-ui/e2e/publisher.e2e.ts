@@ -17,6 +17,9 @@ test.describe('publisher', () => {
     const toggle = page.getByLabel('Require signed viewer');
     await expect(toggle).toBeChecked();
     await expect(page.getByTestId('signed-viewer-note')).toContainText('x-adnet-viewer');
+    await expect(page.getByTestId('signed-viewer-state')).toContainText('On: ad requests need an x-adnet-viewer header');
+    // the request to copy names the service's own address
+    await expect(page.locator('code', { hasText: 'matching/ad' })).toContainText(`${baseUrl()}/api/v2/openapi/matching/ad?adBlockId=${adBlockId}`);
     await screenshot(page, '21-ad-block-signed-viewer');
 
     // Click, then wait for the switch to show the new value (it moves at once and rolls back if the API refuses).
@@ -25,6 +28,8 @@ test.describe('publisher', () => {
     await waitFor(detail, (value: { requireSignedViewer: boolean }) => value.requireSignedViewer === false, 'signed viewers off');
     await page.reload();
     await expect(page.getByLabel('Require signed viewer')).not.toBeChecked();
+    // off, the page says so instead of warning about a header nobody needs
+    await expect(page.getByTestId('signed-viewer-state')).toContainText('Off: any page holding your serve key can fetch ads');
   });
 
   test('should rename an ad block on its edit page, refuse a blank name, and say it was saved', async ({ page }) => {
@@ -91,7 +96,9 @@ test.describe('publisher', () => {
     const usdt = `${block.earnings.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDT`;
 
     await page.reload();
-    await expect(page.getByTestId('chart-earnings-totals')).toHaveText(`Earnings: ${block.earnings}`);
+    await expect(page.getByTestId('chart-earnings-totals')).toHaveText(
+      `Earnings: ${block.earnings.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} USDT`,
+    );
     await expect(page.getByTestId('chart-traffic-totals')).toHaveText(`Impressions: ${block.impressions} · Views (SDK): 3 · Clicks: 2`);
     await screenshot(page, '20-ad-block-show');
 

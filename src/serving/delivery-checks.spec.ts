@@ -95,7 +95,7 @@ describe('delivery checks', () => {
     expect(check).toEqual({
       check: 'targeting.includedRegions',
       passed: false,
-      detail: 'no country for 127.0.0.1: region-targeted campaigns cannot match; set TRUST_PROXY and X-Forwarded-For to test, or give a country',
+      detail: 'no country for 127.0.0.1: region-targeted campaigns cannot match; a local address has none: give a country to test',
     });
     expect(noCountryDetail({ ...sources, ip: '73.162.10.20' })).toBe(
       'no country for 73.162.10.20: region-targeted campaigns cannot match; give a country to test',

@@ -52,7 +52,7 @@ export function isLocalAddress(ip: string): boolean {
 
 /** Why the context has no country, and how to test with one. */
 export function noCountryDetail(sources: FactSources): string {
-  const how = isLocalAddress(sources.ip) ? 'set TRUST_PROXY and X-Forwarded-For to test, or give a country' : 'give a country to test';
+  const how = isLocalAddress(sources.ip) ? 'a local address has none: give a country to test' : 'give a country to test';
   return `no country for ${sources.ip}: region-targeted campaigns cannot match; ${how}`;
 }
 

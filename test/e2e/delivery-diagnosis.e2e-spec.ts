@@ -299,7 +299,7 @@ describe('Delivery diagnosis', () => {
     expect(check(diagnosis, 'targeting.includedRegions')).toEqual({
       check: 'targeting.includedRegions',
       passed: false,
-      detail: `no country for ${ip}: region-targeted campaigns cannot match; set TRUST_PROXY and X-Forwarded-For to test, or give a country`,
+      detail: `no country for ${ip}: region-targeted campaigns cannot match; a local address has none: give a country to test`,
     });
     expect(check(diagnosis, 'targeting.excludedRegions').passed).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { FunctionField, type RaRecord, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { CopyButton } from '../common/CopyButton';
 import { FigureGrid } from '../common/FigureGrid';
 import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
@@ -8,7 +8,7 @@ import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
 import { RecordShow } from '../common/RecordPages';
 import { ShowActions } from '../common/ShowActions';
 import { BlockId } from './BlockId';
-import { SIGNED_VIEWER_HELP, SignedViewerSwitch } from './SignedViewerSwitch';
+import { signedViewerState, SignedViewerSwitch } from './SignedViewerSwitch';
 import { TestDeliveryButton } from '../diagnosis';
 
 const CHARTS: ChartSpec[] = [
@@ -27,11 +27,12 @@ const CHARTS: ChartSpec[] = [
 const Integration = () => {
   const record = useRecordContext();
   if (!record) return null;
-  const call = `GET /api/v2/openapi/matching/ad?adBlockId=${record.adBlockId}&openId=<messengerUserId>&type=messenger&limit=3`;
+  // the service's own address: the panel is served by it
+  const call = `GET ${window.location.origin}/api/v2/openapi/matching/ad?adBlockId=${record.adBlockId}&openId=<messengerUserId>&type=messenger&limit=3`;
   return (
     <Box>
       <Typography variant="body2" color="text.secondary">
-        Fetch ads for this block from the user's frontend:
+        Fetch ads for this block from the user&apos;s frontend, with your serve key (My account, API keys) in the x-api-key header:
       </Typography>
       <Stack direction="row" alignItems="center" spacing={1}>
         <code style={{ wordBreak: 'break-all' }}>{call}</code>
@@ -74,9 +75,13 @@ export const AdBlockShow = () => (
       </FigureGrid>
       <Box>
         <SignedViewerSwitch />
-        <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 720 }}>
-          {SIGNED_VIEWER_HELP}
-        </Typography>
+        <FunctionField
+          render={(record: RaRecord) => (
+            <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 720 }} data-testid="signed-viewer-state">
+              {signedViewerState(Boolean(record.requireSignedViewer))}
+            </Typography>
+          )}
+        />
       </Box>
       <Integration />
       <RecordCharts series="adBlockSeries" charts={CHARTS} notBilled />

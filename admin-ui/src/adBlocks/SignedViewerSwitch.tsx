@@ -3,7 +3,14 @@ import { useNotify, useRecordContext, useUpdate } from 'react-admin';
 import { FRESH_RECORD } from '../common/freshRecord';
 
 export const SIGNED_VIEWER_HELP =
-  'Ad requests need an x-adnet-viewer header made by your server with your webhook secret (see My account and docs/SIGNED_VIEWERS.md); a copied key alone fetches nothing.';
+  'When on, ad requests need an x-adnet-viewer header made by your server with your webhook secret (see My account and docs/SIGNED_VIEWERS.md): a copied key alone fetches nothing.';
+
+/** What the rule does now, for the block's page: the switch beside it says whether it is on. */
+export function signedViewerState(required: boolean): string {
+  return required
+    ? 'On: ad requests need an x-adnet-viewer header made by your server with your webhook secret (see My account and docs/SIGNED_VIEWERS.md); a copied key alone fetches nothing.'
+    : 'Off: any page holding your serve key can fetch ads for this block. Turn it on to require a viewer token your server signs.';
+}
 
 /** The block's "require signed viewer" rule, changed in place through ad/block/update. */
 export const SignedViewerSwitch = () => {

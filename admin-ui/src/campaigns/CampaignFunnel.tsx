@@ -26,6 +26,9 @@ export const CampaignFunnel = () => {
               Estimated event rate
             </Typography>
             <Typography data-testid="funnel-estimated-rate">{formatRate(record.estimatedEventRate)}</Typography>
+            <Typography variant="caption" color="text.secondary" component="div" sx={{ maxWidth: 360 }} data-testid="funnel-estimated-rate-help">
+              events per click, smoothed: the campaign&apos;s own rate, pulled towards the network&apos;s while it has few clicks; ranks it, never bills it
+            </Typography>
           </Box>
         </Tooltip>
       </Stack>

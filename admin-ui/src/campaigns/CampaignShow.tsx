@@ -20,8 +20,8 @@ interface CampaignRecord extends RaRecord {
   frequencyCap?: { impressions: number; hours: number } | null;
 }
 
-/** ISO codes as chips, or "any" for an empty list. */
-const Codes = ({ source }: { source: string }) => (
+/** ISO codes as chips; an empty list says what it means: any region for an inclusion, none for an exclusion. */
+const Codes = ({ source, empty }: { source: string; empty: string }) => (
   <FunctionField
     source={source}
     render={(record: RaRecord) => {
@@ -34,7 +34,7 @@ const Codes = ({ source }: { source: string }) => (
           ))}
         </Stack>
       ) : (
-        'any'
+        empty
       );
     }}
   />
@@ -114,10 +114,10 @@ export const CampaignShow = () => (
         </Typography>
         <FigureGrid
           figures={[
-            ['Included regions', <Codes source="targeting.includedRegions" />],
-            ['Excluded regions', <Codes source="targeting.excludedRegions" />],
-            ['Included languages', <Codes source="targeting.includedLanguages" />],
-            ['Excluded languages', <Codes source="targeting.excludedLanguages" />],
+            ['Included regions', <Codes source="targeting.includedRegions" empty="any region" />],
+            ['Excluded regions', <Codes source="targeting.excludedRegions" empty="none" />],
+            ['Included languages', <Codes source="targeting.includedLanguages" empty="any language" />],
+            ['Excluded languages', <Codes source="targeting.excludedLanguages" empty="none" />],
             ['Platform', <TextField source="targeting.platform" />],
             ...TARGETING_FLAGS.map((flag): Figure => [flag.label, <BooleanField source={`targeting.${flag.source}`} />]),
           ]}

@@ -1,7 +1,7 @@
 import { Box, Card, CardContent, Typography } from '@mui/material';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Granularity, SeriesPoint } from '../dataProvider';
-import { formatBucket } from './format';
+import { formatBucket, formatUsdt } from './format';
 
 export interface Metric {
   key: string;
@@ -13,6 +13,12 @@ const tickOf = (granularity: Granularity) => (time: number) =>
   granularity === 'hour'
     ? new Date(time).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
     : new Date(time).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** A total as the panel writes it elsewhere: money in USDT with two decimals at least, counts with separators. */
+function formatTotal(value: number, money: boolean): string {
+  const rounded = Number(value.toFixed(6));
+  return money ? formatUsdt(rounded) : rounded.toLocaleString('en-US', { maximumFractionDigits: 6 });
+}
 
 /** One chart of a stats series: `kind` line for counts, area for volume, bar for money. */
 export const SeriesChart = ({
@@ -56,43 +62,52 @@ export const SeriesChart = ({
           </Typography>
         </Typography>
         <Typography variant="body2" color="text.secondary" data-testid={testId ? `${testId}-totals` : undefined}>
-          {metrics
-            .map((metric) => `${metric.label}: ${Number(total(metric.key).toFixed(6)).toLocaleString('en-US', { maximumFractionDigits: 6 })}`)
-            .join(' · ')}
+          {metrics.map((metric) => `${metric.label}: ${formatTotal(total(metric.key), decimals)}`).join(' · ')}
         </Typography>
         <Box sx={{ width: '100%', height: 240 }}>
-          <ResponsiveContainer width="100%" height="100%">
-            {kind === 'bar' ? (
-              <BarChart {...common}>
-                {axes}
-                {metrics.map((metric) => (
-                  <Bar key={metric.key} dataKey={metric.key} name={metric.label} fill={metric.color} isAnimationActive={false} />
-                ))}
-              </BarChart>
-            ) : kind === 'area' ? (
-              <AreaChart {...common}>
-                {axes}
-                {metrics.map((metric) => (
-                  <Area
-                    key={metric.key}
-                    dataKey={metric.key}
-                    name={metric.label}
-                    stroke={metric.color}
-                    fill={metric.color}
-                    fillOpacity={0.25}
-                    isAnimationActive={false}
-                  />
-                ))}
-              </AreaChart>
-            ) : (
-              <LineChart {...common}>
-                {axes}
-                {metrics.map((metric) => (
-                  <Line key={metric.key} dataKey={metric.key} name={metric.label} stroke={metric.color} dot={false} isAnimationActive={false} />
-                ))}
-              </LineChart>
-            )}
-          </ResponsiveContainer>
+          {metrics.every((metric) => total(metric.key) === 0) ? (
+            <Box
+              sx={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', border: 1, borderColor: 'divider', borderRadius: 1 }}
+              data-testid={testId ? `${testId}-empty` : undefined}
+            >
+              <Typography variant="body2" color="text.secondary">
+                No data yet in this period
+              </Typography>
+            </Box>
+          ) : (
+            <ResponsiveContainer width="100%" height="100%">
+              {kind === 'bar' ? (
+                <BarChart {...common}>
+                  {axes}
+                  {metrics.map((metric) => (
+                    <Bar key={metric.key} dataKey={metric.key} name={metric.label} fill={metric.color} isAnimationActive={false} />
+                  ))}
+                </BarChart>
+              ) : kind === 'area' ? (
+                <AreaChart {...common}>
+                  {axes}
+                  {metrics.map((metric) => (
+                    <Area
+                      key={metric.key}
+                      dataKey={metric.key}
+                      name={metric.label}
+                      stroke={metric.color}
+                      fill={metric.color}
+                      fillOpacity={0.25}
+                      isAnimationActive={false}
+                    />
+                  ))}
+                </AreaChart>
+              ) : (
+                <LineChart {...common}>
+                  {axes}
+                  {metrics.map((metric) => (
+                    <Line key={metric.key} dataKey={metric.key} name={metric.label} stroke={metric.color} dot={false} isAnimationActive={false} />
+                  ))}
+                </LineChart>
+              )}
+            </ResponsiveContainer>
+          )}
         </Box>
       </CardContent>
     </Card>

@@ -27,3 +27,15 @@ export function formatUtcDay(ms: number): string {
 export function formatBucket(ms: number, granularity: 'hour' | 'day'): string {
   return granularity === 'day' ? formatUtcDay(ms) : formatDateTime(ms);
 }
+
+/** A moment in the user's time, with the zone it is in: "4 Dec 2026, 15:30 GMT+5:30". */
+export function formatDateTimeWithZone(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+}
+
+const ISO_UTC = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z\b/g;
+
+/** The service words its checks with ISO times in UTC; the panel shows them in the user's time, zone included. */
+export function localizeTimes(text: string): string {
+  return text.replace(ISO_UTC, (iso) => formatDateTimeWithZone(Date.parse(iso)));
+}

@@ -2,7 +2,8 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import CancelIcon from '@mui/icons-material/Cancel';
 import { Alert, Box, Button, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
-import { checkLabel, DeliveryDiagnosis, DeliveryTestInput, diagnoseDelivery, verdictOf } from './diagnosis';
+import { localizeTimes } from '../common/format';
+import { checkLabel, DeliveryDiagnosis, DeliveryTestInput, diagnoseDelivery, rankText, verdictOf } from './diagnosis';
 
 const PLATFORMS = ['', 'iOS', 'Android', 'Desktop'];
 
@@ -85,7 +86,7 @@ const DiagnosisResult = ({ diagnosis }: { diagnosis: DeliveryDiagnosis }) => {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         Tested as: address {facts.ip}, country {facts.country ?? 'unknown'}, language {facts.language ?? 'unknown'}, platform {facts.platform ?? 'unknown'}
         {facts.openId ? `, user ${facts.openId}${facts.profile ? ' (profile read)' : ' (no profile)'}` : ''}
-        {diagnosis.rank ? `; rank ${diagnosis.rank.position ?? '—'} of ${diagnosis.rank.servableCampaigns} for ${diagnosis.rank.limit} ad(s) asked` : ''}
+        {diagnosis.rank ? `; ${rankText(diagnosis.rank)}` : ''}
       </Typography>
       <Table size="small" data-testid="delivery-checks">
         <TableHead>
@@ -106,7 +107,7 @@ const DiagnosisResult = ({ diagnosis }: { diagnosis: DeliveryDiagnosis }) => {
                 )}
               </TableCell>
               <TableCell>{checkLabel(check.check)}</TableCell>
-              <TableCell>{check.detail}</TableCell>
+              <TableCell>{localizeTimes(check.detail)}</TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLabel, DeliveryDiagnosis, verdictOf } from './diagnosis';
+import { checkLabel, DeliveryDiagnosis, verdictOf, rankText } from './diagnosis';
 
 const base: DeliveryDiagnosis = {
   campaignId: 'c1',
@@ -30,5 +30,12 @@ describe('delivery test verdict', () => {
     const block = { ...base, campaignId: null, rank: null, ads: [{ campaignId: 'a', adId: 'ad_a', brandName: 'A' }] };
     expect(verdictOf(block)).toBe('1 ad would be shown');
     expect(verdictOf({ ...block, servable: false, ads: [], checks: [] })).toBe('No ads would be shown: no campaign matches these facts');
+  });
+});
+
+describe('rankText', () => {
+  it('should say a campaign that would not serve is not ranked, instead of "rank — of 1"', () => {
+    expect(rankText({ position: null, servableCampaigns: 1, limit: 1 })).toBe('not ranked (it would not serve); 1 servable campaign for 1 ad asked');
+    expect(rankText({ position: 2, servableCampaigns: 3, limit: 3 })).toBe('rank 2 of 3 servable campaigns for 3 ads asked');
   });
 });

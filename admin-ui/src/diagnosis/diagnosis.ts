@@ -89,3 +89,11 @@ export function verdictOf(diagnosis: DeliveryDiagnosis): string {
   if (diagnosis.servable) return 'This ad would be shown';
   return firstFailing ? `Not shown — ${checkLabel(firstFailing.check)}: ${firstFailing.detail}` : 'Not shown';
 }
+
+/** The campaign's place among those that would serve, or why it has none. */
+export function rankText(rank: { position: number | null; servableCampaigns: number; limit: number }): string {
+  const competing = `${rank.servableCampaigns} servable campaign${rank.servableCampaigns === 1 ? '' : 's'}`;
+  const asked = `${rank.limit} ad${rank.limit === 1 ? '' : 's'} asked`;
+  if (rank.position === null) return `not ranked (it would not serve); ${competing} for ${asked}`;
+  return `rank ${rank.position} of ${competing} for ${asked}`;
+}

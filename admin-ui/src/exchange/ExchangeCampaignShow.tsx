@@ -16,8 +16,8 @@ const CHARTS: ChartSpec[] = [
     testId: 'chart-ledger',
     kind: 'bar',
     metrics: [
-      { key: 'clicksSent', label: 'Sent', color: '#2e7d32' },
-      { key: 'clicksReceived', label: 'Received', color: '#1976d2' },
+      { key: 'clicksSent', label: 'Clicks you sent', color: '#2e7d32' },
+      { key: 'clicksReceived', label: 'Clicks you received', color: '#1976d2' },
     ],
   },
   {
@@ -123,7 +123,7 @@ export const ExchangeCampaignShow = () => (
             ['Entries shown here', <CountField source="impressionsSent" />],
             ['Clicks sent', <CountField source="clicksSent" />],
             ['Clicks received', <CountField source="clicksReceived" />],
-            ['Balance', <BalanceField source="balance" />],
+            ['Balance', <BalanceField source="balance" explain />],
             ['CTR', <RateField source="ctr" />],
             ['Conversions', <CountField source="conversions" />],
             ['CR', <RateField source="cr" />],
