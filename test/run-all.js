@@ -147,7 +147,11 @@ async function jestStage(label, args, env = {}, config = 'jest.config.js') {
   // The verdicts are in the report; a process kept alive by a leaked handle is told, not counted as a failed test.
   const note = result.lingered ? `Jest was still running ${EXIT_GRACE_MS / 1000} s after its report (an open handle): stopped` : undefined;
   if (note) process.stdout.write(`\n${note}\n`);
-  results.push({ label, passed: json.numPassedTests, failed, pending: json.numPendingTests, note });
+  // Tests a file skips on this profile (MySQL-only specs on SQLite, say), named so a skip is never silent.
+  const skippedFiles = json.testResults
+    .filter((file) => file.assertionResults.some((test) => test.status === 'pending' || test.status === 'skipped'))
+    .map((file) => path.relative(root, file.name));
+  results.push({ label, passed: json.numPassedTests, failed, pending: json.numPendingTests, skippedFiles, note });
 }
 
 /** A command judged by its exit code alone: one check. */
@@ -286,7 +290,7 @@ function summary() {
   for (const r of results) {
     if (r.skipped) process.stdout.write(`  skipped  ${r.label}: ${r.skipped}\n`);
     else {
-      const pending = r.pending ? `, ${r.pending} skipped by the file` : '';
+      const pending = r.pending ? `, ${r.pending} skipped by their file (${r.skippedFiles.join(', ')})` : '';
       const note = r.note ? ` (${r.note})` : '';
       process.stdout.write(`  ${r.failed > 0 ? 'FAILED ' : 'passed '}  ${r.label}: ${r.passed} passed, ${r.failed} failed${pending}${note}\n`);
     }
