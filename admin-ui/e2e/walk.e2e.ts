@@ -153,7 +153,11 @@ test.describe('every page, for every role', () => {
 
     await walk(page, problems, { menu: 'Ad blocks', name, editable: true, shots: '71-publisher-ad-block' });
     await page.getByRole('menuitem', { name: 'Profile import' }).click();
-    await expect(page.getByTestId('csv-file')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Choose a CSV file' })).toBeVisible();
+    await expect(page.getByTestId('csv-file-name')).toHaveText('no file chosen');
+    // the sample to start from is the file the server-side e2e imports whole (profiles-csv.e2e-spec.ts)
+    const sample = decodeURIComponent((await page.getByTestId('sample-csv').getAttribute('href'))!.split(',').slice(1).join(','));
+    expect(sample.split('\n')[0]).toBe('messengerUserId,walletAddress,walletClassify,ipAddress,isPremium,isHighValue,walletHasBalance,language');
     await screenshot(page, '71-publisher-profile-import');
     await page.getByRole('menuitem', { name: 'Dashboard' }).click();
     await expect(page.getByTestId('figure-blocks')).toHaveText('1');

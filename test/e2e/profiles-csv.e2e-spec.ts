@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
 import { batchStatus, countRows, PROFILE_CSV, storedProfile, uploadCsv, waitForBatch } from '../support/profile-helpers';
@@ -70,6 +72,21 @@ describe(`Profile CSV import [${TEST_PROFILE}]`, () => {
     await waitForBatch(t, publisher.apiKey, again.body.data.batchIds[0]);
     expect(await storedProfile(t, a)).toEqual(
       expect.objectContaining({ walletAddress: 'EQD4FPq-PRDi', walletClassify: 'primary', isPremium: false, language: 'de' }),
+    );
+  });
+
+  it("should import the panel's sample CSV whole, each of its users as the page describes them", async () => {
+    const sample = readFileSync(join(__dirname, '..', '..', 'admin-ui', 'src', 'profiles', 'profiles-sample.csv'), 'utf8');
+    const response = await uploadCsv(t, publisher.apiKey, sample).expect(200);
+    expect(response.body.data.total).toBe(3);
+    const status = await waitForBatch(t, publisher.apiKey, response.body.data.batchIds[0]);
+    expect(status).toEqual(expect.objectContaining({ status: 'done', total: 3, processed: 3, error: null }));
+    expect(await storedProfile(t, '5212345678', publisher.accountId)).toEqual(
+      expect.objectContaining({ walletClassify: 'primary', ipAddress: '203.0.113.7', isPremium: true, walletHasBalance: true, language: 'en' }),
+    );
+    expect(await storedProfile(t, '5298765432', publisher.accountId)).toEqual(expect.objectContaining({ walletClassify: 'evm', language: 'de' }));
+    expect(await storedProfile(t, '5233344455', publisher.accountId)).toEqual(
+      expect.objectContaining({ walletAddress: null, isHighValue: true, ipAddress: '198.51.100.23', language: 'es' }),
     );
   });
 

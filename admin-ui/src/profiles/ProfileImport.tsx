@@ -1,3 +1,4 @@
+import AttachFileIcon from '@mui/icons-material/AttachFile';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
   Alert,
@@ -7,6 +8,7 @@ import {
   CardContent,
   Chip,
   LinearProgress,
+  Link,
   MenuItem,
   Table,
   TableBody,
@@ -22,6 +24,10 @@ import { isAdmin } from '../authProvider';
 import type { FieldError } from '../api';
 import type { AdnetDataProvider, ProfileBatchStatus } from '../dataProvider';
 import { plural } from '../i18n';
+import sampleCsv from './profiles-sample.csv?raw';
+
+/** The sample file the page offers, served from memory (the panel is static files). */
+const SAMPLE_CSV_URL = `data:text/csv;charset=utf-8,${encodeURIComponent(sampleCsv)}`;
 
 type BatchStatus = ProfileBatchStatus;
 
@@ -160,16 +166,29 @@ export const ProfileImport = () => {
           <code>isPremium</code>, <code>isHighValue</code>, <code>walletHasBalance</code>, <code>language</code>), one user per row. Profiles feed ad targeting
           as soon as their batch is done, on the ad blocks of the account they belong to only.
         </Typography>
+        <Typography variant="body2" gutterBottom>
+          <Link href={SAMPLE_CSV_URL} download="profiles-sample.csv" data-testid="sample-csv">
+            Download a sample CSV
+          </Link>{' '}
+          (three users: a TON wallet, an EVM wallet, no wallet; booleans as true/false, 1/0 or yes/no; an empty cell leaves the stored value).
+        </Typography>
         {admin ? <TargetPublisher value={target} onChange={setTarget} /> : null}
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', my: 2 }}>
-          <input
-            ref={input}
-            type="file"
-            accept=".csv,text/csv"
-            name="csvFile"
-            data-testid="csv-file"
-            onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-          />
+          <Button variant="outlined" component="label" startIcon={<AttachFileIcon />}>
+            Choose a CSV file
+            <input
+              ref={input}
+              type="file"
+              accept=".csv,text/csv"
+              name="csvFile"
+              data-testid="csv-file"
+              hidden
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            />
+          </Button>
+          <Typography variant="body2" color="text.secondary" data-testid="csv-file-name">
+            {file ? file.name : 'no file chosen'}
+          </Typography>
           <Button variant="contained" startIcon={<UploadFileIcon />} disabled={!file || sending || running || (admin && !target)} onClick={upload}>
             Import
           </Button>
