@@ -80,6 +80,14 @@ describe('SDK package: npm pack, unpacked, loads both entry points as CommonJS a
     expect(node(['--input-type=module', '-e', script])).toEqual(expected);
   });
 
+  /** tsc, strict, over consumer files of the unpacked app with these module settings: its exit status and output. */
+  const typeCheck = (moduleArgs: string[], files: string[]) => {
+    const tsc = require.resolve('typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', ...moduleArgs, '--target', 'es2022', '--lib', 'es2022,dom', ...files];
+    const compiled = spawnSync(process.execPath, [tsc, ...args], { cwd: app(), encoding: 'utf8' });
+    return { status: compiled.status, output: compiled.stdout + compiled.stderr };
+  };
+
   it('types both entry points for TypeScript consumers of either module kind', () => {
     writeFileSync(
       join(app(), 'consumer.mts'),
@@ -93,10 +101,7 @@ describe('SDK package: npm pack, unpacked, loads both entry points as CommonJS a
         "export const detail: Promise<{ campaignId: string }> = new AdnetServerClient({ baseUrl: 'https://a', apiKey: 'k' }).campaigns.detail('c');\n" +
         "export const token: string = server.createViewerToken('u', 's');\n",
     );
-    const tsc = require.resolve('typescript/bin/tsc');
-    const args = ['--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--lib', 'es2022,dom'];
-    const compiled = spawnSync(process.execPath, [tsc, ...args, 'consumer.mts', 'consumer.cts'], { cwd: app(), encoding: 'utf8' });
-    expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toEqual({ status: 0, output: '' });
+    expect(typeCheck(['--module', 'node16', '--moduleResolution', 'node16'], ['consumer.mts', 'consumer.cts'])).toEqual({ status: 0, output: '' });
   });
 
   it("types both entry points for TypeScript's older resolution (moduleResolution node10, CommonJS)", () => {
@@ -106,9 +111,6 @@ describe('SDK package: npm pack, unpacked, loads both entry points as CommonJS a
         "export const detail: Promise<{ campaignId: string }> = new AdnetServerClient({ baseUrl: 'https://a', apiKey: 'k' }).campaigns.detail('c');\n" +
         "export const token: string = createViewerToken('u', 's');\nexport const counted: ClickMessage = 'click counted';\n",
     );
-    const tsc = require.resolve('typescript/bin/tsc');
-    const args = ['--noEmit', '--strict', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', '--lib', 'es2022,dom'];
-    const compiled = spawnSync(process.execPath, [tsc, ...args, 'consumer-node10.ts'], { cwd: app(), encoding: 'utf8' });
-    expect({ status: compiled.status, output: compiled.stdout + compiled.stderr }).toEqual({ status: 0, output: '' });
+    expect(typeCheck(['--module', 'commonjs', '--moduleResolution', 'node10'], ['consumer-node10.ts'])).toEqual({ status: 0, output: '' });
   });
 });

@@ -13,9 +13,10 @@ export function formatCount(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : Number(value).toLocaleString('en-US');
 }
 
+/** A moment in the user's time, naming the zone (the service's own times are UTC): "4 Dec 2026, 15:30 GMT+5:30". */
 export function formatDateTime(ms: number | null | undefined): string {
   if (!ms) return '—';
-  return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTimeWithZone(ms);
 }
 
 /** A UTC day (stats and daily budgets count days in UTC), said so: "25 Nov 2026 UTC". */
@@ -28,7 +29,6 @@ export function formatBucket(ms: number, granularity: 'hour' | 'day'): string {
   return granularity === 'day' ? formatUtcDay(ms) : formatDateTime(ms);
 }
 
-/** A moment in the user's time, with the zone it is in: "4 Dec 2026, 15:30 GMT+5:30". */
 export function formatDateTimeWithZone(ms: number): string {
   return new Date(ms).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
 }
