@@ -7,7 +7,7 @@ export class Clock {
   }
 }
 
-/** A clock that starts at real time and moves only when told to. */
+/** Real time shifted forward by what a test adds: it keeps running with real time and jumps when told to. */
 export class ManualClock extends Clock {
   private offset = 0;
 
