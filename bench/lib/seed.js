@@ -176,12 +176,13 @@ async function campaignRow(i, now, accountId) {
   /** @type {Record<string, any> | undefined} */
   let row;
   const repository = {
-    create: (fields) => fields,
+    build: (fields) => fields,
     insert: async (fields) => {
       row = fields;
     },
   };
-  const service = new CampaignsService(repository, { campaignReview: false }, { publish: () => undefined }, { now: () => now }, null);
+  // CampaignsService(config, changes, clock, repository): the constructor's order
+  const service = new CampaignsService({ campaignReview: false }, { publish: () => undefined }, { now: () => now }, repository);
   await service.create({ accountId, roles: ['advertiser'] }, campaignBody(i, now));
   // a create that stops inserting through its repository would otherwise hand the benches no rows, silently
   if (!row) throw new Error('CampaignsService.create inserted no row: bench/lib/seed.js campaignRow needs updating');
