@@ -23,6 +23,30 @@ if (TEST_PROFILE === 'mysql') {
   });
   describeServingStateContract('redis', () => new RedisServingState(redis));
 
+  /**
+   * Every state a test below makes is shut down after it: a state left running keeps a sweeper that reclaims lapsed
+   * holders every few seconds, without the database check a test may have given its own reclaimer, so it could give
+   * back what a later test's "killed" holder billed before that test's reclaimer looked.
+   */
+  const made = new Set<RedisServingState>();
+  class TestState extends RedisServingState {
+    constructor(...args: ConstructorParameters<typeof RedisServingState>) {
+      super(...args);
+      made.add(this);
+    }
+  }
+  afterEach(async () => {
+    await Promise.all([...made].map((state) => state.beforeApplicationShutdown().catch(() => undefined)));
+    made.clear();
+  });
+  /** A process killed outright: its timers stop (no sweep, no heartbeat, no reclaim), nothing is given back. */
+  const kill = (state: RedisServingState) => {
+    const holder = Reflect.get(state, 'holder') as { sweeper?: NodeJS.Timeout; closing: boolean };
+    clearInterval(holder.sweeper);
+    holder.closing = true;
+    made.delete(state);
+  };
+
   let seq = 0;
   /** A CPM candidate of a campaign of its own: 1000 micro-USDT an impression, budgets of 1 USDT. */
   const newCandidate = (label: string, overrides: Partial<ImpressionCandidate> = {}): ImpressionCandidate => {
@@ -48,7 +72,7 @@ if (TEST_PROFILE === 'mysql') {
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
 
     it("should bill a lease field down to nothing and charge the counters exactly what the field no longer held (bill.lua's step)", async () => {
-      new RedisServingState(redis); // defines the scripts on the client
+      new TestState(redis); // defines the scripts on the client
       const bill = (redis as unknown as { adnetBill(...args: (string | number)[]): Promise<number[]> }).adnetBill.bind(redis);
       const id = newCandidate('bill').campaignId;
       const [leases, spent, daySpent] = [stateKeys.campaignLeases(id), stateKeys.spent(id), stateKeys.daySpent(id, '2026-01-10')];
@@ -112,7 +136,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should let two processes share one budget exactly, then hand back nothing when all of it was served', async () => {
-      const [first, second] = [new RedisServingState(redis), new RedisServingState(redis)];
+      const [first, second] = [new TestState(redis), new TestState(redis)];
       const candidate = campaign({ totalBudgetMicros: 10_000 });
       const results = await Promise.all(Array.from({ length: 40 }, (_, i) => reserve(i % 2 === 0 ? first : second, `user-${i}`, candidate)));
       const served = results.reduce((sum, result) => sum + result.served.length, 0);
@@ -123,7 +147,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should hold a lease of several impressions and give back what was not served at shutdown', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       // LEASE_MIN_UNITS impressions were carved from both counters at once
@@ -137,7 +161,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should keep an ample lease as long as LEASE_IDLE_MS says (30 s here) without a bill, then give back what it holds', async () => {
-      const state = new RedisServingState(redis, { leaseIdleMs: 30_000 });
+      const state = new TestState(redis, { leaseIdleMs: 30_000 });
       const candidate = campaign(); // 1 USDT left, 4 units asked and granted
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       const grantedAt = Date.now();
@@ -161,7 +185,7 @@ if (TEST_PROFILE === 'mysql') {
       // 12,000 left: a grant is at most a quarter of it, 3 units of the 4 asked for
       ['a scarce lease (granted fewer units than asked) also with a longer LEASE_IDLE_MS', 30_000, 12_000, 3000],
     ])('should give back %s after 5 s without a bill', async (_, leaseIdleMs, totalBudgetMicros, granted) => {
-      const state = new RedisServingState(redis, { leaseIdleMs });
+      const state = new TestState(redis, { leaseIdleMs });
       const candidate = campaign({ totalBudgetMicros });
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       const grantedAt = Date.now();
@@ -175,7 +199,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should keep an unused lease only as long as configured (LEASE_IDLE_MS below 5 s), a scarce one no longer either', async () => {
-      const state = new RedisServingState(redis, { leaseIdleMs: 2000 });
+      const state = new TestState(redis, { leaseIdleMs: 2000 });
       const [ample, scarce] = [campaign(), campaign({ totalBudgetMicros: 12_000 })];
       expect((await reserve(state, 'u1', ample)).served).toEqual([0]);
       expect((await reserve(state, 'u1', scarce)).served).toEqual([0]);
@@ -190,7 +214,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should answer a click command re-sent after a lost reply (same click id) as the first time, and bill it once', async () => {
-      const state = new RedisServingState(redis); // also defines the scripts on the client
+      const state = new TestState(redis); // also defines the scripts on the client
       const scripts = redis as unknown as Record<'adnetClickBind' | 'adnetClickBill', (...args: (string | number)[]) => Promise<unknown>>;
       const candidate = campaign({ priceMicros: 0 }); // a CPC campaign: the impression is free, the click costs
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
@@ -260,7 +284,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it("should give back yesterday's lease when the day changes", async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
       expect((await reserve(state, 'u2', candidate, '2026-01-11', now + 86_400_000)).served).toEqual([0]);
@@ -272,7 +296,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should put a unit billed tentatively back on the counters when its lease went back meanwhile (shutdown)', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       await state.registerClick({
@@ -297,7 +321,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should not create a counter Redis lost when it gives a lease back', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
       await redis.del(stateKeys.spent(candidate.campaignId));
@@ -308,7 +332,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should take a new lease when the price or the budget of the campaign changes', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
       const repriced = { ...candidate, priceMicros: 3000 };
@@ -371,7 +395,7 @@ if (TEST_PROFILE === 'mysql') {
       child.kill('SIGKILL');
       await exited;
 
-      const survivor = new RedisServingState(redis);
+      const survivor = new TestState(redis);
       // its heartbeat still lives: nothing is taken from a process that may still be serving
       expect(await survivor.reclaimLapsedHolders()).toBe(0);
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(4000);
@@ -387,8 +411,8 @@ if (TEST_PROFILE === 'mysql') {
     }, 60_000);
 
     it('should never bill from a lease reclaimed while its process was cut off, and keep spend exact', async () => {
-      const state = new RedisServingState(redis);
-      const other = new RedisServingState(redis);
+      const state = new TestState(redis);
+      const other = new TestState(redis);
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       await state.flushBills();
@@ -412,7 +436,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should bill the impressions served from each lease in one sum when it bills, and charge the counters once a lease was reclaimed', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const [a, b] = [campaign(), campaign()];
       const leaseOf = async (candidate: ImpressionCandidate) => {
         const fields = await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId));
@@ -436,7 +460,7 @@ if (TEST_PROFILE === 'mysql') {
 
       // the holder's leases are reclaimed while it still bills from them: the next turn is charged to the counters
       await lapseHeartbeatsOf(a);
-      expect(await new RedisServingState(redis).reclaimLapsedHolders()).toBe(3000);
+      expect(await new TestState(redis).reclaimLapsedHolders()).toBe(3000);
       expect(await counter(stateKeys.spent(a.campaignId))).toBe(3000);
       expect(await counter(stateKeys.spent(b.campaignId))).toBe(2000);
       const late = await Promise.all([reserve(state, 'u4', a), reserve(state, 'u5', b)]);
@@ -452,7 +476,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should bill what it served off its leases within BILL_EVERY_MS unasked, and before its leases go back at shutdown', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       const field = async () => Object.values(await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId)));
       await Promise.all([reserve(state, 'u1', candidate), reserve(state, 'u2', candidate)]);
@@ -468,8 +492,8 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should give back with a lapsed holder also what it served and had not billed yet, and charge it once billed after all', async () => {
-      const state = new RedisServingState(redis);
-      const other = new RedisServingState(redis);
+      const state = new TestState(redis);
+      const other = new TestState(redis);
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       // cut off before its bill: the whole lease goes back, as for a process killed before it billed (that impression
@@ -492,7 +516,7 @@ if (TEST_PROFILE === 'mysql') {
     /** A client of its own whose bill script the test can make fail, around the real one. */
     const faultyBills = () => {
       const client = testRedis({ keyPrefix: `adnet-state-test:${process.pid}:`, maxRetriesPerRequest: 1 });
-      const state = new RedisServingState(client); // defines the scripts on the client
+      const state = new TestState(client); // defines the scripts on the client
       type Bill = (...args: (string | number)[]) => Promise<number[]>;
       const scripted = client as unknown as { adnetBill: Bill };
       const real: Bill = scripted.adnetBill.bind(client);
@@ -535,7 +559,7 @@ if (TEST_PROFILE === 'mysql') {
 
     it('should never pass the budget with a bill that finds its lease reclaimed and the budget spent meanwhile, and tell what it waived', async () => {
       const { client, state, fail } = faultyBills();
-      const other = new RedisServingState(redis);
+      const other = new TestState(redis);
       const waived: [string, number][] = [];
       state.onWaivedSpend((campaignId, micros) => waived.push([campaignId, micros]));
       const candidate = newCandidate('holder', { totalBudgetMicros: 4000 });
@@ -585,7 +609,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should stop billing from its leases when its heartbeat was not confirmed lately, and leave them to the reclaim', async () => {
-      const state = new RedisServingState(redis, { holderTtlMs: 300, holderTrustMs: 100 });
+      const state = new TestState(redis, { holderTtlMs: 300, holderTrustMs: 100 });
       const candidate = campaign();
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
       await state.flushBills();
@@ -593,14 +617,14 @@ if (TEST_PROFILE === 'mysql') {
       // not trusted any more: a new holder takes a new lease; the first one's 3 units wait for the reclaim
       expect((await reserve(state, 'u2', candidate)).served).toEqual([0]);
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(8000);
-      await new RedisServingState(redis).reclaimLapsedHolders();
+      await new TestState(redis).reclaimLapsedHolders();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(5000);
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(2000);
     });
 
     it('should give back once however often the same give-back arrives, and never more than the holder holds', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
       await state.flushBills();
@@ -624,7 +648,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should keep what a holder owes exact through serving, refusals and returns', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const candidate = campaign();
       await reserve(state, 'u1', candidate);
       await reserve(state, 'u2', candidate);
@@ -636,8 +660,8 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it("should give a billed click's price back with its lapsed holder unless the click's row was committed", async () => {
-      const state = new RedisServingState(redis);
-      const other = new RedisServingState(redis);
+      const state = new TestState(redis);
+      const other = new TestState(redis);
       // a CPC campaign: impressions are free, a click costs 50,000
       const cpc = newCandidate('click', { priceMicros: 0 });
       const day = '2026-01-10';
@@ -660,6 +684,7 @@ if (TEST_PROFILE === 'mysql') {
       expect(await other.reclaimLapsedHolders()).toBe(0);
       expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(100_000);
       // the process is killed: its heartbeat lapses
+      kill(state);
       await redis.del(stateKeys.leaseHolder(held[0].split('|')[0]));
       // (other tests' lapsed holders may be reclaimed in the same call: the counters of this campaign tell)
       expect(await other.reclaimLapsedHolders()).toBeGreaterThanOrEqual(50_000);
@@ -674,8 +699,8 @@ if (TEST_PROFILE === 'mysql') {
 
     it('should keep billed, when reclaiming a killed process, a click whose row was committed before it could say so', async () => {
       const rows = new Set(['row-committed']);
-      const state = new RedisServingState(redis);
-      const other = new RedisServingState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => rows.has(id))) });
+      const state = new TestState(redis);
+      const other = new TestState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => rows.has(id))) });
       const cpc = newCandidate('committed', { priceMicros: 0 });
       const at = Date.now();
       for (const [userId, clickId] of [
@@ -686,18 +711,19 @@ if (TEST_PROFILE === 'mysql') {
         expect(await state.registerClick({ ...cpcClick(cpc, userId, at, 30_000), clickId })).toMatchObject({ kind: 'counted', costMicros: 30_000 });
       }
       // killed after the first click's commit, before taking it off its hash; the second was never committed
+      kill(state);
       for (const field of await redis.hkeys(stateKeys.campaignLeases(cpc.campaignId))) await redis.del(stateKeys.leaseHolder(field.split('|')[0]));
       await other.reclaimLapsedHolders();
       expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(30_000);
       expect(await counter(stateKeys.daySpent(cpc.campaignId, '2026-01-10'))).toBe(30_000);
       // the database cannot tell: nothing is reclaimed rather than a committed click given back
-      const blind = new RedisServingState(redis, {
+      const blind = new TestState(redis, {
         committedClicks: async () => {
           throw new Error('database down');
         },
       });
       const cpc2 = newCandidate('blind', { priceMicros: 0 });
-      const lone = new RedisServingState(redis);
+      const lone = new TestState(redis);
       expect((await lone.reserveImpressions({ userId: 'u-blind', adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc2])).served).toEqual([0]);
       expect(await lone.registerClick({ ...cpcClick(cpc2, 'u-blind', at, 30_000), clickId: 'row-blind' })).toMatchObject({ kind: 'counted' });
       for (const field of await redis.hkeys(stateKeys.campaignLeases(cpc2.campaignId))) await redis.del(stateKeys.leaseHolder(field.split('|')[0]));
@@ -709,7 +735,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should give back, after a minute, a billed click whose answer never reached the process (a lost reply)', async () => {
-      const state = new RedisServingState(redis);
+      const state = new TestState(redis);
       const cpc = newCandidate('orphan', { priceMicros: 0 });
       const day = '2026-01-10';
       const at = Date.now();
@@ -733,7 +759,7 @@ if (TEST_PROFILE === 'mysql') {
     });
 
     it('should keep billed an old click it lost track of when the database has its row', async () => {
-      const state = new RedisServingState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => id === 'row-stored')) });
+      const state = new TestState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => id === 'row-stored')) });
       const cpc = newCandidate('stored', { priceMicros: 0 });
       const at = Date.now();
       expect((await state.reserveImpressions({ userId: 'u-stored', adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc])).served).toEqual([0]);
