@@ -21,12 +21,10 @@ if (TEST_PROFILE === 'mysql') {
     await deleteTestRedisKeys(redis, prefix, await testRedisKeys(redis, prefix));
     await redis.quit();
   });
-  describeServingStateContract('redis', () => new RedisServingState(redis));
-
   /**
-   * Every state a test below makes is shut down after it: a state left running keeps a sweeper that reclaims lapsed
-   * holders every few seconds, without the database check a test may have given its own reclaimer, so it could give
-   * back what a later test's "killed" holder billed before that test's reclaimer looked.
+   * Every state a test of this file makes (the contract's included) is shut down after it: a state left running keeps
+   * a sweeper that reclaims lapsed holders every few seconds, without the database check a test may have given its
+   * own reclaimer, so it could give back what a later test's "killed" holder billed before that test's reclaimer looked.
    */
   const made = new Set<RedisServingState>();
   class TestState extends RedisServingState {
@@ -46,6 +44,8 @@ if (TEST_PROFILE === 'mysql') {
     holder.closing = true;
     made.delete(state);
   };
+
+  describeServingStateContract('redis', () => new TestState(redis));
 
   let seq = 0;
   /** A CPM candidate of a campaign of its own: 1000 micro-USDT an impression, budgets of 1 USDT. */
