@@ -2,8 +2,9 @@
  * `npm run schema:check`: builds an empty database of each type with the migrations alone and asks TypeORM what it
  * would still change to match the entities (src/database/schema-drift.ts). Fails (exit 1) on any difference not in
  * src/database/known-schema-drift.ts, and on a known one that is gone. SQLite: a temporary file. MySQL: the throw-away
- * database `adnet_schema_check` on the server of SCHEMA_CHECK_DATABASE_URL (default mysql://root@127.0.0.1:3306),
- * dropped and made again; without CI=true an unreachable server skips the MySQL half, saying so.
+ * database SCHEMA_CHECK_DATABASE (default `adnet_schema_check`, so checkouts side by side can each have one) on the
+ * server of SCHEMA_CHECK_DATABASE_URL (default mysql://root@127.0.0.1:3306), dropped and made again; without CI=true
+ * an unreachable server skips the MySQL half, saying so.
  */
 import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { compareWithKnown, schemaDrift } from '../src/database/schema-drift';
 import type { DatabaseTarget } from '../src/database/database.config';
 
 const SERVER = (process.env.SCHEMA_CHECK_DATABASE_URL || 'mysql://root@127.0.0.1:3306').replace(/\/[^/@]*$/, '');
-const DATABASE = 'adnet_schema_check';
+const DATABASE = process.env.SCHEMA_CHECK_DATABASE || 'adnet_schema_check';
 
 async function check(target: DatabaseTarget): Promise<boolean> {
   const { unexpected, resolved } = compareWithKnown(target.type, await schemaDrift(target));
