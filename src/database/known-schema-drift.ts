@@ -36,35 +36,6 @@ export const KNOWN_SCHEMA_DRIFT: Record<'sqlite' | 'mysql', readonly string[]> =
   ],
   mysql: [
     /**
-     * Nullable columns the migrations create exactly as the entities declare them (`… NULL`): TypeORM reads MariaDB's
-     * NULL default back as a difference and proposes the same column again.
-     */
-    'ALTER TABLE `api_keys` CHANGE `allowedOrigins` `allowedOrigins` text NULL',
-    'ALTER TABLE `api_keys` CHANGE `bootstrap` `bootstrap` varchar(10) NULL',
-    'ALTER TABLE `api_keys` CHANGE `revokedAt` `revokedAt` bigint NULL',
-    'ALTER TABLE `campaigns` CHANGE `verificationUrl` `verificationUrl` varchar(2048) NULL',
-    'ALTER TABLE `campaigns` CHANGE `frequencyCapImpressions` `frequencyCapImpressions` int NULL',
-    'ALTER TABLE `campaigns` CHANGE `frequencyCapHours` `frequencyCapHours` int NULL',
-    'ALTER TABLE `clicks` CHANGE `invalidReason` `invalidReason` varchar(32) NULL',
-    'ALTER TABLE `clicks` CHANGE `verificationError` `verificationError` varchar(500) NULL',
-    'ALTER TABLE `clicks` CHANGE `verifiedAt` `verifiedAt` bigint NULL',
-    'ALTER TABLE `conversions` CHANGE `clickId` `clickId` varchar(26) NULL',
-    'ALTER TABLE `conversions` CHANGE `campaignId` `campaignId` varchar(26) NULL',
-    'ALTER TABLE `verification_calls` CHANGE `httpStatus` `httpStatus` int NULL',
-    'ALTER TABLE `verification_calls` CHANGE `error` `error` varchar(500) NULL',
-    'ALTER TABLE `profiles` CHANGE `ipAddress` `ipAddress` varchar(64) NULL',
-    'ALTER TABLE `profiles` CHANGE `walletAddress` `walletAddress` varchar(128) NULL',
-    'ALTER TABLE `profiles` CHANGE `walletClassify` `walletClassify` varchar(16) NULL',
-    'ALTER TABLE `profiles` CHANGE `isPremium` `isPremium` tinyint NULL',
-    'ALTER TABLE `profiles` CHANGE `isHighValue` `isHighValue` tinyint NULL',
-    'ALTER TABLE `profiles` CHANGE `walletHasBalance` `walletHasBalance` tinyint NULL',
-    'ALTER TABLE `profiles` CHANGE `language` `language` varchar(8) NULL',
-    'ALTER TABLE `profile_batches` CHANGE `error` `error` varchar(500) NULL',
-    'ALTER TABLE `profile_batches` CHANGE `finishedAt` `finishedAt` bigint NULL',
-    'ALTER TABLE `exchange_campaigns` CHANGE `image` `image` varchar(2048) NULL',
-    'ALTER TABLE `exchange_conversions` CHANGE `exchangeClickId` `exchangeClickId` varchar(26) NULL',
-    'ALTER TABLE `exchange_conversions` CHANGE `exchangeCampaignId` `exchangeCampaignId` varchar(26) NULL',
-    /**
      * Indexes the migrations make for the event tables' reads and retention (and their unique keys with the partition
      * column) that the entities do not declare.
      */

@@ -11,6 +11,12 @@ import { KNOWN_SCHEMA_DRIFT } from './known-schema-drift';
 export async function schemaDrift(target: DatabaseTarget, options: Pick<DataSourceOptions, 'entities' | 'migrations'> | object = {}): Promise<string[]> {
   const dataSource = new DataSource({ ...dataSourceOptions(target, false), ...options } as DataSourceOptions);
   await dataSource.initialize();
+  if (dataSource.driver.options.type === 'mysql' && /mariadb/i.test(await serverVersion(dataSource))) {
+    // TypeORM reads MariaDB's column defaults (a nullable column's `NULL`) right only when it knows the server is
+    // MariaDB; the application's connection does not need to know, the comparison does.
+    await dataSource.destroy();
+    return schemaDrift(target, { ...options, type: 'mariadb' });
+  }
   try {
     await dataSource.runMigrations({ transaction: 'each' });
     const log = await dataSource.driver.createSchemaBuilder().log();
@@ -18,6 +24,11 @@ export async function schemaDrift(target: DatabaseTarget, options: Pick<DataSour
   } finally {
     await dataSource.destroy();
   }
+}
+
+async function serverVersion(dataSource: DataSource): Promise<string> {
+  const [row] = (await dataSource.query('SELECT VERSION() AS version')) as { version: string }[];
+  return row.version;
 }
 
 export interface DriftReport {
