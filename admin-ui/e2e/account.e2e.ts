@@ -20,6 +20,23 @@ test.describe('my account', () => {
     await expect(page.getByTestId('webhook-secret')).toHaveText(after.webhookSecret);
   });
 
+  test('should change the time zone from the next local midnight of the zone in force', async ({ page }) => {
+    const advertiser = await createAccount(['advertiser']);
+    await login(page, advertiser.apiKey);
+    await page.getByRole('menuitem', { name: 'My account' }).click();
+    await expect(page.getByTestId('time-zone-state')).toHaveText('In force: UTC');
+
+    await page.getByTestId('time-zone').fill('Asia/Tok');
+    await page.getByRole('option', { name: 'Asia/Tokyo' }).click();
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    const stored = await apiData('/api/v2/openapi/account/me', advertiser.apiKey);
+    expect(stored).toMatchObject({ timeZone: 'UTC', nextTimeZone: 'Asia/Tokyo' });
+    // UTC's next midnight
+    expect(stored.timeZoneChangesAt % 86_400_000).toBe(0);
+    expect(stored.timeZoneChangesAt).toBeGreaterThan(Date.now());
+    await expect(page.getByTestId('time-zone-state')).toContainText('In force: UTC · Asia/Tokyo from');
+  });
+
   test('should issue a publishable key with allowed origins, show it once with a frontend snippet, and revoke it', async ({ page }) => {
     const publisher = await createAccount(['publisher']);
     await login(page, publisher.apiKey);

@@ -8,6 +8,11 @@ export interface Me {
   roles: Role[];
   webhookSecret?: string;
   createdAt?: number;
+  /** The IANA zone of the account's days (daily budgets, day series) in force now */
+  timeZone?: string;
+  /** A zone asked for that applies from `timeZoneChangesAt` (a local midnight of `timeZone`) */
+  nextTimeZone?: string | null;
+  timeZoneChangesAt?: number | null;
 }
 
 export function storedAccount(): Me | null {

@@ -321,7 +321,7 @@ export function createDataProvider(api: Api = defaultApi) {
         }
         case 'accounts': {
           const { accountId, apiKey } = await api<{ accountId: string; apiKey: string }>(`${ADMIN}/accounts`, {
-            body: { name: params.data.name, roles: params.data.roles },
+            body: { name: params.data.name, roles: params.data.roles, timeZone: params.data.timeZone || undefined },
           });
           // The key is shown this once: the record carries it to the page that displays it.
           return { data: { ...(await getAccount(accountId)), apiKey } };
@@ -371,6 +371,7 @@ export function createDataProvider(api: Api = defaultApi) {
     // Beyond CRUD: the calls the panel's buttons and charts make.
     me: () => api<Me>(`${OPENAPI}/account/me`),
     rotateWebhookSecret: () => api<Me>(`${OPENAPI}/account/webhook-secret/rotate`, { body: {} }),
+    changeTimeZone: (timeZone: string) => api<Me>(`${OPENAPI}/account/update`, { body: { timeZone } }),
     setCampaignStatus: (campaignId: string, status: StatusAction) => api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
     campaignSeries: (campaignId: string, range: SeriesRange = {}) =>
       api<SeriesAnswer>(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series),

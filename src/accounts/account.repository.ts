@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, DeepPartial, Repository } from 'typeorm';
 import type { AccountStore } from './account-store';
+import type { ZoneSchedule } from '../common/time-zone';
 import { Account, Role } from './entities/account.entity';
 import { ApiKey, BootstrapKind } from './entities/api-key.entity';
 
@@ -45,6 +46,11 @@ export class AccountRepository implements AccountStore {
 
   findAccount(id: string): Promise<Account | null> {
     return this.accounts.findOneBy({ id });
+  }
+
+  async setTimeZoneSchedule(accountId: string, schedule: ZoneSchedule): Promise<void> {
+    const { timeZone, nextTimeZone, timeZoneChangesAt } = schedule;
+    await this.accounts.update({ id: accountId }, { timeZone, nextTimeZone, timeZoneChangesAt });
   }
 
   async setWebhookSecret(accountId: string, webhookSecret: string): Promise<void> {

@@ -10,6 +10,7 @@ import {
   AccountListDto,
   AccountMeDto,
   AccountResponseDto,
+  AccountUpdateDto,
   KeyCreateDto,
   KeyCreatedDto,
   KeyListDto,
@@ -41,6 +42,20 @@ export class AccountsController {
   @ApiErrors(401)
   async me(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
     return ok(AccountMeDto.fromAccount(await this.accounts.getAccount(principal.accountId)));
+  }
+
+  @Post('update')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Change your account's time zone; answers the account",
+    description:
+      'Daily budgets, spentToday and day series follow local days of the zone. The zone in force keeps today: the new ' +
+      'one applies from its next local midnight (`nextTimeZone`, `timeZoneChangesAt` until then).',
+  })
+  @ApiEnvelope(AccountMeDto)
+  @ApiErrors(400, 401, 403)
+  async update(@CurrentPrincipal() principal: Principal, @Body() body: AccountUpdateDto): Promise<Envelope<AccountMeDto>> {
+    return ok(AccountMeDto.fromAccount(await this.accounts.changeTimeZone(principal.accountId, body.timeZone)));
   }
 
   @Post('webhook-secret/rotate')
@@ -106,7 +121,7 @@ export class AdminAccountsController {
   @ApiEnvelope(AccountCreatedDto)
   @ApiErrors(400, 401, 403)
   async create(@Body() body: AccountCreateDto): Promise<Envelope<AccountCreatedDto>> {
-    const { account, apiKey } = await this.accounts.createAccount(body.name, body.roles);
+    const { account, apiKey } = await this.accounts.createAccount(body.name, body.roles, body.timeZone);
     return ok({ accountId: account.id, apiKey });
   }
 

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ACCOUNTS_CONFIG, AccountsConfig } from './accounts.config';
 import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
 import { ChangeBus } from '../common/change-bus';
-import { ForbiddenError, NotFoundError } from '../common/errors';
+import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE, scheduleZoneChange } from '../common/time-zone';
 import { newId } from '../common/ids';
 import { AccountRepository } from './account.repository';
 import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
@@ -59,9 +60,9 @@ export class AccountsService implements OnModuleInit {
     return this.principals.databaseLookups;
   }
 
-  async createAccount(name: string, roles: Role[]): Promise<{ account: Account; apiKey: string; keyId: string }> {
+  async createAccount(name: string, roles: Role[], timeZone = DEFAULT_TIME_ZONE): Promise<{ account: Account; apiKey: string; keyId: string }> {
     const apiKey = generateApiKey();
-    const { account, key } = await this.accounts.createAccountWithKey(this.newAccount(name, roles, false), (accountId) =>
+    const { account, key } = await this.accounts.createAccountWithKey(this.newAccount(name, roles, false, timeZone), (accountId) =>
       this.newKey(accountId, apiKey, { scope: 'full', label: 'first key', allowedOrigins: null }),
     );
     return { account, apiKey, keyId: key.id };
@@ -74,6 +75,19 @@ export class AccountsService implements OnModuleInit {
   async getAccount(accountId: string): Promise<Account> {
     const account = await this.accounts.findAccount(accountId);
     if (!account) throw new NotFoundError('accountId', 'account');
+    return account;
+  }
+
+  /**
+   * Asks for the account's days to follow `timeZone` (an IANA name): the zone in force keeps today, and the new one
+   * applies from its next local midnight, so a budget day is never cut short or counted twice by a change.
+   */
+  async changeTimeZone(accountId: string, timeZone: string): Promise<Account> {
+    const zone = canonicalTimeZone(timeZone);
+    if (zone === null) throw ValidationError.of('timeZone', 'must be an IANA time zone name such as Europe/Berlin or UTC');
+    const account = await this.getAccount(accountId);
+    Object.assign(account, scheduleZoneChange(account, zone, Date.now()));
+    await this.accounts.setTimeZoneSchedule(accountId, account);
     return account;
   }
 
@@ -155,7 +169,7 @@ export class AccountsService implements OnModuleInit {
     return key;
   }
 
-  private newAccount(name: string, roles: Role[], sandbox: boolean): Account {
+  private newAccount(name: string, roles: Role[], sandbox: boolean, timeZone = DEFAULT_TIME_ZONE): Account {
     return this.accounts.buildAccount({
       id: newId(),
       name,
@@ -163,6 +177,9 @@ export class AccountsService implements OnModuleInit {
       webhookSecret: generateWebhookSecret(),
       sandbox,
       createdAt: Date.now(),
+      timeZone: canonicalTimeZone(timeZone) ?? DEFAULT_TIME_ZONE,
+      nextTimeZone: null,
+      timeZoneChangesAt: null,
     });
   }
 

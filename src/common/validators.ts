@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateBy, ValidationOptions } from 'class-validator';
 import { hasAtMostDecimals, MAX_USDT } from './money';
+import { canonicalTimeZone } from './time-zone';
 
 /** A positive USDT amount that converts exactly to micro-USDT (at most 6 decimals). */
 export function IsUsdtAmount(options?: ValidationOptions) {
@@ -31,6 +32,20 @@ export function IsHttpUrl(options?: ValidationOptions) {
       { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true },
       { message: '$property must be an http(s) URL', ...options },
     ),
+  );
+}
+
+/** An IANA time zone name (`Asia/Tokyo`); the DTO's transform stores its canonical spelling. */
+export function IsTimeZone(options?: ValidationOptions) {
+  return ValidateBy(
+    {
+      name: 'isTimeZone',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && canonicalTimeZone(value) !== null,
+        defaultMessage: () => '$property must be an IANA time zone name such as Europe/Berlin or UTC',
+      },
+    },
+    options,
   );
 }
 

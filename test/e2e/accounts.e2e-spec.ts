@@ -3,6 +3,8 @@ import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test
 const ME = '/api/v2/openapi/account/me';
 const ACCOUNTS = '/api/v2/admin/accounts';
 const TEST_KEY = 'published-test-key-0123456789';
+const UPDATE = '/api/v2/openapi/account/update';
+const ZONE_MESSAGE = 'timeZone must be an IANA time zone name such as Europe/Berlin or UTC';
 
 describe('Accounts, roles and API keys', () => {
   let t: TestApp;
@@ -24,6 +26,9 @@ describe('Accounts, roles and API keys', () => {
         name: 'admin',
         roles: ['admin'],
         createdAt: expect.any(Number),
+        timeZone: 'UTC',
+        nextTimeZone: null,
+        timeZoneChangesAt: null,
         webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     });
@@ -50,12 +55,23 @@ describe('Accounts, roles and API keys', () => {
       name: 'Acme Games',
       roles: ['advertiser', 'publisher'],
       createdAt: expect.any(Number),
+      timeZone: 'UTC',
+      nextTimeZone: null,
+      timeZoneChangesAt: null,
       webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
 
     const list = (await t.http().get(ACCOUNTS).set('x-api-key', ADMIN_KEY).expect(200)).body.data;
     expect(list.total).toBe(before + 1);
-    expect(list.accounts[0]).toEqual({ accountId, name: 'Acme Games', roles: ['advertiser', 'publisher'], createdAt: me.createdAt });
+    expect(list.accounts[0]).toEqual({
+      accountId,
+      name: 'Acme Games',
+      roles: ['advertiser', 'publisher'],
+      createdAt: me.createdAt,
+      timeZone: 'UTC',
+      nextTimeZone: null,
+      timeZoneChangesAt: null,
+    });
     const detail = (await t.http().get(`${ACCOUNTS}/${accountId}`).set('x-api-key', ADMIN_KEY).expect(200)).body.data;
     expect(detail).toEqual(list.accounts[0]);
   });
@@ -79,6 +95,9 @@ describe('Accounts, roles and API keys', () => {
     [{ name: 'A', roles: [] }, 'roles', 'roles must contain at least 1 elements'],
     [{ name: 'A', roles: 'advertiser' }, 'roles', 'roles must be an array'],
     [{ name: 'A', roles: ['advertiser', 'superuser'] }, 'roles', 'each value in roles must be one of advertiser, publisher, partner, admin'],
+    [{ name: 'A', roles: ['advertiser'], timeZone: 'Mars/Olympus' }, 'timeZone', ZONE_MESSAGE],
+    [{ name: 'A', roles: ['advertiser'], timeZone: '+09:00' }, 'timeZone', ZONE_MESSAGE],
+    [{ name: 'A', roles: ['advertiser'], timeZone: 9 }, 'timeZone', ZONE_MESSAGE],
   ])('should refuse account body %j with 400 naming %s, storing nothing', async (body, field, message) => {
     const before = await accountTotal();
     const response = await t.http().post(ACCOUNTS).set('x-api-key', ADMIN_KEY).send(body).expect(400);
@@ -143,6 +162,68 @@ describe('Accounts, roles and API keys', () => {
     });
     await t.http().get(`${ACCOUNTS}/01unknown/keys`).set('x-api-key', ADMIN_KEY).expect(404);
     await t.http().post(`/api/v2/admin/keys/01unknown/revoke`).set('x-api-key', ADMIN_KEY).expect(404);
+  });
+
+  describe('time zones', () => {
+    it('should create an account in a zone, canonicalised, and list it with it', async () => {
+      const created = await t
+        .http()
+        .post(ACCOUNTS)
+        .set('x-api-key', ADMIN_KEY)
+        .send({ name: 'Tokyo Games', roles: ['advertiser'], timeZone: 'Asia/Tokyo' })
+        .expect(200);
+      const me = (await t.http().get(ME).set('x-api-key', created.body.data.apiKey).expect(200)).body.data;
+      expect(me).toEqual(expect.objectContaining({ timeZone: 'Asia/Tokyo', nextTimeZone: null, timeZoneChangesAt: null }));
+      const alias = await t
+        .http()
+        .post(ACCOUNTS)
+        .set('x-api-key', ADMIN_KEY)
+        .send({ name: 'NY', roles: ['advertiser'], timeZone: 'US/Eastern' })
+        .expect(200);
+      const detail = (await t.http().get(`${ACCOUNTS}/${alias.body.data.accountId}`).set('x-api-key', ADMIN_KEY).expect(200)).body.data;
+      expect(detail.timeZone).toBe('America/New_York');
+    });
+
+    it('should apply a changed zone from the next local midnight of the zone in force, and cancel it on asking back', async () => {
+      const created = await t
+        .http()
+        .post(ACCOUNTS)
+        .set('x-api-key', ADMIN_KEY)
+        .send({ name: 'Mover', roles: ['advertiser'], timeZone: 'Asia/Tokyo' })
+        .expect(200);
+      const key = created.body.data.apiKey;
+      const before = Date.now();
+      const changed = (await t.http().post(UPDATE).set('x-api-key', key).send({ timeZone: 'America/New_York' }).expect(200)).body.data;
+      const after = Date.now();
+      // Tokyo has no daylight saving: its midnight is 15:00 UTC, the first one after the request
+      const midnightAfter = (ms: number) => Math.floor((ms - 15 * 3_600_000) / 86_400_000 + 1) * 86_400_000 + 15 * 3_600_000;
+      expect([midnightAfter(before), midnightAfter(after)]).toContain(changed.timeZoneChangesAt);
+      expect(changed).toEqual(expect.objectContaining({ accountId: created.body.data.accountId, timeZone: 'Asia/Tokyo', nextTimeZone: 'America/New_York' }));
+      expect((await t.http().get(ME).set('x-api-key', key).expect(200)).body.data).toEqual(changed);
+
+      const back = (await t.http().post(UPDATE).set('x-api-key', key).send({ timeZone: 'Asia/Tokyo' }).expect(200)).body.data;
+      expect(back).toEqual(expect.objectContaining({ timeZone: 'Asia/Tokyo', nextTimeZone: null, timeZoneChangesAt: null }));
+    });
+
+    it.each([
+      [{}, 'timeZone is required'],
+      [{ timeZone: 'Mars/Olympus' }, ZONE_MESSAGE],
+      [{ timeZone: 'EST' }, ZONE_MESSAGE],
+      [{ timeZone: ['UTC'] }, ZONE_MESSAGE],
+    ])('should refuse account/update %j with 400 naming timeZone, changing nothing', async (body, message) => {
+      const account = await createAccount(t, ['advertiser']);
+      const response = await t.http().post(UPDATE).set('x-api-key', account.apiKey).send(body).expect(400);
+      expect(response.body.data.errors).toContainEqual({ field: 'timeZone', message });
+      const me = (await t.http().get(ME).set('x-api-key', account.apiKey).expect(200)).body.data;
+      expect(me).toEqual(expect.objectContaining({ timeZone: 'UTC', nextTimeZone: null, timeZoneChangesAt: null }));
+    });
+
+    it('should refuse account/update from a serve key', async () => {
+      const account = await createAccount(t, ['publisher']);
+      const serve = await t.http().post('/api/v2/openapi/account/keys').set('x-api-key', account.apiKey).send({ scope: 'serve' }).expect(200);
+      await t.http().post(UPDATE).set('x-api-key', serve.body.data.apiKey).send({ timeZone: 'Asia/Tokyo' }).expect(403);
+      expect((await t.http().get(ME).set('x-api-key', account.apiKey).expect(200)).body.data.timeZone).toBe('UTC');
+    });
   });
 
   it('should refuse the published test key outside the test environment', async () => {

@@ -1120,6 +1120,26 @@ function buildRoutes(f: Fixtures): Route[] {
       valid: () => ({}),
     },
     {
+      name: `POST ${OPENAPI}/account/update`,
+      method: 'POST',
+      path: `${OPENAPI}/account/update`,
+      key: adv,
+      wrongRoleKeys: [],
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ timeZone: 'Europe/Berlin' }) }),
+      broken: jsonBody(
+        brokenObject(
+          () => ({ timeZone: 'Europe/Berlin' }),
+          [
+            edit(
+              'timeZone',
+              fc.oneof(notString(true), fc.constant(ABSENT), fc.constantFrom('', 'Mars/Olympus', '+05:00', 'EST', 'Europe/Berlin/'), hostileText),
+            ),
+          ],
+        ),
+      ),
+    },
+    {
       name: `POST ${OPENAPI}/account/webhook-secret/rotate`,
       method: 'POST',
       path: `${OPENAPI}/account/webhook-secret/rotate`,
@@ -2022,6 +2042,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/exchange/campaign/create`, 'partner'],
     [`${OPENAPI}/exchange/campaign/update`, 'partner'],
     [`${OPENAPI}/exchange/campaign/status`, 'partner'],
+    [`${OPENAPI}/account/update`, 'advertiser'],
     [`${OPENAPI}/account/webhook-secret/rotate`, 'advertiser'],
     [`${OPENAPI}/account/keys`, 'advertiser'],
     [`${OPENAPI}/account/keys/revoke`, 'advertiser'],

@@ -5,6 +5,7 @@ import { Button, Confirm, Title, useDataProvider, useNotify } from 'react-admin'
 import type { Me } from '../authProvider';
 import { ApiKeys } from '../common/ApiKeys';
 import { CopyButton } from '../common/CopyButton';
+import { TimeZoneSetting } from './TimeZoneSetting';
 import type { AdnetDataProvider } from '../dataProvider';
 
 /** The account behind the key (account/me), and the webhook secret that signs verification calls. */
@@ -47,6 +48,7 @@ export const MyAccount = () => {
             <Chip key={role} label={role} size="small" />
           ))}
         </Stack>
+        <TimeZoneSetting me={me} onChange={setMe} />
         {me.webhookSecret ? (
           <Box>
             <Typography variant="h6">Webhook secret</Typography>

@@ -19,6 +19,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/openapi/account/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your account's time zone; answers the account
+         * @description Daily budgets, spentToday and day series follow local days of the zone. The zone in force keeps today: the new one applies from its next local midnight (`nextTimeZone`, `timeZoneChangesAt` until then).
+         */
+        post: operations["AccountsController_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/account/webhook-secret/rotate": {
         parameters: {
             query?: never;
@@ -1010,6 +1030,21 @@ export interface components {
              */
             createdAt: number;
             /**
+             * @description The IANA time zone whose days are in force now
+             * @example Europe/Berlin
+             */
+            timeZone: string;
+            /**
+             * @description A zone asked for that applies from `timeZoneChangesAt`; null when none waits
+             * @example null
+             */
+            nextTimeZone: string | null;
+            /**
+             * @description When `nextTimeZone` applies (ms): a local midnight of `timeZone`
+             * @example null
+             */
+            timeZoneChangesAt: number | null;
+            /**
              * @description For advertisers it signs the verification calls to your verification URL; for publishers it signs viewer tokens (`x-adnet-viewer`, ad blocks with requireSignedViewer). Keep it on your server. Only for advertiser, publisher (and admin) accounts
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
@@ -1040,6 +1075,13 @@ export interface components {
              */
             message: string;
             data: components["schemas"]["ErrorDataDto"];
+        };
+        AccountUpdateDto: {
+            /**
+             * @description IANA time zone of the account's days: daily budgets, spentToday and day series run from local midnight to local midnight (23 or 25 hours across a daylight-saving change). A change applies from the next local midnight of the zone in force (answered as `nextTimeZone` and `timeZoneChangesAt` until then), so today keeps its budget
+             * @example Asia/Tokyo
+             */
+            timeZone: string;
         };
         KeyCreatedDto: {
             /**
@@ -1145,6 +1187,12 @@ export interface components {
              *     ]
              */
             roles: ("advertiser" | "publisher" | "partner" | "admin")[];
+            /**
+             * @description IANA time zone of the account's days: daily budgets, spentToday and day series run from local midnight to local midnight (23 or 25 hours across a daylight-saving change)
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timeZone?: string;
         };
         AccountResponseDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
@@ -1162,6 +1210,21 @@ export interface components {
              * @example 1767225600000
              */
             createdAt: number;
+            /**
+             * @description The IANA time zone whose days are in force now
+             * @example Europe/Berlin
+             */
+            timeZone: string;
+            /**
+             * @description A zone asked for that applies from `timeZoneChangesAt`; null when none waits
+             * @example null
+             */
+            nextTimeZone: string | null;
+            /**
+             * @description When `nextTimeZone` applies (ms): a local midnight of `timeZone`
+             * @example null
+             */
+            timeZoneChangesAt: number | null;
         };
         AccountListDto: {
             /**
@@ -3178,6 +3241,107 @@ export interface operations {
                      * @example {
                      *       "code": 401,
                      *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AccountsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["AccountMeDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
                      *       "data": {}
                      *     }
                      */

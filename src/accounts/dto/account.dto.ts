@@ -1,11 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, Matches } from 'class-validator';
-import { IsOneOf, IsText, MaxChars, IdField } from '../../common/validators';
+import { IsOneOf, IsText, IsTimeZone, MaxChars, IdField } from '../../common/validators';
 import { Account, Role, ROLES } from '../entities/account.entity';
 import { ApiKey } from '../entities/api-key.entity';
 import { KEY_SCOPES, KeyScope, MAX_ALLOWED_ORIGINS, ORIGIN_PATTERN } from '../key-access';
 import { PageDto } from '../../common/paging.dto';
 import { withFields } from '../../common/with-fields';
+import { currentSchedule } from '../../common/time-zone';
+
+const TIME_ZONE_DESCRIPTION =
+  "IANA time zone of the account's days: daily budgets, spentToday and day series run from local midnight to local " +
+  'midnight (23 or 25 hours across a daylight-saving change)';
 
 export class AccountCreateDto {
   @ApiProperty({ description: 'Display name of the account', example: 'Acme Games', maxLength: 200 })
@@ -18,6 +23,20 @@ export class AccountCreateDto {
   @ArrayMaxSize(ROLES.length)
   @IsOneOf(ROLES, { each: true })
   roles: Role[];
+
+  @ApiPropertyOptional({ description: TIME_ZONE_DESCRIPTION, example: 'Europe/Berlin', default: 'UTC' })
+  @IsOptional()
+  @IsTimeZone()
+  timeZone?: string;
+}
+
+export class AccountUpdateDto {
+  @ApiProperty({
+    description: `${TIME_ZONE_DESCRIPTION}. A change applies from the next local midnight of the zone in force (answered as \`nextTimeZone\` and \`timeZoneChangesAt\` until then), so today keeps its budget`,
+    example: 'Asia/Tokyo',
+  })
+  @IsTimeZone()
+  timeZone: string;
 }
 
 export class KeyCreateDto {
@@ -97,8 +116,18 @@ export class AccountResponseDto {
   @ApiProperty({ description: 'Creation time, ms since epoch', example: 1767225600000 })
   createdAt: number;
 
-  static from(account: Account): AccountResponseDto {
-    return { accountId: account.id, name: account.name, roles: account.roleList, createdAt: account.createdAt };
+  @ApiProperty({ description: 'The IANA time zone whose days are in force now', example: 'Europe/Berlin' })
+  timeZone: string;
+
+  @ApiProperty({ nullable: true, type: String, description: 'A zone asked for that applies from `timeZoneChangesAt`; null when none waits', example: null })
+  nextTimeZone: string | null;
+
+  @ApiProperty({ nullable: true, type: Number, description: 'When `nextTimeZone` applies (ms): a local midnight of `timeZone`', example: null })
+  timeZoneChangesAt: number | null;
+
+  static from(account: Account, now = Date.now()): AccountResponseDto {
+    const schedule = currentSchedule(account, now);
+    return { accountId: account.id, name: account.name, roles: account.roleList, createdAt: account.createdAt, ...schedule };
   }
 }
 

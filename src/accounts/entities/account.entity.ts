@@ -27,6 +27,17 @@ export class Account {
   @Column({ type: 'bigint', transformer: bigintToNumber })
   createdAt: number;
 
+  /** The IANA zone whose calendar days the account's daily budgets and day series follow (src/common/time-zone.ts). */
+  @Column({ type: 'varchar', length: 64, default: 'UTC' })
+  timeZone: string;
+
+  /** A zone asked for that applies from `timeZoneChangesAt`, the next local midnight of `timeZone` when it was asked. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  nextTimeZone: string | null;
+
+  @Column({ type: 'bigint', nullable: true, transformer: bigintToNumber })
+  timeZoneChangesAt: number | null;
+
   get roleList(): Role[] {
     return this.roles.split(',').filter(Boolean) as Role[];
   }
