@@ -7,6 +7,7 @@ import { ConfigError, Env, EnvReader } from './config/env-reader';
 import { CONVERSIONS_CONFIG, ConversionsConfig, readConversionsConfig } from './conversions/conversions.config';
 import { DATABASE_CONFIG, DatabaseConfig, readDatabaseConfig } from './database/database.config';
 import { EXCHANGE_CONFIG, ExchangeConfig, readExchangeConfig } from './exchange/exchange.config';
+import { FORECAST_CONFIG, ForecastConfig, readForecastConfig } from './forecast/forecast.config';
 import { METRICS_CONFIG, MetricsConfig, readMetricsConfig } from './metrics/metrics.config';
 import { PROFILES_CONFIG, ProfilesConfig, readProfilesConfig } from './profiles/profiles.config';
 import { QUEUE_CONFIG, QueueConfig, readQueueConfig } from './queue/queue.config';
@@ -38,7 +39,8 @@ export type AppConfig = RuntimeConfig &
   ExchangeConfig &
   QueueConfig &
   MetricsConfig &
-  ProfilesConfig;
+  ProfilesConfig &
+  ForecastConfig;
 
 /** The injection token of every slice; each is provided with the one validated AppConfig. */
 const SLICE_TOKENS = [
@@ -58,6 +60,7 @@ const SLICE_TOKENS = [
   QUEUE_CONFIG,
   METRICS_CONFIG,
   PROFILES_CONFIG,
+  FORECAST_CONFIG,
 ];
 
 /** Parses and validates the environment; throws ConfigError naming every bad variable. */
@@ -80,6 +83,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ...readQueueConfig(reader),
     ...readMetricsConfig(reader),
     ...readProfilesConfig(reader),
+    ...readForecastConfig(reader),
   };
   // Attribution reads the clicks of the window back: they must still be there.
   if (config.eventRetentionDays <= config.attributionDays) {

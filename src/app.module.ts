@@ -14,6 +14,7 @@ import { ConversionsModule } from './conversions/conversions.module';
 import { DatabaseModule } from './database/database.module';
 import { ClicksModule } from './clicks/clicks.module';
 import { ExchangeModule } from './exchange/exchange.module';
+import { ForecastModule } from './forecast/forecast.module';
 import { HealthModule } from './health/health.module';
 import { MetricsEndpointModule, MetricsModule } from './metrics/metrics.module';
 import { ProfilesModule } from './profiles/profiles.module';
@@ -52,6 +53,7 @@ export class AppModule {
         CampaignsModule,
         AdBlocksModule,
         ServingModule,
+        ForecastModule,
         ClicksModule,
         ConversionsModule,
         ProfilesModule,

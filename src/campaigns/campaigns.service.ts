@@ -63,11 +63,15 @@ export class CampaignsService {
 
   private priors: { readAt: number; value: Promise<EventRatePriors> } | null = null;
 
-  async create(principal: Principal, dto: CampaignCreateDto): Promise<string> {
+  /**
+   * The campaign a create body makes, checked as create checks it but not stored (create stores it; the forecast
+   * replays it).
+   */
+  draft(principal: Principal, dto: CampaignCreateDto): Campaign {
     checkCampaignNumbers({ ...dto.budget, ...dto.bidding });
     const now = this.clock.now();
     const review = this.config.campaignReview && !isAdmin(principal);
-    const campaign = this.store.build({
+    return this.store.build({
       id: newId(now),
       accountId: principal.accountId,
       name: dto.name,
@@ -101,6 +105,10 @@ export class CampaignsService {
       createdAt: now,
       updatedAt: now,
     });
+  }
+
+  async create(principal: Principal, dto: CampaignCreateDto): Promise<string> {
+    const campaign = this.draft(principal, dto);
     await this.store.insert(campaign);
     this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
     return campaign.id;

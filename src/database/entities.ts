@@ -13,6 +13,7 @@ import { ExchangeCampaign } from '../exchange/entities/exchange-campaign.entity'
 import { ExchangeClick } from '../exchange/entities/exchange-click.entity';
 import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.entity';
 import { ExchangeConversion } from '../exchange/entities/exchange-conversion.entity';
+import { ForecastSample } from '../forecast/entities/forecast-sample.entity';
 
 export const ENTITIES = [
   Account,
@@ -30,4 +31,5 @@ export const ENTITIES = [
   ExchangeConversion,
   Profile,
   ProfileBatch,
+  ForecastSample,
 ];

@@ -5,6 +5,7 @@ import { CampaignsModule } from '../campaigns/campaigns.module';
 import { ClickStoreModule } from '../clicks/click-store.module';
 import { CLICK_STORE, type CommittedClicks } from '../clicks/click-store';
 import { ProfileStoreModule } from '../profiles/store/profile-store.module';
+import { ForecastSamplingModule } from '../forecast/forecast-sampling.module';
 import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { REDIS, RedisClient } from '../redis/redis.module';
 import { StatsModule } from '../stats/stats.module';
@@ -25,7 +26,7 @@ import { SERVING_STATE } from './state/serving-state';
 import { withFields } from '../common/with-fields';
 
 @Module({
-  imports: [CampaignsModule, ClickStoreModule, AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule],
+  imports: [CampaignsModule, ClickStoreModule, AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule, ForecastSamplingModule],
   controllers: [ServingController, DeliveryDiagnosisController],
   providers: [
     GeoService,

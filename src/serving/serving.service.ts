@@ -21,6 +21,7 @@ import { reserveInRounds } from './reserve-in-rounds';
 import { SignedViewers } from './signed-viewer';
 import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
 import { withFields } from '../common/with-fields';
+import { ForecastSampler } from '../forecast/forecast-sampler';
 
 @Injectable()
 export class ServingService {
@@ -35,6 +36,7 @@ export class ServingService {
     @Inject(PROFILE_STORE) private readonly profiles: ProfileStore,
     private readonly viewers: SignedViewers,
     private readonly traffic: TrafficClassifier,
+    private readonly forecastSample: ForecastSampler,
     metrics: MetricsService,
   ) {
     metrics.gauge('adnet_campaign_index_campaigns', "Servable campaigns in this process's campaign index.", () => index.ranked.length);
@@ -103,6 +105,7 @@ export class ServingService {
     const known = this.profiles.known(block.accountId, query.openId);
     const context = this.contextOf(facts, now, known !== undefined ? known : await this.profileOf(block.accountId, query.openId));
     const day = utcDay(now);
+    if (!invalid) this.forecastSample.offer(query.adBlockId, context, query.limit);
     const served = await this.reserveBest(query, context, day, invalid);
     this.stats.recordImpressions(
       served.map((campaign) => {

@@ -727,6 +727,17 @@ function buildRoutes(f: Fixtures): Route[] {
       ),
     },
     {
+      // the create body, answered with a forecast and never stored
+      name: `POST ${OPENAPI}/ad/campaign/forecast`,
+      method: 'POST',
+      path: `${OPENAPI}/ad/campaign/forecast`,
+      key: adv,
+      wrongRoleKeys: notAdvertiser,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify(campaignBody()) }),
+      broken: jsonBody(brokenObject(() => campaignBody() as unknown as Json, campaignBreakers, campaignNoise)),
+    },
+    {
       name: `POST ${OPENAPI}/ad/campaign/status`,
       method: 'POST',
       path: `${OPENAPI}/ad/campaign/status`,
@@ -2043,6 +2054,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/exchange/campaign/update`, 'partner'],
     [`${OPENAPI}/exchange/campaign/status`, 'partner'],
     [`${OPENAPI}/account/update`, 'advertiser'],
+    [`${OPENAPI}/ad/campaign/forecast`, 'advertiser'],
     [`${OPENAPI}/account/webhook-secret/rotate`, 'advertiser'],
     [`${OPENAPI}/account/keys`, 'advertiser'],
     [`${OPENAPI}/account/keys/revoke`, 'advertiser'],

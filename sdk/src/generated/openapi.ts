@@ -385,6 +385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/openapi/ad/campaign/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forecast a campaign before creating it: a day of requests, impressions, clicks and spend, and what limits it
+         * @description Takes the body of `ad/campaign/create` (checked the same way; nothing is stored) and replays the ad requests of the last 7 days, kept as a sample (FORECAST_SAMPLE_RATE), through its targeting and ranking against the campaigns live now, scaled to 24 hours. Answers aggregates only: nothing of another advertiser.
+         */
+        post: operations["ForecastController_forecast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/ad/event/report": {
         parameters: {
             query?: never;
@@ -2091,6 +2111,39 @@ export interface components {
             rank: components["schemas"]["DiagnosisRankDto"] | null;
             /** @description With a block: the ads it would answer for these facts, best first (another advertiser's settings are never shown) */
             ads: components["schemas"]["DiagnosedAdDto"][] | null;
+        };
+        ForecastDto: {
+            /**
+             * @description Ad requests a day across the network (the sample scaled to 24 hours)
+             * @example 120000
+             */
+            dailyRequests: number;
+            /**
+             * @description Impressions a day this campaign would get: requests it matches and wins, within its daily budget
+             * @example 5400
+             */
+            dailyImpressions: number;
+            /**
+             * @description Clicks a day at the network prior click-through rate (1 in 100)
+             * @example 54
+             */
+            dailyClicks: number;
+            /**
+             * @description USDT a day, at most the daily budget (or the total, when smaller)
+             * @example 10
+             */
+            dailySpend: number;
+            /**
+             * @description Days until the total budget is spent at that rate; null when nothing would be spent
+             * @example 10
+             */
+            daysToSpendTotal: number | null;
+            /**
+             * @description What holds the delivery back: `budget` (the daily budget is spent), `bid` (other campaigns outrank it on many of the requests it matches), `inventory` (too few requests match its targeting), `schedule` (its window has ended, or is too short to spend the day)
+             * @example budget
+             * @enum {string}
+             */
+            limitedBy: "budget" | "inventory" | "bid" | "schedule";
         };
         /**
          * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
@@ -5685,6 +5738,107 @@ export interface operations {
                      *           }
                      *         ]
                      *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ForecastController_forecast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignCreateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["ForecastDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];

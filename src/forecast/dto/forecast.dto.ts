@@ -1,0 +1,34 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { FORECAST_LIMITS } from '../forecast';
+
+export class ForecastDto {
+  @ApiProperty({ description: 'Ad requests a day across the network (the sample scaled to 24 hours)', example: 120000 })
+  dailyRequests: number;
+
+  @ApiProperty({ description: 'Impressions a day this campaign would get: requests it matches and wins, within its daily budget', example: 5400 })
+  dailyImpressions: number;
+
+  @ApiProperty({ description: 'Clicks a day at the network prior click-through rate (1 in 100)', example: 54 })
+  dailyClicks: number;
+
+  @ApiProperty({ description: 'USDT a day, at most the daily budget (or the total, when smaller)', example: 10 })
+  dailySpend: number;
+
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'Days until the total budget is spent at that rate; null when nothing would be spent',
+    example: 10,
+  })
+  daysToSpendTotal: number | null;
+
+  @ApiProperty({
+    enum: FORECAST_LIMITS,
+    description:
+      'What holds the delivery back: `budget` (the daily budget is spent), `bid` (other campaigns outrank it on many of the ' +
+      'requests it matches), `inventory` (too few requests match its targeting), `schedule` (its window has ended, or is ' +
+      'too short to spend the day)',
+    example: 'budget',
+  })
+  limitedBy: (typeof FORECAST_LIMITS)[number];
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../accounts/principal';
+import { CampaignsService } from '../campaigns/campaigns.service';
+import type { CampaignCreateDto } from '../campaigns/dto/campaign.dto';
+import { Clock, DAY_MS } from '../common/clock';
+import { fromMicros } from '../common/money';
+import { CampaignIndexService, toIndexed } from '../serving/campaign-index.service';
+import type { ForecastDto } from './dto/forecast.dto';
+import { forecastDelivery } from './forecast';
+import { ForecastSampleRepository } from './forecast-sample.repository';
+import { ForecastSampler, SAMPLE_DAYS } from './forecast-sampler';
+
+/** Endpoint `ad/campaign/forecast`: a create body replayed against the sampled requests and the live campaigns. */
+@Injectable()
+export class ForecastService {
+  constructor(
+    private readonly campaigns: CampaignsService,
+    private readonly index: CampaignIndexService,
+    private readonly samples: ForecastSampleRepository,
+    private readonly sampler: ForecastSampler,
+    private readonly clock: Clock,
+  ) {}
+
+  async forecast(principal: Principal, body: CampaignCreateDto): Promise<ForecastDto> {
+    const draft = toIndexed(this.campaigns.draft(principal, body));
+    await this.sampler.flush();
+    const now = this.clock.now();
+    const since = now - SAMPLE_DAYS * DAY_MS;
+    const { contexts, firstAt } = await this.samples.contextsSince(since);
+    const figures = forecastDelivery({
+      draft,
+      contexts,
+      sampleSpanMs: now - Math.max(since, firstAt ?? since),
+      competitors: this.index.ranked,
+      now,
+    });
+    return {
+      dailyRequests: figures.dailyRequests,
+      dailyImpressions: figures.dailyImpressions,
+      dailyClicks: figures.dailyClicks,
+      dailySpend: fromMicros(figures.dailySpendMicros),
+      daysToSpendTotal: figures.daysToSpendTotal,
+      limitedBy: figures.limitedBy,
+    };
+  }
+}
