@@ -69,6 +69,18 @@ test.describe('campaigns', () => {
     await expect(page.getByTestId('preview-ad.popupImage')).toBeVisible();
     await expect(page.getByTestId('preview-ad.icon')).toBeVisible();
     await screenshot(page, '10-campaign-create-form');
+
+    // The forecast of what the form holds, before launch: the panel prints what the API answered for that body.
+    const answered = page.waitForResponse((response) => response.url().includes('/ad/campaign/forecast'));
+    await page.getByRole('button', { name: 'Forecast' }).click();
+    const response = await answered;
+    expect(response.request().postDataJSON()).toMatchObject({ name: 'Winter launch', targeting: { includedRegions: ['US', 'GB'] }, bidding: { costPer: 30 } });
+    const forecast = (await response.json()).data;
+    expect(Object.keys(forecast).sort()).toEqual(['dailyClicks', 'dailyImpressions', 'dailyRequests', 'dailySpend', 'daysToSpendTotal', 'limitedBy']);
+    await expect(page.getByTestId('forecast-Impressions a day')).toHaveText(forecast.dailyImpressions.toLocaleString('en-US'));
+    await expect(page.getByTestId('forecast-Requests a day')).toHaveText(forecast.dailyRequests.toLocaleString('en-US'));
+    const limitWords: Record<string, string> = { budget: 'the daily budget', bid: 'the bid', inventory: 'the traffic', schedule: 'the schedule' };
+    await expect(page.getByTestId('forecast-limit')).toContainText(`Limited by ${limitWords[forecast.limitedBy]}`);
     await page.getByRole('button', { name: 'Save' }).click();
 
     await expect(page).toHaveURL(/#\/campaigns\/[^/]+\/show$/);
@@ -96,6 +108,15 @@ test.describe('campaigns', () => {
     await expect(page.getByText('3 per user per 24 h')).toBeVisible();
     await expect(page.getByTestId(`campaignStatus-${campaignId}`)).toHaveText('onGoing');
     await screenshot(page, '11-campaign-show');
+
+    // On the campaign: its settings forecast as an edit of itself (it does not compete with itself).
+    await page.getByRole('tab', { name: 'Forecast' }).click();
+    const ownAnswer = page.waitForResponse((response) => response.url().includes('/ad/campaign/forecast'));
+    await page.getByTestId('forecast-card').getByRole('button', { name: 'Forecast' }).click();
+    const own = await ownAnswer;
+    expect(own.request().postDataJSON()).toMatchObject({ campaignId, name: 'Winter launch', bidding: { costPer: 30 } });
+    await expect(page.getByTestId('forecast-Impressions a day')).toHaveText((await own.json()).data.dailyImpressions.toLocaleString('en-US'));
+    await page.getByRole('tab', { name: 'Summary' }).click();
 
     // In the list, with its status.
     await page.getByRole('menuitem', { name: 'Campaigns' }).click();

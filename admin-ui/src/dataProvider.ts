@@ -84,6 +84,16 @@ interface SeriesAnswer {
 }
 type PageReader = (current: number, pageSize: number) => Promise<PagedList>;
 
+/** What ad/campaign/forecast answers. */
+export interface CampaignForecast {
+  dailyRequests: number;
+  dailyImpressions: number;
+  dailyClicks: number;
+  dailySpend: number;
+  daysToSpendTotal: number | null;
+  limitedBy: 'budget' | 'bid' | 'inventory' | 'schedule';
+}
+
 /** The fields of the campaign shape the create/update endpoints take; stats and ids are left out. */
 export function campaignBody(data: FormData): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -371,6 +381,8 @@ export function createDataProvider(api: Api = defaultApi) {
     // Beyond CRUD: the calls the panel's buttons and charts make.
     me: () => api<Me>(`${OPENAPI}/account/me`),
     rotateWebhookSecret: () => api<Me>(`${OPENAPI}/account/webhook-secret/rotate`, { body: {} }),
+    /** A create body (and `campaignId` for an edit of one's own campaign) forecast over a day; nothing is stored. */
+    forecastCampaign: (body: Record<string, unknown>) => api<CampaignForecast>(`${OPENAPI}/ad/campaign/forecast`, { body }),
     changeTimeZone: (timeZone: string) => api<Me>(`${OPENAPI}/account/update`, { body: { timeZone } }),
     setCampaignStatus: (campaignId: string, status: StatusAction) => api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
     campaignSeries: (campaignId: string, range: SeriesRange = {}) =>

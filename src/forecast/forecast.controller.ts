@@ -2,9 +2,8 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
-import { CampaignCreateDto } from '../campaigns/dto/campaign.dto';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
-import { ForecastDto } from './dto/forecast.dto';
+import { ForecastDto, ForecastRequestDto } from './dto/forecast.dto';
 import { ForecastService } from './forecast.service';
 
 @ApiTags('campaigns')
@@ -21,11 +20,12 @@ export class ForecastController {
     description:
       'Takes the body of `ad/campaign/create` (checked the same way; nothing is stored) and replays the ad requests of the last ' +
       '7 days, kept as a sample (FORECAST_SAMPLE_RATE), through its targeting and ranking against the campaigns live now, ' +
-      'scaled to 24 hours. Answers aggregates only: nothing of another advertiser.',
+      'scaled to 24 hours. With `campaignId` (one of yours) it forecasts an edit of that campaign, which then does not compete ' +
+      'with itself. Answers aggregates only: nothing of another advertiser.',
   })
   @ApiEnvelope(ForecastDto)
   @ApiErrors(400, 401, 403)
-  async forecast(@CurrentPrincipal() principal: Principal, @Body() body: CampaignCreateDto): Promise<Envelope<ForecastDto>> {
+  async forecast(@CurrentPrincipal() principal: Principal, @Body() body: ForecastRequestDto): Promise<Envelope<ForecastDto>> {
     return ok(await this.forecasts.forecast(principal, body));
   }
 }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../accounts/principal';
 import { CampaignsService } from '../campaigns/campaigns.service';
-import type { CampaignCreateDto } from '../campaigns/dto/campaign.dto';
 import { Clock, DAY_MS } from '../common/clock';
 import { fromMicros } from '../common/money';
 import { CampaignIndexService, toIndexed } from '../serving/campaign-index.service';
-import type { ForecastDto } from './dto/forecast.dto';
+import type { ForecastDto, ForecastRequestDto } from './dto/forecast.dto';
 import { forecastDelivery } from './forecast';
 import { ForecastSampleRepository } from './forecast-sample.repository';
 import { ForecastSampler, SAMPLE_DAYS } from './forecast-sampler';
@@ -21,8 +20,10 @@ export class ForecastService {
     private readonly clock: Clock,
   ) {}
 
-  async forecast(principal: Principal, body: CampaignCreateDto): Promise<ForecastDto> {
+  async forecast(principal: Principal, body: ForecastRequestDto): Promise<ForecastDto> {
     const draft = toIndexed(this.campaigns.draft(principal, body));
+    // an edit of a campaign of the caller's (another's answers 404): that campaign does not compete with its edit
+    if (body.campaignId !== undefined) draft.id = (await this.campaigns.detail(principal, body.campaignId)).id;
     await this.sampler.flush();
     const now = this.clock.now();
     const since = now - SAMPLE_DAYS * DAY_MS;

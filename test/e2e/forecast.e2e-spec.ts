@@ -82,6 +82,24 @@ describe('Campaign forecast (POST ad/campaign/forecast)', () => {
     expect((await forecast(untargeted({ bidding: { billingType: 'CPM', costPer: 8 } }))).dailyImpressions).toBe(3 * DAILY_PER_COUNTRY);
   });
 
+  it("should forecast an edit of one's own campaign without it competing with itself, and 404 another's", async () => {
+    const ownBody = untargeted({ bidding: { billingType: 'CPM', costPer: 9 } });
+    const ownId = await createServable(t, advertiser.apiKey, ownBody);
+    // as a new campaign it ties with its live self and loses
+    expect((await forecast(ownBody)).limitedBy).toBe('bid');
+    expect(await forecast({ ...ownBody, campaignId: ownId })).toEqual(
+      expect.objectContaining({ dailyImpressions: 3 * DAILY_PER_COUNTRY, limitedBy: 'inventory' }),
+    );
+    const rivalCampaign = await createServable(t, rival.apiKey, untargeted());
+    const foreign = await t
+      .http()
+      .post(FORECAST)
+      .set('x-api-key', advertiser.apiKey)
+      .send({ ...ownBody, campaignId: rivalCampaign })
+      .expect(404);
+    expect(foreign.body.data.errors).toEqual([{ field: 'campaignId', message: 'campaign not found' }]);
+  });
+
   it('should store nothing, and check the body as create does (400 naming the field)', async () => {
     const before = await campaignTotal();
     await forecast(untargeted());

@@ -5,6 +5,7 @@ import { FormToolbar } from '../common/FormToolbar';
 import { localInputToMs, msToLocalInput, userTimeZone } from '../time';
 import { ACTION_TYPES, BILLING_TYPES, PLATFORMS, TARGETING_FLAGS } from './choices';
 import { OPTIMIZATION_EVENTS } from './funnel';
+import { FormForecast } from './ForecastPanel';
 
 const timeHelp = `In your timezone (${userTimeZone()})`;
 
@@ -91,6 +92,10 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
         helperText="Optional: called with ?messenger_id=… after each counted click, signed with your webhook secret (My account)"
         fullWidth
       />
+    </Section>
+
+    <Section title="Forecast">
+      <FormForecast />
     </Section>
   </SimpleForm>
 );

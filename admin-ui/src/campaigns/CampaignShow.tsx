@@ -12,6 +12,7 @@ import { VerificationPanel } from './VerificationPanel';
 import { CampaignDeliveryTest } from '../diagnosis';
 import { RecordShow } from '../common/RecordPages';
 import { BudgetSpent } from './BudgetSpent';
+import { CampaignForecastCard } from './ForecastPanel';
 
 /** The campaign fields the summary reads itself (the rest through sources). */
 interface CampaignRecord extends RaRecord {
@@ -137,6 +138,9 @@ export const CampaignShow = () => (
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Test delivery" path="test-delivery">
         <CampaignDeliveryTest />
+      </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="Forecast" path="forecast">
+        <CampaignForecastCard />
       </TabbedShowLayout.Tab>
     </TabbedShowLayout>
   </RecordShow>

@@ -396,7 +396,7 @@ export interface paths {
         put?: never;
         /**
          * Forecast a campaign before creating it: a day of requests, impressions, clicks and spend, and what limits it
-         * @description Takes the body of `ad/campaign/create` (checked the same way; nothing is stored) and replays the ad requests of the last 7 days, kept as a sample (FORECAST_SAMPLE_RATE), through its targeting and ranking against the campaigns live now, scaled to 24 hours. Answers aggregates only: nothing of another advertiser.
+         * @description Takes the body of `ad/campaign/create` (checked the same way; nothing is stored) and replays the ad requests of the last 7 days, kept as a sample (FORECAST_SAMPLE_RATE), through its targeting and ranking against the campaigns live now, scaled to 24 hours. With `campaignId` (one of yours) it forecasts an edit of that campaign, which then does not compete with itself. Answers aggregates only: nothing of another advertiser.
          */
         post: operations["ForecastController_forecast"];
         delete?: never;
@@ -2144,6 +2144,36 @@ export interface components {
              * @enum {string}
              */
             limitedBy: "budget" | "inventory" | "bid" | "schedule";
+        };
+        ForecastRequestDto: {
+            /**
+             * @description Campaign name, up to 200 characters
+             * @example Winter launch
+             */
+            name: string;
+            targeting: components["schemas"]["TargetingDto"];
+            budget: components["schemas"]["BudgetDto"];
+            bidding: components["schemas"]["BiddingDto"];
+            ad: components["schemas"]["AdDto"];
+            /**
+             * @description Your verification endpoint (interface 11): after each counted click it is called with `GET ?messenger_id=…`, signed with your webhook secret (docs/CONTRACT.md §7). Public http(s) addresses only.
+             * @example https://api.example.com/adnet/verify
+             */
+            verificationUrl?: string;
+            /** @description Per-user frequency cap: a user is served at most `impressions` impressions of this campaign within any `hours`-long window (rolling); absent: no cap */
+            frequencyCap?: components["schemas"]["FrequencyCapDto"];
+            /**
+             * @description The event the campaign optimizes for: its `conversions` and `cr` count this event (docs/CONTRACT.md §13); `conversion` (endpoint 7) or a custom event reported with `ad/event/report/custom`
+             * @default conversion
+             * @example conversion
+             * @enum {string}
+             */
+            optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description One of your campaigns this body would replace (an edit): it does not compete with itself. Absent: a new campaign
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            campaignId?: string;
         };
         /**
          * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
@@ -5770,7 +5800,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CampaignCreateDto"];
+                "application/json": components["schemas"]["ForecastRequestDto"];
             };
         };
         responses: {

@@ -1,5 +1,20 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { CampaignCreateDto } from '../../campaigns/dto/campaign.dto';
+import { MaxChars } from '../../common/validators';
 import { FORECAST_LIMITS } from '../forecast';
+
+export class ForecastRequestDto extends CampaignCreateDto {
+  @ApiPropertyOptional({
+    description: 'One of your campaigns this body would replace (an edit): it does not compete with itself. Absent: a new campaign',
+    example: '01jd3k5m8q9r2s4t6v8w0x2y4z',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: '$property is required' })
+  @MaxChars(64)
+  campaignId?: string;
+}
 
 export class ForecastDto {
   @ApiProperty({ description: 'Ad requests a day across the network (the sample scaled to 24 hours)', example: 120000 })
