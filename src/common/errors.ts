@@ -73,3 +73,17 @@ export class HandlerTimeoutError extends DomainError {
     super('request timed out; retry later');
   }
 }
+
+/**
+ * A dependency (Redis, the database) cannot answer now, and nothing of the request was stored (docs/OPERATIONS.md
+ * "Faults"): answered 503 with `Retry-After` at once, instead of waiting for it.
+ */
+export class DependencyUnavailableError extends DomainError {
+  readonly status = 503;
+  constructor(
+    readonly dependency: 'redis' | 'database',
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(`${dependency} unavailable: nothing was stored; retry after ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
+  }
+}

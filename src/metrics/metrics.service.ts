@@ -186,6 +186,11 @@ export class MetricsService {
     this.jobFailures.inc({ queue, final: String(final) });
   }
 
+  /** A counter whose total is read from its owner at each scrape. */
+  counter(name: string, help: string, read: () => number): void {
+    this.total(name, help, () => ({ '': read() }));
+  }
+
   /** A gauge whose value is read from its owner at each scrape. */
   gauge(name: string, help: string, read: () => number): void {
     const gauge: Gauge = new Gauge({

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok } from '../envelope';
-import { DomainError, RateLimitedError } from '../errors';
+import { DependencyUnavailableError, DomainError, RateLimitedError } from '../errors';
 
 /**
  * The one writer of the `{code, message, data}` envelope on the wire: the Nest exception filter, Fastify's router
@@ -59,11 +59,14 @@ export function sendError(reply: FastifyReply, code: number, message: string, da
  */
 export function answerError(exception: unknown, request: FastifyRequest | undefined, reply: FastifyReply): void {
   const body = errorBodyOf(exception, request);
-  if (body.code >= 500) {
+  // a dependency's outage is logged where it is seen (src/redis/redis-deadline.ts), not once per refused request
+  if (body.code >= 500 && !(exception instanceof DependencyUnavailableError)) {
     logger.error({ err: exception, reqId: request?.id, url: request?.url }, 'request failed');
   }
   if (reply.sent) return;
-  if (exception instanceof RateLimitedError) reply.header('Retry-After', String(exception.retryAfterSeconds));
+  if (exception instanceof RateLimitedError || exception instanceof DependencyUnavailableError) {
+    reply.header('Retry-After', String(exception.retryAfterSeconds));
+  }
   sendError(reply, body.code, body.message, body.data);
 }
 
