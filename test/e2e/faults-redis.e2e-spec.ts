@@ -62,6 +62,13 @@ import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, new
     expect(fetched.status).toBe(200);
     expect(fetched.body.data).toEqual({ msg: 'no matching ads', success: true, ads: [] });
     expect(deadline().available).toBe(false);
+    // liveness stays 200 (nothing to restart); readiness takes this process out of a load balancer
+    const live = await t.http().get('/health');
+    expect(live.status).toBe(200);
+    expect(live.body.data).toEqual({ status: 'ok', database: 'up', redis: 'down' });
+    const ready = await t.http().get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual({ code: 503, message: 'not ready: redis down', data: { ready: false, database: 'up', redis: 'down', closing: false } });
 
     redisServer.kill('SIGCONT');
     // the first click's scripts ran when Redis resumed, after its 503: they are undone
@@ -81,6 +88,8 @@ import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, new
   });
 
   it('should serve again once Redis answers', async () => {
+    const ready = await t.http().get('/health/ready').expect(200);
+    expect(ready.body.data).toEqual({ ready: true, database: 'up', redis: 'up', closing: false });
     const ads: Body[] = await fetchAds(t, publisher.apiKey, block, newUser());
     expect(ads.map((ad) => ad.campaignId)).toEqual([campaignId]);
   });
