@@ -11,6 +11,7 @@ import { Account, Role } from './entities/account.entity';
 import { ApiKey, BootstrapKind } from './entities/api-key.entity';
 import type { KeyScope } from './key-access';
 import { LruCache } from '../common/lru-cache';
+import { readWithinDeadline, staleReads } from '../common/stale-reads';
 import { Principal } from './principal';
 import { PrincipalResolver } from './principal-resolver';
 
@@ -30,7 +31,9 @@ const SANDBOX_ROLES: Role[] = ['advertiser', 'publisher', 'partner'];
 export class AccountsService implements OnModuleInit {
   private readonly logger = new Logger(AccountsService.name);
   /** Account id -> webhook secret, for checking signed viewers on the ad path; a rotation reaches every process by notice. */
-  private readonly secretCache = new LruCache<string, { secret: string; expiresAt: number }>(MAX_CACHED_KEYS);
+  private readonly secretCache = new LruCache<string, { secret: string; expiresAt: number; loadedAt: number }>(MAX_CACHED_KEYS);
+  /** Secrets loaded before this are reloaded at their next use (the change notices were lost meanwhile). */
+  private secretsStaleBefore = 0;
 
   constructor(
     private readonly accounts: AccountRepository,
@@ -40,7 +43,7 @@ export class AccountsService implements OnModuleInit {
     private readonly principals: PrincipalResolver,
   ) {
     changes.on(WEBHOOK_SECRET_CHANGED, (accountId) => this.secretCache.delete(accountId));
-    changes.onReconnect(() => this.secretCache.clear());
+    changes.onReconnect(() => (this.secretsStaleBefore = Date.now()));
   }
 
   async onModuleInit(): Promise<void> {
@@ -106,13 +109,26 @@ export class AccountsService implements OnModuleInit {
 
   /** The account's webhook secret (remembered for KEY_CACHE_TTL_MS); null for an unknown account. */
   async webhookSecretOf(accountId: string): Promise<string | null> {
-    const now = Date.now();
     const cached = this.secretCache.get(accountId);
-    if (cached && cached.expiresAt > now) return cached.secret;
+    if (cached) {
+      // past its life: answered while it is read again (stale while revalidate, src/common/stale-reads.ts)
+      if (cached.expiresAt <= Date.now() || cached.loadedAt < this.secretsStaleBefore) {
+        staleReads.stale('webhookSecrets', accountId, () => this.loadSecret(accountId));
+      }
+      return cached.secret;
+    }
+    return readWithinDeadline(this.loadSecret(accountId));
+  }
+
+  private async loadSecret(accountId: string): Promise<string | null> {
+    const now = Date.now();
     const secret = await this.accounts.webhookSecretOf(accountId);
-    if (secret === null) return null;
+    if (secret === null) {
+      this.secretCache.delete(accountId);
+      return null;
+    }
     if (this.accountsConfig.keyCacheTtlMs > 0) {
-      this.secretCache.set(accountId, { secret, expiresAt: now + this.accountsConfig.keyCacheTtlMs });
+      this.secretCache.set(accountId, { secret, expiresAt: now + this.accountsConfig.keyCacheTtlMs, loadedAt: now });
     }
     return secret;
   }

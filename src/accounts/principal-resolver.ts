@@ -9,6 +9,7 @@ import { hashApiKey } from './api-key-secret';
 import { Account } from './entities/account.entity';
 import { ApiKey } from './entities/api-key.entity';
 import { LruCache } from '../common/lru-cache';
+import { readWithinDeadline, staleReads } from '../common/stale-reads';
 import type { Principal } from './principal';
 
 interface CachedPrincipal {
@@ -126,19 +127,25 @@ export class PrincipalResolver {
     const cacheKey = KEY_ID_CACHE_PREFIX + keyId;
     const cached = this.cachedEntry(cacheKey);
     if (cached !== undefined) return cached;
+    return readWithinDeadline(this.load(cacheKey));
+  }
+
+  /** Reads a cache entry's key row and remembers its principal (a key hash, or KEY_ID_CACHE_PREFIX + a serve key's id). */
+  private async load(cacheKey: string): Promise<Principal | null> {
     this.lookups += 1;
-    const key = await this.keys.findOneBy({ id: keyId });
-    return this.remember(cacheKey, key && key.scope === 'serve' ? key : null);
+    if (cacheKey.startsWith(KEY_ID_CACHE_PREFIX)) {
+      const key = await this.keys.findOneBy({ id: cacheKey.slice(KEY_ID_CACHE_PREFIX.length) });
+      return this.remember(cacheKey, key && key.scope === 'serve' ? key : null);
+    }
+    return this.remember(cacheKey, await this.keys.findOneBy({ keyHash: cacheKey }));
   }
 
   /** The principal of a key, from the cache or the database; null for an unknown or revoked key. */
   async resolve(rawKey: string): Promise<Principal | null> {
     const cached = this.cached(rawKey);
     if (cached !== undefined) return cached;
-
-    const keyHash = this.hashOf(rawKey);
-    this.lookups += 1;
-    return this.remember(keyHash, await this.keys.findOneBy({ keyHash }));
+    // a key this process never saw (or forgot): the database must answer, within the deadline
+    return readWithinDeadline(this.load(this.hashOf(rawKey)));
   }
 
   /** The principal of a key row (null when revoked or its account is gone), cached under `cacheKey`. */
@@ -158,7 +165,10 @@ export class PrincipalResolver {
     if (this.accountsConfig.keyCacheTtlMs > 0) {
       const expiresAt = Date.now() + this.accountsConfig.keyCacheTtlMs;
       if (principal) this.principalCache.set(cacheKey, { principal, expiresAt });
-      else this.unknownKeyCache.set(cacheKey, expiresAt);
+      else {
+        this.principalCache.delete(cacheKey);
+        this.unknownKeyCache.set(cacheKey, expiresAt);
+      }
     }
     return this.usable(principal);
   }
@@ -185,6 +195,12 @@ export class PrincipalResolver {
     const now = Date.now();
     const cached = this.principalCache.get(cacheKey);
     if (cached && cached.expiresAt > now) return this.usable(cached.principal);
+    if (cached) {
+      // past its life: answered as it was while it is read again (stale while revalidate, src/common/stale-reads.ts),
+      // so a known key never waits for the database, and keeps working through its outage
+      staleReads.stale('keys', cacheKey, () => this.load(cacheKey));
+      return this.usable(cached.principal);
+    }
     const unknownUntil = this.unknownKeyCache.peek(cacheKey);
     if (unknownUntil !== undefined && unknownUntil > now) return null;
     return undefined;

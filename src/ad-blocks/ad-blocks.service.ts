@@ -6,6 +6,7 @@ import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { zeroTrafficCounters } from '../database/counter-columns';
 import { fromMicros } from '../common/money';
+import { readWithinDeadline, staleReads } from '../common/stale-reads';
 import { AdBlockRepository } from './ad-block.repository';
 import { AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 import { AdBlock } from './entities/ad-block.entity';
@@ -27,9 +28,13 @@ const AD_BLOCK_CHANGED = 'adBlock';
 export class AdBlocksService {
   /**
    * Block id -> owner and settings. Owners never change and blocks are never deleted; a settings change reaches
-   * every process through a change notice, and an entry is reloaded after INDEX_REFRESH_MS in case a notice was lost.
+   * every process through a change notice, and an entry is reloaded after INDEX_REFRESH_MS in case a notice was lost:
+   * in the background, the entry answered meanwhile (src/common/stale-reads.ts), so an ad request never waits for the
+   * database for a block this process has seen, and through a database outage its blocks keep serving.
    */
   private readonly known = new Map<string, KnownBlock>();
+  /** Entries loaded before this are reloaded at their next use (the change notices were lost meanwhile). */
+  private staleBefore = 0;
 
   constructor(
     private readonly blocks: AdBlockRepository,
@@ -37,7 +42,7 @@ export class AdBlocksService {
     private readonly changes: ChangeBus,
   ) {
     changes.on(AD_BLOCK_CHANGED, (adBlockId) => this.known.delete(adBlockId));
-    changes.onReconnect(() => this.known.clear());
+    changes.onReconnect(() => (this.staleBefore = Date.now()));
   }
 
   async create(principal: Principal, name: string, requireSignedViewer = false): Promise<string> {
@@ -110,15 +115,18 @@ export class AdBlocksService {
   async servingBlock(adBlockId: string): Promise<ServingBlock | null> {
     const known = this.knownBlock(adBlockId);
     if (known !== undefined) return known;
+    return readWithinDeadline(this.load(adBlockId));
+  }
+
+  private async load(adBlockId: string): Promise<ServingBlock | null> {
     const block = await this.blocks.servingFacts(adBlockId);
     return block ? this.remember(block) : null;
   }
 
   private knownBlock(adBlockId: string): KnownBlock | undefined {
     const block = this.known.get(adBlockId);
-    if (block !== undefined && Date.now() - block.loadedAt >= this.config.indexRefreshMs) {
-      this.known.delete(adBlockId);
-      return undefined;
+    if (block !== undefined && (Date.now() - block.loadedAt >= this.config.indexRefreshMs || block.loadedAt < this.staleBefore)) {
+      staleReads.stale('adBlocks', adBlockId, () => this.load(adBlockId));
     }
     return block;
   }

@@ -8,6 +8,7 @@ import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import type { RequestFacts } from '../common/request-facts';
 import { newId } from '../common/ids';
+import { readWithinDeadline } from '../common/stale-reads';
 import { shareOfMicros } from '../common/money';
 import { CampaignIndexService } from '../serving/campaign-index.service';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
@@ -63,7 +64,8 @@ export class ClicksService {
     await this.adBlocks.assertUsable(principal, event.adBlockId);
     if (event.adId.startsWith(TEST_AD_PREFIX)) return 'testAd';
     const now = this.clock.now();
-    const found = await this.index.forClick(event.campaignId, now);
+    // the campaign's billing facts as the click arrives: past the read deadline, a 503 before anything is bound
+    const found = await readWithinDeadline(this.index.forClick(event.campaignId, now));
     if (!found || found.campaign.adId !== event.adId) throw noImpression();
     const outcome = await this.state.registerView({
       userId: event.messengerUserId,
@@ -92,7 +94,8 @@ export class ClicksService {
     if (event.adId.startsWith(TEST_AD_PREFIX)) return { status: 'success', msg: CLICK_MESSAGES.testAd };
 
     const now = this.clock.now();
-    const found = await this.index.forClick(event.campaignId, now);
+    // the campaign's billing facts as the click arrives: past the read deadline, a 503 before anything is bound
+    const found = await readWithinDeadline(this.index.forClick(event.campaignId, now));
     if (!found || found.campaign.adId !== event.adId) throw noImpression();
     const { campaign, billable } = found;
     const requestInvalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent });

@@ -73,3 +73,43 @@ export class HandlerTimeoutError extends DomainError {
     super('request timed out; retry later');
   }
 }
+
+/**
+ * A dependency (Redis, the database) cannot answer now, and nothing of the request was stored (docs/OPERATIONS.md
+ * "Faults"): answered 503 with `Retry-After` at once, instead of waiting for it.
+ */
+export class DependencyUnavailableError extends DomainError {
+  readonly status = 503;
+  constructor(
+    readonly dependency: 'redis' | 'database',
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(`${dependency} unavailable: nothing was stored; retry after ${retryAfterSeconds} s`, { retryAfter: retryAfterSeconds });
+  }
+}
+
+/** mysql2's codes for a connection that is gone or never came (wrapped by TypeORM's QueryFailedError, code kept). */
+const DATABASE_CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+]);
+
+/**
+ * The database could not be reached (not a failed statement): the request it failed is answered 503 with
+ * Retry-After, as DependencyUnavailableError, never 500 (its transaction did not commit: nothing of it is stored).
+ */
+export function isDatabaseConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code ?? (error as { driverError?: { code?: unknown } })?.driverError?.code;
+  if (typeof code === 'string' && DATABASE_CONNECTION_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /^Pool is closed|Connection lost: The server closed the connection|connect ECONNREFUSED/.test(message);
+}

@@ -186,6 +186,16 @@ export class MetricsService {
     this.jobFailures.inc({ queue, final: String(final) });
   }
 
+  /** A counter whose total is read from its owner at each scrape. */
+  counter(name: string, help: string, read: () => number): void {
+    this.total(name, help, () => ({ '': read() }));
+  }
+
+  /** A counter of one label whose totals (by label value) are read from its owner at each scrape. */
+  labelledCounter(name: string, help: string, labelName: string, read: () => Record<string, number>): void {
+    this.total(name, help, read, labelName);
+  }
+
   /** A gauge whose value is read from its owner at each scrape. */
   gauge(name: string, help: string, read: () => number): void {
     const gauge: Gauge = new Gauge({

@@ -15,6 +15,11 @@ export interface RedisConfig {
   /** Redis Cluster seed nodes (REDIS_CLUSTER_NODES, taking precedence over REDIS_URL); null: one Redis server. */
   redisClusterNodes: RedisNode[] | null;
   redisPrefix: string;
+  /**
+   * REDIS_DEADLINE_MS: how long a request waits for Redis before it is answered without it (ads: none; clicks and
+   * events: 503 with Retry-After). See src/redis/redis-deadline.ts.
+   */
+  redisDeadlineMs: number;
 }
 
 export const REDIS_CONFIG = Symbol('REDIS_CONFIG');
@@ -28,7 +33,8 @@ export function readRedisConfig(env: EnvReader): RedisConfig {
   // A brace in the prefix would become the keys' hash tag on a cluster (Redis hashes the first {...} of a key), and
   // the per-user, per-campaign and per-holder tags of the serving state would no longer keep their keys together.
   if (/[{}]/.test(redisPrefix)) env.problem(`REDIS_PREFIX must not contain { or } (got "${redisPrefix}")`);
-  return { redisUrl, redisClusterNodes, redisPrefix };
+  const redisDeadlineMs = env.integer('REDIS_DEADLINE_MS', 250, 10, 1000);
+  return { redisUrl, redisClusterNodes, redisPrefix, redisDeadlineMs };
 }
 
 /** REDIS_CLUSTER_NODES: host:port seed nodes, comma-separated (the client learns the rest of the cluster from them). */

@@ -2,6 +2,7 @@ import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nest
 import Redis, { Cluster, RedisOptions } from 'ioredis';
 import { REDIS_CONFIG, RedisConfig } from './redis.config';
 import { withFields } from '../common/with-fields';
+import { REDIS_DEADLINE, RedisDeadline } from './redis-deadline';
 
 export const REDIS = Symbol('REDIS');
 
@@ -64,7 +65,15 @@ class RedisCloser implements OnApplicationShutdown {
 
 @Global()
 @Module({
-  providers: [{ provide: REDIS, inject: [REDIS_CONFIG], useFactory: createRedis }, RedisCloser],
-  exports: [REDIS],
+  providers: [
+    { provide: REDIS, inject: [REDIS_CONFIG], useFactory: createRedis },
+    {
+      provide: REDIS_DEADLINE,
+      inject: [REDIS, REDIS_CONFIG],
+      useFactory: (redis: RedisClient | null, config: RedisConfig) => (redis ? new RedisDeadline(redis, config.redisDeadlineMs) : null),
+    },
+    RedisCloser,
+  ],
+  exports: [REDIS, REDIS_DEADLINE],
 })
 export class RedisModule {}

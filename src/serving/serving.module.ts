@@ -8,6 +8,7 @@ import { ProfileStoreModule } from '../profiles/store/profile-store.module';
 import { ForecastSamplingModule } from '../forecast/forecast-sampling.module';
 import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { REDIS, RedisClient } from '../redis/redis.module';
+import { REDIS_DEADLINE, RedisDeadline } from '../redis/redis-deadline';
 import { StatsModule } from '../stats/stats.module';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { CampaignIndexService } from './campaign-index.service';
@@ -38,8 +39,8 @@ import { withFields } from '../common/with-fields';
     ServingWarmup,
     {
       provide: SERVING_STATE,
-      inject: [REDIS, SERVING_CONFIG, CLICK_STORE, StatsWriterService],
-      useFactory: (redis: RedisClient | null, config: ServingConfig, clicks: CommittedClicks, stats: StatsWriterService) => {
+      inject: [REDIS, SERVING_CONFIG, CLICK_STORE, StatsWriterService, REDIS_DEADLINE],
+      useFactory: (redis: RedisClient | null, config: ServingConfig, clicks: CommittedClicks, stats: StatsWriterService, deadline: RedisDeadline | null) => {
         if (!redis) return new MemoryServingState();
         const state = new RedisServingState(
           redis,
@@ -47,6 +48,7 @@ import { withFields } from '../common/with-fields';
             leaseIdleMs: config.leaseIdleMs,
             committedClicks: (ids: string[]) => clicks.committedIds(ids),
           }),
+          deadline,
         );
         stats.countImpressionsAfter(() => state.flushBills());
         state.onWaivedSpend((campaignId, micros) => stats.waiveImpressionSpend(campaignId, micros));

@@ -31,6 +31,15 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
     });
   });
 
+  it('should answer readiness 200 while this process can serve', async () => {
+    const response = await t.http().get('/health/ready').expect(200);
+    expect(response.body).toEqual({
+      code: 0,
+      message: 'success',
+      data: { ready: true, database: 'up', redis: TEST_PROFILE === 'mysql' ? 'up' : 'not configured', closing: false },
+    });
+  });
+
   it('should serve Swagger UI and a JSON document covering every route with the x-api-key scheme', async () => {
     await t.http().get('/docs').expect(200).expect('content-type', /html/);
     const doc = (await t.http().get('/docs-json').expect(200)).body;
@@ -45,6 +54,7 @@ describe('HTTP platform: envelope, errors, docs, health, CORS', () => {
       '/api/v2/admin/accounts',
       '/api/v2/admin/keys/{keyId}/revoke',
       '/health',
+      '/health/ready',
     ]) {
       expect(doc.paths[path]).toBeDefined();
     }

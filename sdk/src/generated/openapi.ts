@@ -999,8 +999,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and dependencies: the database, and Redis when configured */
+        /** Liveness: 200 while the process answers, with the states of the database and Redis */
         get: operations["HealthController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: whether this process can serve now (for a load balancer) */
+        get: operations["HealthController_ready"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9514,7 +9531,25 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `{code: 503, message: "unhealthy: …", data: {status, database, redis}}` */
+        };
+    };
+    HealthController_ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{code: 0, message: "success", data: {ready: true, database, redis, closing: false}}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{code: 503, message: "not ready: …", data: {ready: false, database, redis, closing}}` */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok } from '../envelope';
-import { DomainError, RateLimitedError } from '../errors';
+import { DependencyUnavailableError, DomainError, isDatabaseConnectionError, RateLimitedError } from '../errors';
 
 /**
  * The one writer of the `{code, message, data}` envelope on the wire: the Nest exception filter, Fastify's router
@@ -57,13 +57,18 @@ export function sendError(reply: FastifyReply, code: number, message: string, da
  * errors keep their 4xx status with a plain message; anything else is a logged 500 that reveals nothing about the
  * internals. A request already answered (its deadline passed) is left as it is.
  */
-export function answerError(exception: unknown, request: FastifyRequest | undefined, reply: FastifyReply): void {
+export function answerError(thrown: unknown, request: FastifyRequest | undefined, reply: FastifyReply): void {
+  // the database out of reach: 503 with Retry-After, as DependencyUnavailableError (docs/OPERATIONS.md, Faults)
+  const exception = isDatabaseConnectionError(thrown) ? new DependencyUnavailableError('database') : thrown;
   const body = errorBodyOf(exception, request);
-  if (body.code >= 500) {
-    logger.error({ err: exception, reqId: request?.id, url: request?.url }, 'request failed');
+  // a dependency's outage is logged where it is seen (src/redis/redis-deadline.ts), not once per refused request
+  if (body.code >= 500 && !(thrown instanceof DependencyUnavailableError)) {
+    logger.error({ err: thrown, reqId: request?.id, url: request?.url }, 'request failed');
   }
   if (reply.sent) return;
-  if (exception instanceof RateLimitedError) reply.header('Retry-After', String(exception.retryAfterSeconds));
+  if (exception instanceof RateLimitedError || exception instanceof DependencyUnavailableError) {
+    reply.header('Retry-After', String(exception.retryAfterSeconds));
+  }
   sendError(reply, body.code, body.message, body.data);
 }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChangeBus } from '../../common/change-bus';
 import { PROFILES_CONFIG, ProfilesConfig } from '../profiles.config';
 import { REDIS, RedisClient } from '../../redis/redis.module';
+import { REDIS_DEADLINE, RedisDeadline } from '../../redis/redis-deadline';
 import { MemoryProfileStore } from './memory-profile-store';
 import { PROFILE_STORE } from './profile-store';
 import { RedisProfileStore } from './redis-profile-store';
@@ -11,9 +12,9 @@ import { RedisProfileStore } from './redis-profile-store';
   providers: [
     {
       provide: PROFILE_STORE,
-      inject: [REDIS, ChangeBus, PROFILES_CONFIG],
-      useFactory: (redis: RedisClient | null, changes: ChangeBus, config: ProfilesConfig) =>
-        redis ? new RedisProfileStore(redis, changes, { max: config.profileCacheMax, ttlMs: config.profileCacheTtlMs }) : new MemoryProfileStore(),
+      inject: [REDIS, ChangeBus, PROFILES_CONFIG, REDIS_DEADLINE],
+      useFactory: (redis: RedisClient | null, changes: ChangeBus, config: ProfilesConfig, deadline: RedisDeadline | null) =>
+        redis ? new RedisProfileStore(redis, changes, { max: config.profileCacheMax, ttlMs: config.profileCacheTtlMs }, deadline) : new MemoryProfileStore(),
     },
   ],
   exports: [PROFILE_STORE],

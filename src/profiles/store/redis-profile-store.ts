@@ -2,6 +2,7 @@ import { Cluster, type Redis } from 'ioredis';
 import type { ChangeBus } from '../../common/change-bus';
 import { groupBySlot } from '../../redis/hash-slot';
 import type { RedisClient } from '../../redis/redis.module';
+import type { RedisDeadline } from '../../redis/redis-deadline';
 import { decodeFacts, encodeFacts, ProfileFacts, ProfileStore, PublisherProfileFacts, publisherUserKey } from './profile-store';
 
 /** `pprof:<publisher>:<user>`: profiles are per publisher (the keys of the former global store were `prof:<user>`). */
@@ -47,6 +48,8 @@ export class RedisProfileStore implements ProfileStore {
     private readonly redis: RedisClient,
     private readonly changes?: ChangeBus,
     private readonly cache: ProfileCacheOptions = { max: 0, ttlMs: 0 },
+    /** The ad path's read waits for Redis at most this (REDIS_DEADLINE_MS); imports and other reads are not bounded. */
+    private readonly deadline: RedisDeadline | null = null,
   ) {
     changes?.on(PROFILES_CHANGED, (userId) => this.forget(userId));
     changes?.onReconnect(() => this.forgetAll());
@@ -63,7 +66,8 @@ export class RedisProfileStore implements ProfileStore {
     const key = publisherUserKey(accountId, messengerUserId);
     const now = Date.now();
     const generation = this.generation;
-    const text = await this.redis.get(profileKey(key));
+    const read = () => this.redis.get(profileKey(key));
+    const text = await (this.deadline ? this.deadline.run(read) : read());
     const facts = text === null ? null : decodeFacts(text);
     if (this.cache.max > 0 && generation === this.generation) this.keep(key, { facts, at: now });
     return facts;

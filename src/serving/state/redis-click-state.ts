@@ -131,6 +131,14 @@ export class RedisClickState {
   }
 
   /**
+   * Takes back a view whose request was refused (answered after its Redis deadline, see RedisServingState): the
+   * impression may take its view when the report is sent again.
+   */
+  async forgetView(request: ViewRequest): Promise<void> {
+    await this.redis.del(stateKeys.viewed(request.userId, request.adBlockId, request.adId));
+  }
+
+  /**
    * The click's row is committed: its price leaves the campaign's leases hash (it is billed for good). A removal that fails
    * or never happens is harmless: before giving a click back, the reclaim and the orphan sweep ask the database
    * whether its row exists.

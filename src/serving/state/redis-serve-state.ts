@@ -67,9 +67,19 @@ interface PendingServe {
     adIds: string[];
     /** per ad id, the lease its unit was billed from in memory (null: nothing to bill) */
     leases: (Lease | null)[];
+    /** the request's deadline (see ServeTicket) */
+    ticket: ServeTicket;
   };
   resolve: (answer: ServeAnswer) => void;
   reject: (error: unknown) => void;
+}
+
+/**
+ * One ad request's hold on what it reserves: once `abandoned` (its Redis deadline passed and it was answered with no
+ * ads, see RedisServingState), what it took from the leases goes back and nothing it is answered late is billed.
+ */
+export interface ServeTicket {
+  abandoned: boolean;
 }
 
 /**
@@ -112,13 +122,13 @@ export class RedisServeState {
     this.redis = redis as ServeScript;
   }
 
-  async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
+  async reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[], ticket: ServeTicket = { abandoned: false }): Promise<ReserveResult> {
     this.holder.ensureSweeper();
     try {
-      return await this.reserve(request, candidates);
+      return await this.reserve(request, candidates, ticket);
     } catch (error) {
       // The holder was lost between taking units and serving them: once more, with fresh leases.
-      if (error instanceof HolderLostError) return this.reserve(request, candidates);
+      if (error instanceof HolderLostError && !ticket.abandoned) return this.reserve(request, candidates, ticket);
       throw error;
     }
   }
@@ -167,7 +177,7 @@ export class RedisServeState {
     };
   }
 
-  private async reserve(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
+  private async reserve(request: ReserveRequest, candidates: ImpressionCandidate[], ticket: ServeTicket): Promise<ReserveResult> {
     const wallNow = Date.now();
     this.holder.renewIfUntrusted(wallNow);
 
@@ -182,6 +192,11 @@ export class RedisServeState {
       if (taken[i] === null) lacking = true;
     }
     const exhausted = lacking ? await this.holder.leaseLacking(candidates, taken, request.day, wallNow, lookOnly) : [];
+    if (ticket.abandoned) {
+      // answered already (no ads): the units taken go back to their leases, nothing is marked served
+      for (let i = 0; i < candidates.length && !lookOnly; i++) if (taken[i] !== null) this.holder.giveBack(taken[i]!, candidates[i].priceMicros);
+      return { served: [], exhausted: [], userCapped: false };
+    }
 
     const offered: number[] = [];
     const adIds: string[] = [];
@@ -211,11 +226,13 @@ export class RedisServeState {
           invalid: request.invalid === true,
           adIds,
           leases,
+          ticket,
         }));
       }
     } finally {
-      // What was billed tentatively and not served goes back (all of it when the script failed). `chosen` holds
-      // ascending positions in `offered`.
+      // What was billed tentatively and not served goes back (all of it when the script failed, or answered after the
+      // request's deadline: serveGroup billed none of it then). `chosen` holds ascending positions in `offered`.
+      if (ticket.abandoned) chosen = [];
       let next = 0;
       for (let k = 0; k < offered.length && !lookOnly; k++) {
         if (next < chosen.length && chosen[next] === k) next++;
@@ -300,6 +317,7 @@ export class RedisServeState {
       return;
     }
     group.forEach(({ serve }, r) => {
+      if (serve.ticket.abandoned) return;
       for (const position of answers[r][0]) {
         const lease = serve.leases[position];
         if (lease !== null) this.unbilled.set(lease, (this.unbilled.get(lease) ?? 0) + lease.priceMicros);

@@ -17,8 +17,13 @@ import {
   ViewRequest,
 } from './serving-state';
 import { withFields } from '../../common/with-fields';
+import { Logger } from '@nestjs/common';
+import { DependencyUnavailableError } from '../../common/errors';
+import type { RedisDeadline } from '../../redis/redis-deadline';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
+
+const NO_ADS: ReserveResult = Object.freeze({ served: [], exhausted: [], userCapped: false }) as ReserveResult;
 
 /**
  * Serving state shared by every process through Redis (one server or a Redis Cluster: every script keeps to one hash
@@ -31,8 +36,19 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private readonly holder: RedisLeaseHolder;
   private readonly serves: RedisServeState;
   private readonly clicks: RedisClickState;
+  private readonly logger = new Logger('ServingState');
 
-  constructor(redis: RedisClient, options: RedisServingStateOptions = {}) {
+  /**
+   * `deadline` bounds each request's Redis work (REDIS_DEADLINE_MS, src/redis/redis-deadline.ts); past it an ad
+   * request is answered no ads and a click or view 503, and what the work did when it ends late is undone (the
+   * units taken go back to the leases, the click is unbound and its price given back, the view mark dropped). Without
+   * it (tests of the scripts), requests wait for Redis.
+   */
+  constructor(
+    redis: RedisClient,
+    options: RedisServingStateOptions = {},
+    private readonly deadline: RedisDeadline | null = null,
+  ) {
     this.holder = new RedisLeaseHolder(redis, withFields(options, { clicksBeingWritten: () => this.clicks.fieldsBeingWritten() }));
     this.serves = new RedisServeState(redis, this.holder);
     this.clicks = new RedisClickState(redis, this.holder);
@@ -42,28 +58,56 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return this.holder.held;
   }
 
+  /**
+   * Ads without Redis are none: an ad served without its served mark could not take its click (a click on a served
+   * ad is never refused), and the budget counters could not be asked.
+   */
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
-    return this.serves.reserveImpressions(request, candidates);
+    if (this.deadline === null) return this.serves.reserveImpressions(request, candidates);
+    const ticket = { abandoned: false };
+    return this.deadline
+      .run(() => this.serves.reserveImpressions(request, candidates, ticket), { onDeadline: () => (ticket.abandoned = true) })
+      .catch((error: unknown) => {
+        if (error instanceof DependencyUnavailableError) return NO_ADS;
+        throw error;
+      });
   }
 
   preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
-    return this.serves.preview(request, candidates);
+    if (this.deadline === null) return this.serves.preview(request, candidates);
+    return this.deadline.run(() => this.serves.preview(request, candidates));
   }
 
   registerClick(request: ClickRequest): Promise<ClickOutcome> {
-    return this.clicks.registerClick(request);
+    if (this.deadline === null) return this.clicks.registerClick(request);
+    return this.deadline.run(() => this.clicks.registerClick(request), {
+      late: (outcome) => {
+        if (outcome.kind !== 'counted') return;
+        this.clicks.undoClick(request, outcome.costMicros).catch((error: unknown) => this.logger.error({ err: error }, 'a refused click stays bound'));
+      },
+    });
   }
 
   clickCommitted(request: ClickRequest): Promise<void> {
     return this.clicks.clickCommitted(request);
   }
 
+  /** Within the deadline, or it goes on after the caller was answered (the click is refused either way). */
   undoClick(request: ClickRequest, costMicros: number): Promise<void> {
-    return this.clicks.undoClick(request, costMicros);
+    const undo = this.clicks.undoClick(request, costMicros);
+    if (this.deadline === null) return undo;
+    undo.catch((error: unknown) => this.logger.error({ err: error }, 'a refused click stays bound'));
+    return this.deadline.bounded(undo).catch(() => undefined);
   }
 
   registerView(request: ViewRequest): Promise<ViewOutcome> {
-    return this.clicks.registerView(request);
+    if (this.deadline === null) return this.clicks.registerView(request);
+    return this.deadline.run(() => this.clicks.registerView(request), {
+      late: (outcome) => {
+        if (outcome !== 'counted' && outcome !== 'invalid') return;
+        this.clicks.forgetView(request).catch((error: unknown) => this.logger.error({ err: error }, 'a refused view stays marked'));
+      },
+    });
   }
 
   /**

@@ -407,12 +407,13 @@ export class Cluster {
 
 export interface Health {
   status: number;
-  body: { data?: { status?: string; database?: string; redis?: string } } | null;
+  body: { data?: { ready?: boolean; database?: string; redis?: string } } | null;
 }
 
+/** GET /health/ready: whether the API can serve now (a load balancer's view; /health is liveness, always 200). */
 export async function healthOf(port: number): Promise<Health> {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) });
+    const response = await fetch(`http://127.0.0.1:${port}/health/ready`, { signal: AbortSignal.timeout(5000) });
     return { status: response.status, body: (await response.json()) as Health['body'] };
   } catch {
     return { status: 0, body: null };

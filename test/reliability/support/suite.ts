@@ -50,7 +50,7 @@ export function expectClean(result: Audit): void {
   expect(result.invalidClickRows).toBe(result.invalidClicksAnswered + result.invalidStoredUnacknowledged);
 }
 
-export /** Polls /health of the APIs every 100 ms until stopped; `seen` holds every observation. */
+export /** Polls /health/ready of the APIs every 100 ms until stopped; `seen` holds every observation. */
 function watchHealth(ports: number[]) {
   const seen: { at: number; port: number; status: number; data: Json | undefined }[] = [];
   let on = true;
@@ -163,7 +163,7 @@ export class Suite {
     for (const port of this.world.ports) {
       let previous = '';
       for (const entry of seen.filter((s) => s.port === port)) {
-        const state = `${entry.status} ${entry.data?.status ?? '-'} (db ${entry.data?.database ?? '-'}, redis ${entry.data?.redis ?? '-'})`;
+        const state = `${entry.status} ${entry.data?.ready === undefined ? '-' : entry.data.ready ? 'ready' : 'not ready'} (db ${entry.data?.database ?? '-'}, redis ${entry.data?.redis ?? '-'})`;
         if (state !== previous) compact.push(`:${port} ${entry.at - from >= 0 ? '+' : ''}${entry.at - from} ms ${state}`);
         previous = state;
       }

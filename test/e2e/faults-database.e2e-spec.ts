@@ -1,0 +1,142 @@
+import { createServer, Server, Socket } from 'node:net';
+import { staleReads } from '../../src/common/stale-reads';
+import { TEST_DATABASE_URL, TEST_PROFILE } from '../support/profile';
+import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { CLICK, createAdBlock, flushStats } from '../support/serving-helpers';
+import { clickAd, createServable, fetchAds, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
+
+/**
+ * The database out of reach (a proxy between the application and MariaDB that stops forwarding: a frozen server, or
+ * one whose connections are refused): ads keep being answered from what the process holds, stale past its life,
+ * and clicks are answered 503 with Retry-After, never 500, and stored only when sent again after it is back
+ * (docs/OPERATIONS.md, "Faults"). The shared MariaDB itself is never stopped.
+ */
+(TEST_PROFILE === 'mysql' ? describe : describe.skip)('Database out of reach: ads served, clicks refused and not stored', () => {
+  let proxy: PausableProxy;
+  let t: TestApp;
+  let publisher: { apiKey: string };
+  let block: string;
+  let campaignId: string;
+  const PRICE = 0.04;
+
+  beforeAll(async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    proxy = await PausableProxy.start(target.hostname, Number(target.port || 3306));
+    target.port = String(proxy.port);
+    // entries of the key and block caches go past their life within the test: they are answered stale
+    t = await startTestApp({ DATABASE_URL: target.toString(), KEY_CACHE_TTL_MS: '200', INDEX_REFRESH_MS: '200' });
+    publisher = await createAccount(t, ['publisher']);
+    const advertiser = await createAccount(t, ['advertiser']);
+    block = await createAdBlock(t, publisher.apiKey);
+    campaignId = await createServable(t, advertiser.apiKey, openCampaign({ bidding: { billingType: 'CPC', costPer: PRICE } }));
+  });
+
+  afterAll(async () => {
+    proxy.resume();
+    await t?.close();
+    await proxy.close();
+  });
+
+  it.each(['frozen', 'refusing'] as const)(
+    'should serve ads and refuse clicks 503 while the database is %s, storing only the click sent after',
+    async (fault) => {
+      const user = newUser();
+      const [warm] = await fetchAds(t, publisher.apiKey, block, user);
+      expect(warm.campaignId).toBe(campaignId);
+
+      if (fault === 'frozen') proxy.freeze();
+      else proxy.refuse();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // past the caches' 200 ms life
+
+      const staleBefore = { keys: staleReads.answered.get('keys') ?? 0, adBlocks: staleReads.answered.get('adBlocks') ?? 0 };
+      const served = await fetchAds(t, publisher.apiKey, block, user);
+      // the key and the block came from their caches, past their life
+      expect(staleReads.answered.get('keys')).toBeGreaterThan(staleBefore.keys);
+      expect(staleReads.answered.get('adBlocks')).toBeGreaterThan(staleBefore.adBlocks);
+      expect(served.map((ad) => ad.campaignId)).toEqual([campaignId]);
+      const [ad] = served;
+      const refused = await clickAd(t, publisher.apiKey, ad, user);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toEqual({ code: 503, message: 'database unavailable: nothing was stored; retry after 1 s', data: { retryAfter: 1 } });
+      // a key this process never saw needs the database: 503, not 401 or 500
+      const unknownKey = await t.http().post(CLICK).set('x-api-key', 'adn_never_issued_0123456789abcdefghijklmnopqrstuv').send({});
+      expect(unknownKey.status).toBe(503);
+      expect(unknownKey.headers['retry-after']).toBe('1');
+
+      proxy.resume();
+      const before = (await flushedCampaign(t, campaignId)).clicks as number;
+      const counted = await clickAd(t, publisher.apiKey, ad, user);
+      expect(counted.status).toBe(200);
+      expect(counted.body.data.msg).toBe('click counted');
+      await flushStats(t);
+      const campaign = await flushedCampaign(t, campaignId);
+      expect(campaign.clicks).toBe(before + 1);
+      expect(campaign.cost).toBeCloseTo(PRICE * campaign.clicks, 6);
+    },
+  );
+});
+
+/** A TCP proxy whose forwarding the test stops: `freeze` holds every byte (a frozen server), `refuse` cuts and refuses. */
+class PausableProxy {
+  private readonly sockets = new Set<Socket>();
+  private frozen = false;
+  private refusing = false;
+  private readonly held: (() => void)[] = [];
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
+
+  static start(host: string, port: number): Promise<PausableProxy> {
+    return new Promise((resolve) => {
+      let proxy!: PausableProxy;
+      const server = createServer((client) => proxy.connect(client, host, port));
+      server.listen(0, '127.0.0.1', () => {
+        proxy = new PausableProxy(server, (server.address() as { port: number }).port);
+        resolve(proxy);
+      });
+    });
+  }
+
+  private connect(client: Socket, host: string, port: number): void {
+    if (this.refusing) return void client.destroy();
+    const upstream = new Socket();
+    upstream.connect(port, host);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    const forward = (from: Socket, to: Socket) =>
+      from.on('data', (chunk) => {
+        if (this.frozen) this.held.push(() => to.write(chunk));
+        else to.write(chunk);
+      });
+    forward(client, upstream);
+    forward(upstream, client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  }
+
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  refuse(): void {
+    this.refusing = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  resume(): void {
+    this.frozen = false;
+    this.refusing = false;
+    for (const release of this.held.splice(0)) release();
+  }
+
+  close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,120 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+import { REDIS_DEADLINE, RedisDeadline } from '../../src/redis/redis-deadline';
+import { TEST_PROFILE } from '../support/profile';
+import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { createAdBlock, flushStats } from '../support/serving-helpers';
+import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
+
+/**
+ * A Redis that stops answering (SIGSTOP: its connections stay open, its replies never come) and then answers again:
+ * requests are answered without it at once (docs/OPERATIONS.md, "Faults"), and what a refused click did in Redis
+ * once it resumed is taken back, so the same click sent again is counted once. Its own redis-server on a free port:
+ * the shared one is never frozen.
+ */
+(TEST_PROFILE === 'mysql' ? describe : describe.skip)('Redis frozen: answers without it, nothing kept of refused requests', () => {
+  let redisServer: ChildProcess;
+  let redis: Redis;
+  let t: TestApp;
+  let publisher: { apiKey: string };
+  let block: string;
+  let campaignId: string;
+  const PRICE = 0.05;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: null });
+    await redis.ping();
+    t = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_DEADLINE_MS: '200' });
+    publisher = await createAccount(t, ['publisher']);
+    const advertiser = await createAccount(t, ['advertiser']);
+    block = await createAdBlock(t, publisher.apiKey);
+    campaignId = await createServable(t, advertiser.apiKey, openCampaign({ bidding: { billingType: 'CPC', costPer: PRICE } }));
+  });
+
+  afterAll(async () => {
+    if (redisServer.exitCode === null) redisServer.kill('SIGCONT');
+    await t?.close();
+    redis.disconnect();
+    redisServer.kill('SIGKILL');
+  });
+
+  const deadline = () => t.app.get<RedisDeadline>(REDIS_DEADLINE);
+  const clickKeys = () => redis.keys('*clk:*');
+
+  it('should answer a click 503 with Retry-After while Redis is frozen, and count it once when sent again after', async () => {
+    const user = newUser();
+    const [ad] = await fetchAds(t, publisher.apiKey, block, user);
+    expect(ad.campaignId).toBe(campaignId);
+
+    redisServer.kill('SIGSTOP');
+    const refused = await clickAd(t, publisher.apiKey, ad, user);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toEqual({ code: 503, message: 'redis unavailable: nothing was stored; retry after 1 s', data: { retryAfter: 1 } });
+    // the breaker is open: refused without a command
+    const again = await clickAd(t, publisher.apiKey, ad, user);
+    expect(again.status).toBe(503);
+    // ads are answered, none (an ad served without its served mark could not take its click)
+    const fetched = await fetchRaw(t, publisher.apiKey, block, newUser());
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.data).toEqual({ msg: 'no matching ads', success: true, ads: [] });
+    expect(deadline().available).toBe(false);
+    // liveness stays 200 (nothing to restart); readiness takes this process out of a load balancer
+    const live = await t.http().get('/health');
+    expect(live.status).toBe(200);
+    expect(live.body.data).toEqual({ status: 'ok', database: 'up', redis: 'down' });
+    const ready = await t.http().get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual({ code: 503, message: 'not ready: redis down', data: { ready: false, database: 'up', redis: 'down', closing: false } });
+
+    redisServer.kill('SIGCONT');
+    // the first click's scripts ran when Redis resumed, after its 503: they are undone
+    await until(async () => deadline().late >= 1 && deadline().available && (await clickKeys()).length === 0);
+    await until(async () => (await spentMicros()) === 0);
+
+    const counted = await clickAd(t, publisher.apiKey, ad, user);
+    expect(counted.status).toBe(200);
+    expect(counted.body.data.msg).toBe('click counted');
+    const duplicate = await clickAd(t, publisher.apiKey, ad, user);
+    expect(duplicate.body.data.msg).toBe('duplicate click: not counted again');
+    await flushStats(t);
+    const campaign = await flushedCampaign(t, campaignId);
+    expect(campaign.clicks).toBe(1);
+    expect(campaign.cost).toBe(PRICE);
+    expect(await spentMicros()).toBe(PRICE * 1_000_000);
+  });
+
+  it('should serve again once Redis answers', async () => {
+    const ready = await t.http().get('/health/ready').expect(200);
+    expect(ready.body.data).toEqual({ ready: true, database: 'up', redis: 'up', closing: false });
+    const ads: Body[] = await fetchAds(t, publisher.apiKey, block, newUser());
+    expect(ads.map((ad) => ad.campaignId)).toEqual([campaignId]);
+  });
+
+  async function spentMicros(): Promise<number> {
+    const [key] = await redis.keys(`*spend:{c:${campaignId}}`);
+    return key === undefined ? 0 : Number(await redis.get(key));
+  }
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('condition not met within 10 s');
+}
