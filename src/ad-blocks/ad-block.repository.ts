@@ -21,9 +21,22 @@ export class AdBlockRepository {
     return this.blocks.findOneBy({ id });
   }
 
-  /** What the hot routes remember of a block: its owner and viewer rule. */
-  servingFacts(id: string): Promise<Pick<AdBlock, 'id' | 'accountId' | 'requireSignedViewer'> | null> {
-    return this.blocks.findOne({ where: { id }, select: { id: true, accountId: true, requireSignedViewer: true } });
+  /** What the hot routes remember of a block: its owner, viewer rule and controls. */
+  servingFacts(
+    id: string,
+  ): Promise<Pick<AdBlock, 'id' | 'accountId' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'> | null> {
+    return this.blocks.findOne({
+      where: { id },
+      select: {
+        id: true,
+        accountId: true,
+        requireSignedViewer: true,
+        floorCpmMicros: true,
+        floorCpcMicros: true,
+        blockedCategories: true,
+        blockedDomains: true,
+      },
+    });
   }
 
   /** Newest first, of one account or (null) of every account, with the total. */
@@ -31,7 +44,10 @@ export class AdBlockRepository {
     return this.blocks.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
   }
 
-  async updateSettings(id: string, fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer'>>): Promise<void> {
+  async updateSettings(
+    id: string,
+    fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'>>,
+  ): Promise<void> {
     await this.blocks.update({ id }, fields);
   }
 }

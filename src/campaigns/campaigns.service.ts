@@ -11,6 +11,7 @@ import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
 import { eventCountsOf } from '../conversions/event-types';
 import { CampaignRepository } from './campaign.repository';
+import { DEFAULT_CATEGORY } from './categories';
 import { CampaignCreateDto, CampaignListItemDto, CampaignResponseDto, CampaignUpdateDto, FrequencyCapDto, TargetingDto } from './dto/campaign.dto';
 import { Campaign, CampaignTargeting } from './entities/campaign.entity';
 import { estimatedEventRate, type EventRatePriors, priorsFrom } from './event-rate';
@@ -46,6 +47,7 @@ const EDITABLE_COLUMNS = [
   'frequencyCapImpressions',
   'frequencyCapHours',
   'optimizationEvent',
+  'category',
   'updatedAt',
 ] as const satisfies readonly (keyof Campaign)[];
 
@@ -94,6 +96,7 @@ export class CampaignsService {
       frequencyCapHours: dto.frequencyCap?.hours ?? null,
       ...zeroEventCounters(),
       optimizationEvent: dto.optimizationEvent ?? 'conversion',
+      category: dto.category ?? DEFAULT_CATEGORY,
       spentMicros: 0,
       daySpentMicros: 0,
       spentDay: '',
@@ -201,6 +204,7 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
     verificationUrl: dto.verificationUrl === undefined ? campaign.verificationUrl : dto.verificationUrl,
     ...mergeFrequencyCap(campaign, dto.frequencyCap),
     optimizationEvent: dto.optimizationEvent ?? campaign.optimizationEvent,
+    category: dto.category ?? campaign.category,
     updatedAt: now,
   };
   return changes;
@@ -290,6 +294,7 @@ function toListItem(campaign: Campaign, now: number): CampaignListItemDto {
     campaignStatus: campaign.status,
     deliveryStatus: deliveryStatus(campaign, now),
     billingType: campaign.billingType,
+    category: campaign.category,
     frequencyCap: frequencyCapOf(campaign),
     ...statsOf(campaign, now),
     budget: budgetOf(campaign),
@@ -316,6 +321,7 @@ export function toResponse(campaign: Campaign, now: number, priors: EventRatePri
       brandName: campaign.brandName,
       buttonText: campaign.buttonText,
     },
+    category: campaign.category,
     verificationUrl: campaign.verificationUrl,
     frequencyCap: frequencyCapOf(campaign),
     campaignStatus: campaign.status,

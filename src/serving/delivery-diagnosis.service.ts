@@ -245,7 +245,8 @@ export class DeliveryDiagnosisService {
     let servedSoFar = 0;
     return reserveInRounds({
       limit: setting.limit,
-      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped),
+      candidates: (max, offered) =>
+        this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped, block?.controls ?? null),
       reserve: async (candidates, wanted) => {
         const offered = candidates.map((campaign) => toCandidate(campaign, setting.day));
         const preview = await this.state.preview({ userId: openId, adBlockId: block?.id ?? null, now: context.now, day: setting.day }, offered);
@@ -260,7 +261,7 @@ export class DeliveryDiagnosisService {
 
   /** Where the campaign places among those the serving state would serve for these facts (no limit), best first. */
   private async rankOf(campaignId: string, setting: Setting, answered: IndexedCampaign[]): Promise<DiagnosisRankDto> {
-    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.skipped);
+    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.skipped, setting.block?.controls ?? null);
     const candidates: ImpressionCandidate[] = matching.map((campaign) => toCandidate(campaign, setting.day));
     const preview = await this.state.preview({ userId: setting.openId, adBlockId: setting.block?.id ?? null, now: setting.now, day: setting.day }, candidates);
     const servable = previewReserve({ now: setting.now, limit: Number.MAX_SAFE_INTEGER }, candidates, preview).served.map((i) => matching[i].id);

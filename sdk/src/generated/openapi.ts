@@ -258,7 +258,7 @@ export interface paths {
         put?: never;
         /**
          * Create an ad block (a publisher ad spot); its id goes into matching/ad
-         * @description With `requireSignedViewer: true` its ad requests need a signed viewer header (see ad/block/update).
+         * @description With `requireSignedViewer: true` its ad requests need a signed viewer header (see ad/block/update). `floorCpm` / `floorCpc`, `blockedCategories` and `blockedDomains` keep campaigns bidding less, of those categories or landing on those hosts (or their subdomains) off the block (docs/CONTRACT.md §18).
          */
         post: operations["AdBlocksController_create"];
         delete?: never;
@@ -277,8 +277,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change an ad block: name, signed viewers
-         * @description The fields given change, the others stay; answers the detail. `requireSignedViewer: true` makes matching/ad on the block need the header `x-adnet-viewer: <openId>.<expiresAtMs>.<signature>`, where the signature is the lower-case hex HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account's webhook secret (GET account/me), made by your server for the user it serves; `expiresAtMs` must be in the future and at most 24 hours ahead. A request without it, expired, signed for another openId or with a wrong signature is a 401 naming the header. Clicks need no header: they count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet.
+         * Change an ad block: name, signed viewers, floor prices, blocked categories and domains
+         * @description The fields given change, the others stay; answers the detail. `requireSignedViewer: true` makes matching/ad on the block need the header `x-adnet-viewer: <openId>.<expiresAtMs>.<signature>`, where the signature is the lower-case hex HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account's webhook secret (GET account/me), made by your server for the user it serves; `expiresAtMs` must be in the future and at most 24 hours ahead. A request without it, expired, signed for another openId or with a wrong signature is a 401 naming the header. Clicks need no header: they count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet. A floor set to null is removed; a list given replaces the stored one (`[]` blocks none). Changes apply to the next ad request.
          */
         post: operations["AdBlocksController_update"];
         delete?: never;
@@ -1374,6 +1374,13 @@ export interface components {
              * @enum {string}
              */
             optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @default other
+             * @example games
+             * @enum {string}
+             */
+            category?: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
         };
         StatusResultDto: {
             /** @example success */
@@ -1516,6 +1523,12 @@ export interface components {
              * @enum {string}
              */
             billingType: "CPM" | "CPC";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
             /** @description Per-user frequency cap, or null when the campaign has none */
             frequencyCap: components["schemas"]["FrequencyCapDto"] | null;
             /** @description The budget, as in the detail: with `cost` and `spentToday` a list shows what is left */
@@ -1628,6 +1641,12 @@ export interface components {
             budget: components["schemas"]["BudgetDto"];
             bidding: components["schemas"]["BiddingDto"];
             ad: components["schemas"]["AdDto"];
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
             /**
              * @description Verification endpoint, or null
              * @example https://api.example.com/adnet/verify
@@ -1785,12 +1804,43 @@ export interface components {
              * @enum {string}
              */
             optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category?: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
         };
         AdBlockCreatedDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
             adBlockId: string;
         };
         AdBlockCreateDto: {
+            /**
+             * @description Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block. Default: none
+             * @example 1.5
+             */
+            floorCpm?: number;
+            /**
+             * @description Floor price in USDT per click: CPC campaigns bidding less are not served on this block. Default: none
+             * @example 0.05
+             */
+            floorCpc?: number;
+            /**
+             * @description Campaign categories not served on this block. Default: none
+             * @example [
+             *       "gambling",
+             *       "dating"
+             *     ]
+             */
+            blockedCategories?: ("games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other")[];
+            /**
+             * @description Destination host names not served on this block: a listed name also blocks its subdomains (example.com blocks shop.example.com, not badexample.com); up to 200, case-insensitive. Default: none
+             * @example [
+             *       "casino.example"
+             *     ]
+             */
+            blockedDomains?: string[];
             /**
              * @description Name of the ad spot, up to 200 characters
              * @example Home screen banner
@@ -1839,6 +1889,30 @@ export interface components {
              */
             requireSignedViewer: boolean;
             /**
+             * @description Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block; null: none
+             * @example 1.5
+             */
+            floorCpm: number | null;
+            /**
+             * @description Floor price in USDT per click: CPC campaigns bidding less are not served on this block; null: none
+             * @example null
+             */
+            floorCpc: number | null;
+            /**
+             * @description Campaign categories not served on this block
+             * @example [
+             *       "gambling"
+             *     ]
+             */
+            blockedCategories: ("games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other")[];
+            /**
+             * @description Destination host names not served on this block: a listed name also blocks its subdomains (example.com blocks shop.example.com, not badexample.com); up to 200, case-insensitive
+             * @example [
+             *       "casino.example"
+             *     ]
+             */
+            blockedDomains: string[];
+            /**
              * @description Ads served on this block (not debug, not invalid traffic)
              * @example 1200
              */
@@ -1880,6 +1954,30 @@ export interface components {
              * @example true
              */
             requireSignedViewer?: boolean;
+            /**
+             * @description Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block; null removes it
+             * @example 1.5
+             */
+            floorCpm?: number | null;
+            /**
+             * @description Floor price in USDT per click: CPC campaigns bidding less are not served on this block; null removes it
+             * @example 0.05
+             */
+            floorCpc?: number | null;
+            /**
+             * @description Campaign categories not served on this block; replaces the list ([] blocks none)
+             * @example [
+             *       "gambling"
+             *     ]
+             */
+            blockedCategories?: ("games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other")[];
+            /**
+             * @description Destination host names not served on this block: a listed name also blocks its subdomains (example.com blocks shop.example.com, not badexample.com); up to 200, case-insensitive; replaces the list ([] blocks none)
+             * @example [
+             *       "casino.example"
+             *     ]
+             */
+            blockedDomains?: string[];
         };
         AdBlockListDto: {
             /**

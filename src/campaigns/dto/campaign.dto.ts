@@ -24,6 +24,7 @@ import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 import { SuccessPageDto } from '../../common/paging.dto';
 import { OpenApiAlias } from '../../common/open-api-aliases';
+import { CAMPAIGN_CATEGORIES, type CampaignCategory } from '../categories';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
@@ -214,6 +215,12 @@ const OPTIMIZATION_EVENT_DOC = {
   example: 'conversion',
 };
 
+const CATEGORY_DOC = {
+  enum: CAMPAIGN_CATEGORIES,
+  description: 'What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)',
+  example: 'games',
+};
+
 export class CampaignCreateDto {
   @ApiProperty({ description: 'Campaign name, up to 200 characters', example: 'Winter launch' })
   @IsText(200)
@@ -262,6 +269,11 @@ export class CampaignCreateDto {
   @IsOptional()
   @IsOneOf(EVENT_TYPES)
   optimizationEvent?: EventType;
+
+  @ApiPropertyOptional({ ...CATEGORY_DOC, default: 'other' })
+  @IsOptional()
+  @IsOneOf(CAMPAIGN_CATEGORIES)
+  category?: CampaignCategory;
 }
 
 export class BudgetUpdateDto extends PartialType(BudgetDto) {}
@@ -333,6 +345,11 @@ export class CampaignUpdateDto extends CampaignIdDto {
   @IsOptional()
   @IsOneOf(EVENT_TYPES)
   optimizationEvent?: EventType;
+
+  @ApiPropertyOptional(CATEGORY_DOC)
+  @IsOptional()
+  @IsOneOf(CAMPAIGN_CATEGORIES)
+  category?: CampaignCategory;
 }
 
 export class CampaignStatusDto extends CampaignIdDto {
@@ -404,6 +421,9 @@ export class CampaignListItemDto extends CampaignStatsDto {
   @ApiProperty({ enum: BILLING_TYPES, example: 'CPM' })
   billingType: string;
 
+  @ApiProperty(CATEGORY_DOC)
+  category: CampaignCategory;
+
   @ApiProperty({ type: FrequencyCapDto, nullable: true, description: 'Per-user frequency cap, or null when the campaign has none' })
   frequencyCap: FrequencyCapDto | null;
 
@@ -443,6 +463,9 @@ export class CampaignResponseDto extends CampaignStatsDto {
 
   @ApiProperty({ type: AdDto })
   ad: AdDto;
+
+  @ApiProperty(CATEGORY_DOC)
+  category: CampaignCategory;
 
   @ApiProperty({ description: 'Verification endpoint, or null', example: 'https://api.example.com/adnet/verify', nullable: true, type: String })
   verificationUrl: string | null;

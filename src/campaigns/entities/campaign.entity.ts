@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
 import { EventCounters } from '../../database/counter-columns';
 import type { EventType } from '../../conversions/event-types';
+import type { CampaignCategory } from '../categories';
 
 export const CAMPAIGN_STATUSES = ['inReview', 'onGoing', 'paused', 'ended'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -88,6 +89,10 @@ export class Campaign extends EventCounters {
 
   @Column({ type: 'varchar', length: 50 })
   buttonText: string;
+
+  /** What it advertises: ad blocks may refuse a category (docs/CONTRACT.md §18). */
+  @Column({ type: 'varchar', length: 16, default: 'other' })
+  category: CampaignCategory;
 
   /** The event the campaign's `conversions` and `cr` show, and its event-rate estimate is about. */
   @Column({ type: 'varchar', length: 16, default: 'conversion' })
