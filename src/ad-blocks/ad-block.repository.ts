@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DeepPartial, Repository } from 'typeorm';
+import { DeepPartial, IsNull, Not, Repository } from 'typeorm';
 import { AdBlock } from './entities/ad-block.entity';
 
 /** The `ad_blocks` rows the ad-blocks feature writes (create, settings) and reads; counters are the stats writer's. */
@@ -37,6 +37,16 @@ export class AdBlockRepository {
         blockedDomains: true,
       },
     });
+  }
+
+  /** How many blocks there are, and the controls columns of those that set any (the delivery diagnosis's network view). */
+  async controlled(): Promise<{ total: number; rows: Pick<AdBlock, 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'>[] }> {
+    const total = await this.blocks.count();
+    const rows = await this.blocks.find({
+      where: [{ floorCpmMicros: Not(0) }, { floorCpcMicros: Not(0) }, { blockedCategories: Not(IsNull()) }, { blockedDomains: Not(IsNull()) }],
+      select: { floorCpmMicros: true, floorCpcMicros: true, blockedCategories: true, blockedDomains: true },
+    });
+    return { total, rows };
   }
 
   /** Newest first, of one account or (null) of every account, with the total. */

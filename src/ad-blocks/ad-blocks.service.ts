@@ -133,6 +133,15 @@ export class AdBlocksService {
     return toResponse(block);
   }
 
+  /**
+   * Every block's controls, for the delivery diagnosis of a campaign without a block: how many blocks there are and the
+   * controls of those that set any (never which blocks or whose). Reads the database; not for the hot path.
+   */
+  async networkControls(): Promise<{ blocks: number; controls: BlockControls[] }> {
+    const { total, rows } = await this.blocks.controlled();
+    return { blocks: total, controls: rows.map(controlsOf).filter((controls): controls is BlockControls => controls !== null) };
+  }
+
   /** Whether this principal may use the block, when its owner is already known (no I/O); undefined otherwise. */
   usableIfKnown(principal: Principal, adBlockId: string): boolean | undefined {
     const block = this.knownBlock(adBlockId);

@@ -1,6 +1,7 @@
 import { controlsOf } from '../ad-blocks/ad-blocks.service';
 import { refusedBy } from './block-controls';
 import { IndexedCampaign, MatchCache, MatchContext, rankCampaigns, selectCandidates } from './campaign-matcher';
+import { controlChecks } from './delivery-checks';
 
 const NOW = Date.UTC(2026, 0, 10, 12);
 
@@ -94,5 +95,31 @@ describe('block controls', () => {
     }
     expect(cache.select(ranked, context, 10, undefined, strict).map((c) => c.id)).toEqual(['lookalike']);
     expect(cache.select(ranked, context, 10).map((c) => c.id)).toEqual(['bet', 'sub', 'lookalike', 'cpc', 'cheap']);
+  });
+
+  it('should fail exactly the diagnosis check refusedBy names, for every campaign and controls', () => {
+    const campaigns = [
+      campaign('a', { costPerMicros: 1_000_000 }),
+      campaign('b', { category: 'gambling' }),
+      campaign('c', { destinationHost: 'x.blocked.io' }),
+      campaign('d', { billingType: 'CPC', costPerMicros: 10_000, category: 'dating', destinationHost: 'blocked.io' }),
+      campaign('e'),
+    ];
+    const each = [
+      null,
+      controls({ floorCpmMicros: 1_500_000 }),
+      controls({ floorCpcMicros: 20_000, blockedCategories: ['gambling'] }),
+      controls({ blockedCategories: ['dating'], blockedDomains: ['blocked.io'] }),
+    ];
+    for (const c of campaigns) {
+      for (const block of each) {
+        const failing = controlChecks(c, block)
+          .filter((check) => !check.passed)
+          .map((check) => check.check);
+        const rule = block === null ? null : refusedBy(block, c);
+        // refusedBy names the first; the checks name every control that refuses it
+        expect(failing[0] ?? null).toBe(rule);
+      }
+    }
   });
 });

@@ -12,7 +12,18 @@ import type { ProfileFacts } from '../profiles/store/profile-store';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { CampaignIndexService, isServable, toIndexed } from './campaign-index.service';
 import { IndexedCampaign, MatchContext, selectCandidates } from './campaign-matcher';
-import { campaignChecks, DeliveryCheck, FactSources, matchChecks, noCountryDetail, ordinal, stateChecks } from './delivery-checks';
+import {
+  blockControlChecks,
+  campaignChecks,
+  controlChecks,
+  DeliveryCheck,
+  FactSources,
+  matchChecks,
+  networkControlChecks,
+  noCountryDetail,
+  ordinal,
+  stateChecks,
+} from './delivery-checks';
 import { DeliveryDiagnosisDto, DeliveryDiagnosisQueryDto, DiagnosedAdDto, DiagnosisRankDto } from './dto/delivery-diagnosis.dto';
 import { GeoService } from './geo.service';
 import { languageFromAcceptLanguage, platformFromUserAgent } from './request-context';
@@ -76,8 +87,11 @@ export class DeliveryDiagnosisService {
       checks.push(this.indexCheck(campaign, setting.now));
       checks.push(...matchChecks(indexed, setting.context, setting.sources));
       checks.push(...(await this.userChecks(indexed, setting)));
+      // a named block's own controls; else how many of the network's blocks refuse it (never which)
+      checks.push(...(block !== null ? controlChecks(indexed, block.controls) : networkControlChecks(indexed, await this.adBlocks.networkControls())));
     } else {
       checks.push(...this.factChecks(setting));
+      if (block !== null) checks.push(...blockControlChecks(block.controls));
     }
     checks.push(...(await this.blockChecks(setting)));
     const answered = await this.answeredAds(setting);

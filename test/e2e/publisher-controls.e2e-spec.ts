@@ -143,6 +143,104 @@ describe(`Publisher controls: floors, blocked categories and domains [${TEST_PRO
     expect(await servedOn(adBlockId)).toContain('lookalike');
   });
 
+  describe('the delivery diagnosis', () => {
+    const diagnose = async (apiKey: string, query: Body) => {
+      const response = await t.http().get('/api/v2/openapi/ad/delivery/diagnose').query(query).set('x-api-key', apiKey).expect(200);
+      return response.body.data as Body;
+    };
+    const checksOf = (diagnosis: Body, names = ['floor', 'category', 'domain']) => (diagnosis.checks as Body[]).filter((entry) => names.includes(entry.check));
+
+    it("should tell a campaign's owner it is below a block's floor, in a blocked category or on a blocked domain of it", async () => {
+      // an account that both advertises and publishes may name its own campaign on its own block
+      const both = await createAccount(t, ['advertiser', 'publisher'], 'Both roles');
+      const adBlockId = (
+        await t
+          .http()
+          .post(`${BLOCK_BASE}/create`)
+          .set('x-api-key', both.apiKey)
+          .send({ name: 'Own block', floorCpm: 2, blockedCategories: ['gambling'], blockedDomains: ['blocked.example'] })
+          .expect(200)
+      ).body.data.adBlockId;
+      const low = await createServable(t, both.apiKey, campaign('own low', { billingType: 'CPM', costPer: 1.5 }));
+      const bet = await createServable(t, both.apiKey, campaign('own bet', { billingType: 'CPM', costPer: 3 }, 'https://casino.example/', 'gambling'));
+      const sub = await createServable(t, both.apiKey, campaign('own sub', { billingType: 'CPM', costPer: 3 }, 'https://a.blocked.example/'));
+      const fine = await createServable(t, both.apiKey, campaign('own fine', { billingType: 'CPC', costPer: 0.01 }, 'https://notblocked.example/'));
+
+      const lowDiagnosis = await diagnose(both.apiKey, { campaignId: low, adBlockId });
+      expect(lowDiagnosis.servable).toBe(false);
+      expect(checksOf(lowDiagnosis)).toEqual([
+        {
+          check: 'floor',
+          passed: false,
+          detail: "1.5 USDT per 1000 impressions (CPM) is below this block's floor of 2 USDT: bid at least that to serve here",
+        },
+        { check: 'category', passed: true, detail: 'other is not blocked on this block' },
+        { check: 'domain', passed: true, detail: 'the landing host landing.example is not blocked on this block' },
+      ]);
+      expect((await diagnose(both.apiKey, { campaignId: bet, adBlockId })).checks).toContainEqual({
+        check: 'category',
+        passed: false,
+        detail: 'blocked category: gambling is not served on this block',
+      });
+      expect((await diagnose(both.apiKey, { campaignId: sub, adBlockId })).checks).toContainEqual({
+        check: 'domain',
+        passed: false,
+        detail: 'blocked domain: the landing host a.blocked.example is under blocked.example, blocked on this block',
+      });
+      const fineDiagnosis = await diagnose(both.apiKey, { campaignId: fine, adBlockId, limit: 9 });
+      expect(checksOf(fineDiagnosis)).toEqual([
+        { check: 'floor', passed: true, detail: 'this block has no CPC floor' },
+        { check: 'category', passed: true, detail: 'other is not blocked on this block' },
+        { check: 'domain', passed: true, detail: 'the landing host notblocked.example is not blocked on this block' },
+      ]);
+      expect(fineDiagnosis.servable).toBe(true);
+      for (const id of [low, bet, sub, fine])
+        await t.http().post(`${CAMPAIGN_BASE}/status`).set('x-api-key', both.apiKey).send({ campaignId: id, status: 'end' });
+    });
+
+    it('should tell an advertiser on how many blocks each control keeps its campaign off, never which', async () => {
+      const { blocks } = (await t.app.get(DataSource).query('SELECT COUNT(*) AS blocks FROM ad_blocks'))[0];
+      const total = Number(blocks);
+      // the blocks of this file whose CPM floor is 2 and above refuse cpmLow (1.999), those blocking gambling the gambling one
+      const rows: Body[] = await t.app
+        .get(DataSource)
+        .query('SELECT "floorCpmMicros", "blockedCategories" FROM ad_blocks'.replace(/"/g, TEST_PROFILE === 'mysql' ? '`' : '"'));
+      const aboveLow = rows.filter((row) => Number(row.floorCpmMicros) > 1_999_000).length;
+      const maxFloor = Math.max(...rows.map((row) => Number(row.floorCpmMicros))) / 1e6;
+      const gamblingBlocked = rows.filter((row) => String(row.blockedCategories ?? '').includes('gambling')).length;
+      expect(aboveLow).toBeGreaterThan(0);
+      const low = await diagnose(advertiser.apiKey, { campaignId: ids.cpmLow });
+      expect(checksOf(low)).toEqual([
+        {
+          check: 'floor',
+          passed: true,
+          detail: `1.999 USDT per 1000 impressions (CPM) is below the floor of ${aboveLow} of ${total} ad blocks; ${maxFloor} USDT clears them all`,
+        },
+        { check: 'category', passed: true, detail: 'other is blocked on no ad block' },
+        { check: 'domain', passed: true, detail: 'the landing host landing.example is blocked on no ad block' },
+      ]);
+      const bet = await diagnose(advertiser.apiKey, { campaignId: ids.gambling });
+      expect(checksOf(bet, ['category'])).toEqual([
+        { check: 'category', passed: true, detail: `gambling is a blocked category on ${gamblingBlocked} of ${total} ad blocks` },
+      ]);
+      expect(JSON.stringify([low, bet])).not.toContain(publisher.accountId);
+    });
+
+    it("should show a publisher its own block's controls", async () => {
+      const adBlockId = await newBlock({ name: 'Diagnosed', floorCpc: 0.05, blockedCategories: ['gambling', 'dating'], blockedDomains: ['blocked.example'] });
+      const diagnosis = await diagnose(publisher.apiKey, { adBlockId, limit: 9 });
+      expect(checksOf(diagnosis)).toEqual([
+        { check: 'floor', passed: true, detail: 'floors: CPM none per 1000 impressions, CPC 0.05 USDT per click; lower bids are not served here' },
+        { check: 'category', passed: true, detail: 'blocked categories: dating, gambling' },
+        { check: 'domain', passed: true, detail: 'blocked domains (and their subdomains): blocked.example' },
+      ]);
+      // the ads it would answer leave out what its controls refuse, as matching/ad does
+      const names = Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, name]));
+      expect((diagnosis.ads as Body[]).map((ad) => names[ad.campaignId]).sort()).toEqual(await servedOn(adBlockId));
+      expect((diagnosis.ads as Body[]).map((ad) => names[ad.campaignId]).sort()).toEqual(['cpcAtFloor', 'cpmAtFloor', 'cpmLow', 'lookalike']);
+    });
+  });
+
   const BAD_CONTROLS: [Body, string][] = [
     [{ floorCpm: 0 }, 'floorCpm'],
     [{ floorCpm: -1 }, 'floorCpm'],

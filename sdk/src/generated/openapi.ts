@@ -352,7 +352,7 @@ export interface paths {
         };
         /**
          * Why is my ad not showing? Delivery diagnosis of a campaign, an ad block, or both (beyond the interface)
-         * @description Runs the serving rules for the facts of one ad request and lists each check with `passed` and a plain-words `detail`: status, schedule, budgets (recorded and in the serving counters), the serving index, every targeting rule, the frequency cap and the exclusion after a click for `openId`, the block's signed viewers and hourly cap per user, the invalid-traffic verdict, and the rank versus the competition for `limit` ads. Facts not given come from this request, as matching/ad takes them (country from the client IP, language from the profile or `Accept-Language`, platform from `User-Agent`). It reads only: nothing is reserved, billed, counted or capped.
+         * @description Runs the serving rules for the facts of one ad request and lists each check with `passed` and a plain-words `detail`: status, schedule, budgets (recorded and in the serving counters), the serving index, every targeting rule, the frequency cap and the exclusion after a click for `openId`, the block's floor, blocked categories and domains (without a block: on how many of the ad blocks each keeps the campaign off), its signed viewers and hourly cap per user, the invalid-traffic verdict, and the rank versus the competition for `limit` ads. Facts not given come from this request, as matching/ad takes them (country from the client IP, language from the profile or `Accept-Language`, platform from `User-Agent`). It reads only: nothing is reserved, billed, counted or capped.
          *
          *     An advertiser names its own campaign (and may name its own ad blocks); a publisher names its own block and sees which campaigns it would serve, never another advertiser's settings; admins name any. Another account's id answers 404 like an unknown one. A full key is needed (publishable keys get 403).
          */
@@ -2067,7 +2067,7 @@ export interface components {
         };
         DeliveryCheckDto: {
             /**
-             * @description What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, `frequencyCap`, `exclusion`, `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`
+             * @description What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, `frequencyCap`, `exclusion`, `floor`, `category`, `domain` (the ad block controls), `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`
              * @example targeting.includedRegions
              */
             check: string;
