@@ -47,6 +47,7 @@ export const KNOWN_SCHEMA_DRIFT: Record<'sqlite' | 'mysql', readonly string[]> =
     'ALTER TABLE `campaigns` CHANGE `frequencyCapHours` `frequencyCapHours` int NULL',
     'ALTER TABLE `ad_blocks` CHANGE `blockedCategories` `blockedCategories` text NULL',
     'ALTER TABLE `ad_blocks` CHANGE `blockedDomains` `blockedDomains` text NULL',
+    'ALTER TABLE `campaigns` CHANGE `pendingAd` `pendingAd` text NULL',
     'ALTER TABLE `clicks` CHANGE `invalidReason` `invalidReason` varchar(32) NULL',
     'ALTER TABLE `clicks` CHANGE `verificationError` `verificationError` varchar(500) NULL',
     'ALTER TABLE `clicks` CHANGE `verifiedAt` `verifiedAt` bigint NULL',

@@ -247,6 +247,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/admin/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What waits for review, oldest first: new campaigns and revisions (edited creatives of approved campaigns)
+         * @description Each item has the creative waiting (`pendingAd`) and, for a revision, the one serving now (`approvedAd`).
+         */
+        get: operations["CampaignReviewsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/reviews/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve what waits: a new campaign may serve, a revision replaces the serving creative
+         * @description Answers the campaign detail. 409 when nothing of the campaign waits for review.
+         */
+        post: operations["CampaignReviewsController_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/reviews/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject what waits, with a note for the advertiser
+         * @description A revision is discarded and the approved creative keeps serving; a new campaign stays inReview, reviewStatus rejected, until its advertiser edits it. Answers the campaign detail. 409 when nothing of the campaign waits for review.
+         */
+        post: operations["CampaignReviewsController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/ad/block/create": {
         parameters: {
             query?: never;
@@ -1529,6 +1589,12 @@ export interface components {
              * @enum {string}
              */
             category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+            /**
+             * @description Creative review (CAMPAIGN_REVIEW=true, docs/CONTRACT.md §18): `pending` while a new campaign or an edited creative waits for an admin, `rejected` after a rejection (see reviewNote), `approved` otherwise
+             * @example approved
+             * @enum {string}
+             */
+            reviewStatus: "approved" | "pending" | "rejected";
             /** @description Per-user frequency cap, or null when the campaign has none */
             frequencyCap: components["schemas"]["FrequencyCapDto"] | null;
             /** @description The budget, as in the detail: with `cost` and `spentToday` a list shows what is left */
@@ -1647,6 +1713,19 @@ export interface components {
              * @enum {string}
              */
             category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+            /**
+             * @description Creative review (CAMPAIGN_REVIEW=true, docs/CONTRACT.md §18): `pending` while a new campaign or an edited creative waits for an admin, `rejected` after a rejection (see reviewNote), `approved` otherwise
+             * @example approved
+             * @enum {string}
+             */
+            reviewStatus: "approved" | "pending" | "rejected";
+            /**
+             * @description The admin's note when the last review rejected it; null otherwise
+             * @example null
+             */
+            reviewNote: string | null;
+            /** @description An edited creative waiting for review (CAMPAIGN_REVIEW=true): `ad` keeps serving until an admin approves it; null when none waits */
+            pendingAd: components["schemas"]["AdDto"] | null;
             /**
              * @description Verification endpoint, or null
              * @example https://api.example.com/adnet/verify
@@ -1810,6 +1889,75 @@ export interface components {
              * @enum {string}
              */
             category?: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+        };
+        ReviewItemDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            campaignId: string;
+            /**
+             * @description The advertiser's accountId
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4a
+             */
+            userId: string;
+            /** @example Winter launch */
+            name: string;
+            /**
+             * @description `new`: a campaign never approved; `revision`: an approved campaign whose creative was edited
+             * @enum {string}
+             */
+            kind: "new" | "revision";
+            /**
+             * @description Since when it waits (ms)
+             * @example 1767225600000
+             */
+            waitingSince: number;
+            /**
+             * @example inReview
+             * @enum {string}
+             */
+            campaignStatus: "inReview" | "onGoing" | "paused" | "ended";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+            /** @description The creative serving now (a revision); null for a new campaign */
+            approvedAd: components["schemas"]["AdDto"] | null;
+            /** @description The creative waiting for review */
+            pendingAd: components["schemas"]["AdDto"];
+        };
+        ReviewListDto: {
+            /**
+             * @description Items in all pages
+             * @example 42
+             */
+            total: number;
+            /** @example 1 */
+            current: number;
+            /** @example 20 */
+            pageSize: number;
+            /** @example true */
+            success: boolean;
+            reviews: components["schemas"]["ReviewItemDto"][];
+        };
+        ReviewApproveDto: {
+            /**
+             * @description Campaign id
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            campaignId: string;
+        };
+        ReviewRejectDto: {
+            /**
+             * @description Campaign id
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            campaignId: string;
+            /**
+             * @description Why, for the advertiser (shown as reviewNote), up to 1000 characters
+             * @example The landing page does not match the ad
+             */
+            note: string;
         };
         AdBlockCreatedDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
@@ -4791,6 +4939,388 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CampaignUpdateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["CampaignResponseDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The state machine forbids this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CampaignReviewsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                current?: number;
+                /** @description Items per page */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["ReviewListDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CampaignReviewsController_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewApproveDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["CampaignResponseDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The state machine forbids this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CampaignReviewsController_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRejectDto"];
             };
         };
         responses: {

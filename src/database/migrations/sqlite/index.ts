@@ -15,6 +15,7 @@ import { Views1763895600000 } from './1763895600000-Views';
 import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
 import { CampaignStatusIdIndex1763902800000 } from './1763902800000-CampaignStatusIdIndex';
 import { PublisherControls1763920800000 } from './1763920800000-PublisherControls';
+import { CreativeReview1763924400000 } from './1763924400000-CreativeReview';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const SQLITE_MIGRATIONS = [
   EventPartitions1763899200000,
   CampaignStatusIdIndex1763902800000,
   PublisherControls1763920800000,
+  CreativeReview1763924400000,
 ];
