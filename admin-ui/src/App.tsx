@@ -15,6 +15,7 @@ import { PageError } from './layout/PageError';
 import { QueuesPage } from './layout/QueuesPage';
 import { LoginPage } from './login/LoginPage';
 import { ProfileImport } from './profiles/ProfileImport';
+import { ReviewQueuePage } from './reviews/ReviewQueuePage';
 
 /** Resources follow the roles of the logged-in key; admin holds them all. */
 export const App = () => (
@@ -43,6 +44,7 @@ export const App = () => (
           {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? <Route path="/test-delivery" element={<DeliveryTestPage />} /> : null}
           {hasRole(permissions, 'publisher') ? <Route path="/profiles/import" element={<ProfileImport />} /> : null}
           {isAdmin(permissions) ? <Route path="/queues" element={<QueuesPage />} /> : null}
+          {isAdmin(permissions) ? <Route path="/reviews" element={<ReviewQueuePage />} /> : null}
         </CustomRoutes>
       </>
     )}

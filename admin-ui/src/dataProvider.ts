@@ -97,7 +97,7 @@ export interface CampaignForecast {
 /** The fields of the campaign shape the create/update endpoints take; stats and ids are left out. */
 export function campaignBody(data: FormData): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad', 'optimizationEvent'] as const) {
+  for (const key of ['name', 'targeting', 'budget', 'bidding', 'ad', 'optimizationEvent', 'category'] as const) {
     if (data[key] !== undefined) body[key] = data[key];
   }
   const url = typeof data.verificationUrl === 'string' ? data.verificationUrl.trim() : data.verificationUrl;
@@ -130,12 +130,31 @@ export function exchangeCampaignBody(data: FormData, forUpdate = false): Record<
   return body;
 }
 
-/** The fields ad/block/create and ad/block/update take (update also needs the block id). */
-export function adBlockBody(data: FormData): Record<string, unknown> {
+/**
+ * The fields ad/block/create and ad/block/update take (update also needs the block id). An emptied floor is left out
+ * (create) or removed with null (update); the blocked domains come from a text of names separated by commas, spaces
+ * or lines.
+ */
+export function adBlockBody(data: FormData, forUpdate = false): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   if (data.name !== undefined) body.name = data.name;
   if (typeof data.requireSignedViewer === 'boolean') body.requireSignedViewer = data.requireSignedViewer;
+  for (const key of ['floorCpm', 'floorCpc'] as const) {
+    const value = data[key];
+    if (value !== undefined && value !== null && value !== '') body[key] = value;
+    else if (forUpdate && key in data) body[key] = null;
+  }
+  if (Array.isArray(data.blockedCategories)) body.blockedCategories = data.blockedCategories;
+  if (data.blockedDomains !== undefined) body.blockedDomains = parseDomains(data.blockedDomains);
   return body;
+}
+
+/** Host names from a text (commas, spaces or lines between them) or a list; empty entries dropped. */
+export function parseDomains(value: unknown): unknown {
+  if (Array.isArray(value)) return value;
+  if (value === null || value === '') return [];
+  if (typeof value !== 'string') return value;
+  return value.split(/[\s,]+/).filter(Boolean);
 }
 
 /** Filters the panel applies itself: the list endpoints page but do not filter. */
@@ -361,7 +380,9 @@ export function createDataProvider(api: Api = defaultApi) {
         return { data: { ...data, id: data.exchangeCampaignId } };
       }
       if (resource === 'adBlocks') {
-        const data = await api<ApiRecord<'adBlockId'>>(`${OPENAPI}/ad/block/update`, { body: { adBlockId: String(params.id), ...adBlockBody(params.data) } });
+        const data = await api<ApiRecord<'adBlockId'>>(`${OPENAPI}/ad/block/update`, {
+          body: { adBlockId: String(params.id), ...adBlockBody(params.data, true) },
+        });
         return { data: { ...data, id: data.adBlockId } };
       }
       if (resource !== 'campaigns') return unsupported('update', resource);

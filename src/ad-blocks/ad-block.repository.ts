@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DeepPartial, Repository } from 'typeorm';
+import { DeepPartial, IsNull, Not, Repository } from 'typeorm';
 import { AdBlock } from './entities/ad-block.entity';
 
 /** The `ad_blocks` rows the ad-blocks feature writes (create, settings) and reads; counters are the stats writer's. */
@@ -21,9 +21,32 @@ export class AdBlockRepository {
     return this.blocks.findOneBy({ id });
   }
 
-  /** What the hot routes remember of a block: its owner and viewer rule. */
-  servingFacts(id: string): Promise<Pick<AdBlock, 'id' | 'accountId' | 'requireSignedViewer'> | null> {
-    return this.blocks.findOne({ where: { id }, select: { id: true, accountId: true, requireSignedViewer: true } });
+  /** What the hot routes remember of a block: its owner, viewer rule and controls. */
+  servingFacts(
+    id: string,
+  ): Promise<Pick<AdBlock, 'id' | 'accountId' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'> | null> {
+    return this.blocks.findOne({
+      where: { id },
+      select: {
+        id: true,
+        accountId: true,
+        requireSignedViewer: true,
+        floorCpmMicros: true,
+        floorCpcMicros: true,
+        blockedCategories: true,
+        blockedDomains: true,
+      },
+    });
+  }
+
+  /** How many blocks there are, and the controls columns of those that set any (the delivery diagnosis's network view). */
+  async controlled(): Promise<{ total: number; rows: Pick<AdBlock, 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'>[] }> {
+    const total = await this.blocks.count();
+    const rows = await this.blocks.find({
+      where: [{ floorCpmMicros: Not(0) }, { floorCpcMicros: Not(0) }, { blockedCategories: Not(IsNull()) }, { blockedDomains: Not(IsNull()) }],
+      select: { floorCpmMicros: true, floorCpcMicros: true, blockedCategories: true, blockedDomains: true },
+    });
+    return { total, rows };
   }
 
   /** Newest first, of one account or (null) of every account, with the total. */
@@ -31,7 +54,10 @@ export class AdBlockRepository {
     return this.blocks.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
   }
 
-  async updateSettings(id: string, fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer'>>): Promise<void> {
+  async updateSettings(
+    id: string,
+    fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'>>,
+  ): Promise<void> {
     await this.blocks.update({ id }, fields);
   }
 }

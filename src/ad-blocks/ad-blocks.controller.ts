@@ -18,25 +18,29 @@ export class AdBlocksController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create an ad block (a publisher ad spot); its id goes into matching/ad',
-    description: 'With `requireSignedViewer: true` its ad requests need a signed viewer header (see ad/block/update).',
+    description:
+      'With `requireSignedViewer: true` its ad requests need a signed viewer header (see ad/block/update). `floorCpm` / `floorCpc`, ' +
+      '`blockedCategories` and `blockedDomains` keep campaigns bidding less, of those categories or landing on those hosts (or their ' +
+      'subdomains) off the block (docs/CONTRACT.md §18).',
   })
   @ApiEnvelope(AdBlockCreatedDto)
   @ApiErrors(400, 401, 403)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: AdBlockCreateDto): Promise<Envelope<AdBlockCreatedDto>> {
-    return ok({ adBlockId: await this.adBlocks.create(principal, body.name, body.requireSignedViewer) });
+    return ok({ adBlockId: await this.adBlocks.create(principal, body) });
   }
 
   @Post('update')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Change an ad block: name, signed viewers',
+    summary: 'Change an ad block: name, signed viewers, floor prices, blocked categories and domains',
     description:
       'The fields given change, the others stay; answers the detail. `requireSignedViewer: true` makes matching/ad on the ' +
       'block need the header `x-adnet-viewer: <openId>.<expiresAtMs>.<signature>`, where the signature is the lower-case hex ' +
       "HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account's webhook secret (GET account/me), made by your " +
       'server for the user it serves; `expiresAtMs` must be in the future and at most 24 hours ahead. A request without it, ' +
       'expired, signed for another openId or with a wrong signature is a 401 naming the header. Clicks need no header: they ' +
-      'count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet.',
+      'count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet. A floor set to null ' +
+      'is removed; a list given replaces the stored one (`[]` blocks none). Changes apply to the next ad request.',
   })
   @ApiEnvelope(AdBlockResponseDto)
   @ApiErrors(400, 401, 403, 404)

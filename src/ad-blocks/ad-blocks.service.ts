@@ -5,17 +5,63 @@ import { ChangeBus } from '../common/change-bus';
 import { NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { zeroTrafficCounters } from '../database/counter-columns';
-import { fromMicros } from '../common/money';
+import { fromMicros, toMicros } from '../common/money';
 import { readWithinDeadline, staleReads } from '../common/stale-reads';
 import { AdBlockRepository } from './ad-block.repository';
-import { AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
+import { AdBlockCreateDto, AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 import { AdBlock } from './entities/ad-block.entity';
 
-/** What the hot routes need of a block: its owner (whose profiles and webhook secret apply) and its viewer rule. */
+/**
+ * What a block refuses to serve (docs/CONTRACT.md §18), as the serving index applies it: built once when the block is
+ * loaded, never per request.
+ */
+export interface BlockControls {
+  /** The same for blocks with the same controls: the serving index keeps its answers per key. */
+  key: string;
+  /** 0: no floor. */
+  floorCpmMicros: number;
+  floorCpcMicros: number;
+  blockedCategories: ReadonlySet<string>;
+  /** Lower-case host names. */
+  blockedDomains: readonly string[];
+}
+
+/** What the hot routes need of a block: its owner (whose profiles and webhook secret apply), its viewer rule, its controls. */
 export interface ServingBlock {
   accountId: string;
   requireSignedViewer: boolean;
+  /** null: the block refuses nothing. */
+  controls: BlockControls | null;
 }
+
+/** The block columns the hot routes remember. */
+export type ServingFacts = Pick<
+  AdBlock,
+  'id' | 'accountId' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'
+>;
+
+/** The block's controls, or null when it refuses nothing. */
+export function controlsOf(block: Omit<ServingFacts, 'id' | 'accountId' | 'requireSignedViewer'>): BlockControls | null {
+  const categories = [...(block.blockedCategories ?? [])].sort();
+  const domains = [...(block.blockedDomains ?? [])].sort();
+  if (block.floorCpmMicros === 0 && block.floorCpcMicros === 0 && categories.length === 0 && domains.length === 0) return null;
+  return {
+    key: `${block.floorCpmMicros}|${block.floorCpcMicros}|${categories.join(',')}|${domains.join(',')}`,
+    floorCpmMicros: block.floorCpmMicros,
+    floorCpcMicros: block.floorCpcMicros,
+    blockedCategories: new Set(categories),
+    blockedDomains: domains,
+  };
+}
+
+/** A list as stored: lower-case, each once, in the order given; empty is null. */
+function storedList(values: string[] | undefined): string[] | null {
+  const list = [...new Set((values ?? []).map((value) => value.toLowerCase()))];
+  return list.length > 0 ? list : null;
+}
+
+/** The settings columns an update may change. */
+type BlockSettings = Pick<AdBlock, 'name' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'>;
 
 interface KnownBlock extends ServingBlock {
   loadedAt: number;
@@ -45,12 +91,16 @@ export class AdBlocksService {
     changes.onReconnect(() => (this.staleBefore = Date.now()));
   }
 
-  async create(principal: Principal, name: string, requireSignedViewer = false): Promise<string> {
+  async create(principal: Principal, dto: AdBlockCreateDto): Promise<string> {
     const block = this.blocks.build({
       id: newId(),
       accountId: principal.accountId,
-      name,
-      requireSignedViewer,
+      name: dto.name,
+      requireSignedViewer: dto.requireSignedViewer ?? false,
+      floorCpmMicros: dto.floorCpm === undefined ? 0 : toMicros(dto.floorCpm),
+      floorCpcMicros: dto.floorCpc === undefined ? 0 : toMicros(dto.floorCpc),
+      blockedCategories: storedList(dto.blockedCategories),
+      blockedDomains: storedList(dto.blockedDomains),
       ...zeroTrafficCounters(),
       earningsMicros: 0,
       createdAt: Date.now(),
@@ -72,9 +122,13 @@ export class AdBlocksService {
   /** Changes the fields given; answers the detail. */
   async update(principal: Principal, change: AdBlockUpdateDto): Promise<AdBlockResponseDto> {
     const block = await this.usableBlock(principal, change.adBlockId);
-    const fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer'>> = {};
+    const fields: Partial<BlockSettings> = {};
     if (change.name !== undefined) fields.name = change.name;
     if (change.requireSignedViewer !== undefined) fields.requireSignedViewer = change.requireSignedViewer;
+    if (change.floorCpm !== undefined) fields.floorCpmMicros = change.floorCpm === null ? 0 : toMicros(change.floorCpm);
+    if (change.floorCpc !== undefined) fields.floorCpcMicros = change.floorCpc === null ? 0 : toMicros(change.floorCpc);
+    if (change.blockedCategories !== undefined) fields.blockedCategories = storedList(change.blockedCategories);
+    if (change.blockedDomains !== undefined) fields.blockedDomains = storedList(change.blockedDomains);
     if (Object.keys(fields).length > 0) {
       await this.blocks.updateSettings(block.id, fields);
       Object.assign(block, fields);
@@ -82,6 +136,15 @@ export class AdBlocksService {
       this.changes.publish(AD_BLOCK_CHANGED, block.id);
     }
     return toResponse(block);
+  }
+
+  /**
+   * Every block's controls, for the delivery diagnosis of a campaign without a block: how many blocks there are and the
+   * controls of those that set any (never which blocks or whose). Reads the database; not for the hot path.
+   */
+  async networkControls(): Promise<{ blocks: number; controls: BlockControls[] }> {
+    const { total, rows } = await this.blocks.controlled();
+    return { blocks: total, controls: rows.map(controlsOf).filter((controls): controls is BlockControls => controls !== null) };
   }
 
   /** Whether this principal may use the block, when its owner is already known (no I/O); undefined otherwise. */
@@ -131,8 +194,8 @@ export class AdBlocksService {
     return block;
   }
 
-  private remember(block: Pick<AdBlock, 'id' | 'accountId' | 'requireSignedViewer'>): KnownBlock {
-    const known = { accountId: block.accountId, requireSignedViewer: block.requireSignedViewer, loadedAt: Date.now() };
+  private remember(block: ServingFacts): KnownBlock {
+    const known = { accountId: block.accountId, requireSignedViewer: block.requireSignedViewer, controls: controlsOf(block), loadedAt: Date.now() };
     this.known.set(block.id, known);
     return known;
   }
@@ -154,6 +217,10 @@ function toResponse(block: AdBlock): AdBlockResponseDto {
     userId: block.accountId,
     name: block.name,
     requireSignedViewer: block.requireSignedViewer,
+    floorCpm: block.floorCpmMicros > 0 ? fromMicros(block.floorCpmMicros) : null,
+    floorCpc: block.floorCpcMicros > 0 ? fromMicros(block.floorCpcMicros) : null,
+    blockedCategories: block.blockedCategories ?? [],
+    blockedDomains: block.blockedDomains ?? [],
     impressions: block.impressions,
     clicks: block.clicks,
     unbilledClicks: block.unbilledClicks,

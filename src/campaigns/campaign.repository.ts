@@ -30,6 +30,28 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
     return this.campaigns.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
   }
 
+  /** Campaigns waiting for review, oldest first, with their count. */
+  waitingForReview(skip: number, take: number): Promise<[Campaign[], number]> {
+    return this.campaigns.findAndCount({ where: { reviewStatus: 'pending' }, order: { reviewRequestedAt: 'ASC', id: 'ASC' }, skip, take });
+  }
+
+  /** Per kind of review (new campaign, revision): how many wait and since when the oldest waits (ms; null: none). */
+  async reviewQueue(): Promise<{ kind: 'new' | 'revision'; waiting: number; oldestSince: number | null }[]> {
+    const rows: { approved: number | string | boolean; waiting: number | string; oldest: number | string | null }[] = await this.campaigns
+      .createQueryBuilder('c')
+      .select('c.approved', 'approved')
+      .addSelect('COUNT(*)', 'waiting')
+      .addSelect('MIN(c.reviewRequestedAt)', 'oldest')
+      .where('c.reviewStatus = :pending', { pending: 'pending' })
+      .groupBy('c.approved')
+      .getRawMany();
+    return (['new', 'revision'] as const).map((kind) => {
+      // MySQL answers a TINYINT, SQLite an integer
+      const row = rows.find((entry) => (Number(entry.approved) === 1) === (kind === 'revision'));
+      return { kind, waiting: row ? Number(row.waiting) : 0, oldestSince: row && row.oldest !== null ? Number(row.oldest) : null };
+    });
+  }
+
   async updateAtVersion(id: string, version: number, changes: Partial<Campaign>): Promise<boolean> {
     const result = await this.campaigns.update({ id, version } as FindOptionsWhere<Campaign>, changes as QueryDeepPartialEntity<Campaign>);
     return result.affected === 1;

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CampaignReviewMetrics } from './campaign-review-metrics';
+import { CampaignReviewsController } from './campaign-reviews.controller';
 import { CAMPAIGN_STORE } from './campaign-store';
 import { CampaignRepository } from './campaign.repository';
 import { CampaignsController } from './campaigns.controller';
@@ -8,8 +10,8 @@ import { Campaign } from './entities/campaign.entity';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Campaign])],
-  controllers: [CampaignsController],
-  providers: [CampaignsService, CampaignRepository, { provide: CAMPAIGN_STORE, useExisting: CampaignRepository }],
+  controllers: [CampaignsController, CampaignReviewsController],
+  providers: [CampaignsService, CampaignRepository, CampaignReviewMetrics, { provide: CAMPAIGN_STORE, useExisting: CampaignRepository }],
   exports: [CampaignsService, CAMPAIGN_STORE],
 })
 export class CampaignsModule {}

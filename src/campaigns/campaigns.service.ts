@@ -11,8 +11,20 @@ import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
 import { eventCountsOf } from '../conversions/event-types';
 import { CampaignRepository } from './campaign.repository';
-import { CampaignCreateDto, CampaignListItemDto, CampaignResponseDto, CampaignUpdateDto, FrequencyCapDto, TargetingDto } from './dto/campaign.dto';
-import { Campaign, CampaignTargeting } from './entities/campaign.entity';
+import { DEFAULT_CATEGORY } from './categories';
+import {
+  AdDto,
+  AdUpdateDto,
+  CampaignCreateDto,
+  CampaignListItemDto,
+  CampaignResponseDto,
+  CampaignUpdateDto,
+  FrequencyCapDto,
+  ReviewItemDto,
+  TargetingDto,
+} from './dto/campaign.dto';
+import { Campaign, CampaignCreative, CampaignTargeting } from './entities/campaign.entity';
+import { approval, creativeOf, rejection, resubmitted, reviewKindOf, reviseCreative } from './creative-review';
 import { estimatedEventRate, type EventRatePriors, priorsFrom } from './event-rate';
 
 /** Change-bus topic: a campaign was created or changed; serving indexes reload it. */
@@ -46,6 +58,11 @@ const EDITABLE_COLUMNS = [
   'frequencyCapImpressions',
   'frequencyCapHours',
   'optimizationEvent',
+  'category',
+  'reviewStatus',
+  'reviewNote',
+  'pendingAd',
+  'reviewRequestedAt',
   'updatedAt',
 ] as const satisfies readonly (keyof Campaign)[];
 
@@ -98,6 +115,11 @@ export class CampaignsService {
       frequencyCapHours: dto.frequencyCap?.hours ?? null,
       ...zeroEventCounters(),
       optimizationEvent: dto.optimizationEvent ?? 'conversion',
+      category: dto.category ?? DEFAULT_CATEGORY,
+      reviewStatus: review ? 'pending' : 'approved',
+      reviewNote: '',
+      pendingAd: null,
+      reviewRequestedAt: review ? now : 0,
       spentMicros: 0,
       daySpentMicros: 0,
       spentDay: '',
@@ -118,13 +140,50 @@ export class CampaignsService {
     await this.changeWithVersion(principal, campaignId, (campaign) => {
       const next = applyStatusAction(campaign, action, isAdmin(principal));
       if (next.status === campaign.status && next.approved === campaign.approved) return null;
-      return { ...next, updatedAt: this.clock.now() };
+      // an admin starting a campaign that waits for review approves it
+      const approvedNow = next.approved && !campaign.approved ? { reviewStatus: 'approved' as const, reviewNote: '', reviewRequestedAt: 0 } : {};
+      return { ...next, ...approvedNow, updatedAt: this.clock.now() };
     });
   }
 
+  /**
+   * Applies an edit. Under review (CAMPAIGN_REVIEW=true, not an admin) an edit of an approved campaign's `ad` makes a
+   * pending revision and the approved creative keeps serving; every other field applies at once; an edit of a rejected
+   * new campaign puts it back in the review queue (docs/CONTRACT.md §18).
+   */
   async update(principal: Principal, dto: CampaignUpdateDto): Promise<CampaignResponseDto> {
-    const updated = await this.changeWithVersion(principal, dto.campaignId, (campaign) => mergeUpdate(campaign, dto, this.clock.now()));
+    const underReview = this.config.campaignReview && !isAdmin(principal);
+    const updated = await this.changeWithVersion(principal, dto.campaignId, (campaign) => {
+      const now = this.clock.now();
+      const changes = mergeUpdate(campaign, dto, now);
+      if (!underReview) return changes;
+      if (!campaign.approved) return Object.assign(changes, resubmitted(campaign, now) ?? {});
+      if (dto.ad === undefined) return changes;
+      const edited = editedCreative(campaign.pendingAd ?? creativeOf(campaign), dto.ad);
+      // the ad columns keep the approved creative; the edited one waits
+      return Object.assign(changes, creativeOf(campaign), reviseCreative(campaign, edited, now) ?? {});
+    });
     return toResponse(updated, this.clock.now(), await this.eventRatePriors());
+  }
+
+  /** What waits for review, oldest first: new campaigns and revisions of approved ones. */
+  async reviews(skip: number, take: number): Promise<[ReviewItemDto[], number]> {
+    const [rows, total] = await this.store.waitingForReview(skip, take);
+    return [rows.map(toReviewItem), total];
+  }
+
+  /** An admin approves what waits: a new campaign may serve, a revision's creative replaces the approved one. */
+  async approveReview(principal: Principal, campaignId: string): Promise<CampaignResponseDto> {
+    const now = this.clock.now();
+    const updated = await this.changeWithVersion(principal, campaignId, (campaign) => ({ ...approval(campaign), updatedAt: now }));
+    return toResponse(updated, now, await this.eventRatePriors());
+  }
+
+  /** An admin rejects what waits, with a note its advertiser sees: a revision is discarded, a new campaign stays in review. */
+  async rejectReview(principal: Principal, campaignId: string, note: string): Promise<CampaignResponseDto> {
+    const now = this.clock.now();
+    const updated = await this.changeWithVersion(principal, campaignId, (campaign) => ({ ...rejection(campaign, note), updatedAt: now }));
+    return toResponse(updated, now, await this.eventRatePriors());
   }
 
   private async changeWithVersion(principal: Principal, campaignId: string, decide: (campaign: Campaign) => Partial<Campaign> | null): Promise<Campaign> {
@@ -185,9 +244,6 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
   const budget = { ...budgetOf(campaign), ...definedOnly(dto.budget) };
   const bidding = { ...biddingOf(campaign), ...definedOnly(dto.bidding) };
   checkCampaignNumbers({ ...budget, ...bidding });
-  const ad = definedOnly(dto.ad);
-  const destination = definedOnly(dto.ad?.destination);
-
   const changes: Partial<Campaign> = {
     name: dto.name ?? campaign.name,
     targeting: dto.targeting ? normalizeTargeting(campaign.targeting, dto.targeting) : campaign.targeting,
@@ -198,20 +254,58 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
     endTime: budget.endTime,
     billingType: bidding.billingType,
     costPerMicros: toMicros(bidding.costPer),
-    adFormat: ad.adFormat ?? campaign.adFormat,
-    popupImage: ad.popupImage ?? campaign.popupImage,
-    icon: ad.icon ?? campaign.icon,
-    actionType: destination.actionType ?? campaign.actionType,
-    destinationUrl: destination.url ?? campaign.destinationUrl,
-    text: ad.text ?? campaign.text,
-    brandName: ad.brandName ?? campaign.brandName,
-    buttonText: ad.buttonText ?? campaign.buttonText,
+    ...editedCreative(campaign, dto.ad),
     verificationUrl: dto.verificationUrl === undefined ? campaign.verificationUrl : dto.verificationUrl,
     ...mergeFrequencyCap(campaign, dto.frequencyCap),
     optimizationEvent: dto.optimizationEvent ?? campaign.optimizationEvent,
+    category: dto.category ?? campaign.category,
     updatedAt: now,
   };
   return changes;
+}
+
+/** The creative `base` with the given ad fields changed. */
+function editedCreative(base: CampaignCreative, given: AdUpdateDto | undefined): CampaignCreative {
+  const ad = definedOnly(given);
+  const destination = definedOnly(given?.destination);
+  return {
+    adFormat: ad.adFormat ?? base.adFormat,
+    popupImage: ad.popupImage ?? base.popupImage,
+    icon: ad.icon ?? base.icon,
+    actionType: destination.actionType ?? base.actionType,
+    destinationUrl: destination.url ?? base.destinationUrl,
+    text: ad.text ?? base.text,
+    brandName: ad.brandName ?? base.brandName,
+    buttonText: ad.buttonText ?? base.buttonText,
+  };
+}
+
+/** A creative as the API names its fields. */
+function adOf(creative: CampaignCreative): AdDto {
+  return {
+    adFormat: creative.adFormat,
+    popupImage: creative.popupImage,
+    icon: creative.icon,
+    destination: { actionType: creative.actionType, url: creative.destinationUrl },
+    text: creative.text,
+    brandName: creative.brandName,
+    buttonText: creative.buttonText,
+  };
+}
+
+function toReviewItem(campaign: Campaign): ReviewItemDto {
+  const kind = reviewKindOf(campaign);
+  return {
+    campaignId: campaign.id,
+    userId: campaign.accountId,
+    name: campaign.name,
+    kind,
+    waitingSince: campaign.reviewRequestedAt,
+    campaignStatus: campaign.status,
+    category: campaign.category,
+    approvedAd: kind === 'revision' ? adOf(campaign) : null,
+    pendingAd: adOf(kind === 'revision' ? campaign.pendingAd! : campaign),
+  };
 }
 
 /** `null` removes the cap; given fields merge into the current one, which then needs both. */
@@ -298,6 +392,8 @@ function toListItem(campaign: Campaign, now: number): CampaignListItemDto {
     campaignStatus: campaign.status,
     deliveryStatus: deliveryStatus(campaign, now),
     billingType: campaign.billingType,
+    category: campaign.category,
+    reviewStatus: campaign.reviewStatus,
     frequencyCap: frequencyCapOf(campaign),
     ...statsOf(campaign, now),
     budget: budgetOf(campaign),
@@ -315,15 +411,11 @@ export function toResponse(campaign: Campaign, now: number, priors: EventRatePri
     targeting: campaign.targeting as Required<TargetingDto>,
     budget: budgetOf(campaign),
     bidding: biddingOf(campaign),
-    ad: {
-      adFormat: campaign.adFormat,
-      popupImage: campaign.popupImage,
-      icon: campaign.icon,
-      destination: { actionType: campaign.actionType, url: campaign.destinationUrl },
-      text: campaign.text,
-      brandName: campaign.brandName,
-      buttonText: campaign.buttonText,
-    },
+    ad: adOf(campaign),
+    category: campaign.category,
+    reviewStatus: campaign.reviewStatus,
+    reviewNote: campaign.reviewNote === '' ? null : campaign.reviewNote,
+    pendingAd: campaign.pendingAd === null ? null : adOf(campaign.pendingAd),
     verificationUrl: campaign.verificationUrl,
     frequencyCap: frequencyCapOf(campaign),
     campaignStatus: campaign.status,

@@ -18,7 +18,7 @@ describe(ClicksService.name, () => {
   beforeAll(async () => {
     app = await startAppContext();
     clicks = app.get(ClicksService);
-    adBlockId = await app.get(AdBlocksService).create(publisher, 'Level end');
+    adBlockId = await app.get(AdBlocksService).create(publisher, { name: 'Level end' });
   });
   afterAll(() => app.close());
 

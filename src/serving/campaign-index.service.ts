@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { BlockControls } from '../ad-blocks/ad-blocks.service';
+import { hostOf } from '../common/hosts';
 import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { hasBudgetLeft, isRunning } from '../campaigns/campaign-rules';
 import { CAMPAIGN_STORE, type CampaignBillingFacts, type CampaignCounters, type CampaignStore } from '../campaigns/campaign-store';
@@ -62,6 +64,8 @@ export function toIndexed(campaign: Campaign): IndexedCampaign {
     spentMicros: campaign.spentMicros,
     daySpentMicros: campaign.daySpentMicros,
     spentDay: campaign.spentDay,
+    category: campaign.category,
+    destinationHost: hostOf(campaign.destinationUrl),
     ecpmMicros: expectedRevenuePerMille(campaign.billingType, campaign.costPerMicros, ctr),
     verificationUrl: campaign.verificationUrl,
     frequencyCap:
@@ -133,9 +137,9 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   private readonly matches = new MatchCache();
 
-  /** The best `max` servable campaigns for this context, best first, skipping `skip` (see MatchCache). */
-  candidates(context: MatchContext, max: number, skip: ReadonlySet<string>): IndexedCampaign[] {
-    return this.matches.select(this.rankedList, context, max, skip);
+  /** The best `max` servable campaigns for this context, best first, skipping `skip` and what `controls` refuse (see MatchCache). */
+  candidates(context: MatchContext, max: number, skip: ReadonlySet<string>, controls: BlockControls | null = null): IndexedCampaign[] {
+    return this.matches.select(this.rankedList, context, max, skip, controls);
   }
 
   get(campaignId: string): IndexedCampaign | undefined {

@@ -4,6 +4,8 @@
  * campaign-ranking.ts (the order), targeting-rules.ts (who may see a campaign), match-cache.ts (the answers per
  * targeting context over bitsets); this file holds the shapes and the plain scan, and is what the rest imports.
  */
+import type { BlockControls } from '../ad-blocks/ad-blocks.service';
+import { refusedBy } from './block-controls';
 import { isLive, matchesTargeting } from './targeting-rules';
 
 export { expectedRevenuePerMille, rankCampaigns, rerankCampaigns, rerankCampaignsInSlices, smoothedCtr } from './campaign-ranking';
@@ -35,6 +37,10 @@ export interface IndexedCampaign {
   spentMicros: number;
   daySpentMicros: number;
   spentDay: string;
+  /** What it advertises (a block may refuse it); absent: `other`. */
+  category?: string;
+  /** The lower-case host of the destination URL (a block may refuse it and its parents). */
+  destinationHost?: string;
   /** Expected revenue per 1000 impressions in micro-USDT: the ranking key. */
   ecpmMicros: number;
   /** The advertiser's verification endpoint: counted clicks on this campaign are verified through it. */
@@ -65,13 +71,20 @@ export interface MatchContext {
 
 /**
  * The best `max` campaigns for this request, in rank order, one per campaign. `ranked` must come from
- * rankCampaigns; the scan stops as soon as it has enough, so its cost follows the answer, not the index size.
+ * rankCampaigns; a block's `controls` refuse campaigns as the serving index does. The scan stops as soon as it has enough, so its cost follows the answer, not the index size.
  */
-export function selectCandidates(ranked: readonly IndexedCampaign[], context: MatchContext, max: number, skip?: ReadonlySet<string>): IndexedCampaign[] {
+export function selectCandidates(
+  ranked: readonly IndexedCampaign[],
+  context: MatchContext,
+  max: number,
+  skip?: ReadonlySet<string>,
+  controls?: BlockControls | null,
+): IndexedCampaign[] {
   const picked: IndexedCampaign[] = [];
   for (const campaign of ranked) {
     if (picked.length >= max) break;
     if (skip?.has(campaign.id)) continue;
+    if (controls && refusedBy(controls, campaign) !== null) continue;
     if (isLive(campaign, context.now) && matchesTargeting(campaign, context)) picked.push(campaign);
   }
   return picked;

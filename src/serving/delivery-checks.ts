@@ -3,7 +3,10 @@
  * of a rule the serving path itself applies (campaign-rules.ts, campaign-matcher.ts, the serving state's preview),
  * put in plain words. Pure: no I/O, so a property test can hold it against the matcher.
  */
+import type { BlockControls } from '../ad-blocks/ad-blocks.service';
 import { hasDailyBudgetLeft, hasTotalBudgetLeft, isRunning, spentToday } from '../campaigns/campaign-rules';
+import { blockingDomain } from '../common/hosts';
+import { refusedBy } from './block-controls';
 import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { fromMicros } from '../common/money';
 import { IndexedCampaign, isLive, MatchContext, TargetingRule, targetingVerdicts } from './campaign-matcher';
@@ -212,4 +215,102 @@ export function ordinal(n: number): string {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
+}
+
+/** A bid in words: "2.5 USDT per 1000 impressions (CPM)" or "0.05 USDT per click (CPC)". */
+function bidWords(campaign: Pick<IndexedCampaign, 'billingType' | 'costPerMicros'>): string {
+  return campaign.billingType === 'CPM' ? `${usdt(campaign.costPerMicros)} per 1000 impressions (CPM)` : `${usdt(campaign.costPerMicros)} per click (CPC)`;
+}
+
+/**
+ * The block's controls for the campaign (docs/CONTRACT.md §18): its floor for the campaign's billing type, its blocked
+ * categories and domains. Each fails exactly when refusedBy names it (block-controls.spec.ts holds them to it).
+ */
+export function controlChecks(campaign: IndexedCampaign, controls: BlockControls | null): DeliveryCheck[] {
+  const floor = controls === null ? 0 : campaign.billingType === 'CPM' ? controls.floorCpmMicros : controls.floorCpcMicros;
+  const category = campaign.category ?? 'other';
+  const host = campaign.destinationHost ?? '';
+  const domain = controls === null ? null : blockingDomain(host, controls.blockedDomains);
+  return [
+    {
+      check: 'floor',
+      passed: campaign.costPerMicros >= floor,
+      detail:
+        floor === 0
+          ? `this block has no ${campaign.billingType} floor`
+          : campaign.costPerMicros >= floor
+            ? `${bidWords(campaign)} is at or above this block's floor of ${usdt(floor)}`
+            : `${bidWords(campaign)} is below this block's floor of ${usdt(floor)}: bid at least that to serve here`,
+    },
+    controls !== null && controls.blockedCategories.has(category)
+      ? { check: 'category', passed: false, detail: `blocked category: ${category} is not served on this block` }
+      : { check: 'category', passed: true, detail: `${category} is not blocked on this block` },
+    domain !== null
+      ? { check: 'domain', passed: false, detail: `blocked domain: the landing host ${host} is under ${domain}, blocked on this block` }
+      : { check: 'domain', passed: true, detail: `the landing host ${host} is not blocked on this block` },
+  ];
+}
+
+/**
+ * Without a block: how many of the network's ad blocks each control keeps the campaign off, never which blocks or
+ * whose. A check fails only when every block refuses the campaign.
+ */
+export function networkControlChecks(campaign: IndexedCampaign, network: { blocks: number; controls: readonly BlockControls[] }): DeliveryCheck[] {
+  const refusing = { floor: [] as number[], category: 0, domain: 0 };
+  for (const controls of network.controls) {
+    const rule = refusedBy(controls, campaign);
+    if (rule === 'floor') refusing.floor.push(campaign.billingType === 'CPM' ? controls.floorCpmMicros : controls.floorCpcMicros);
+    else if (rule !== null) refusing[rule] += 1;
+  }
+  const of = (n: number) => `${n} of ${network.blocks} ad ${network.blocks === 1 ? 'block' : 'blocks'}`;
+  const passed = (n: number) => network.blocks === 0 || n < network.blocks;
+  const floors = refusing.floor.length;
+  const category = campaign.category ?? 'other';
+  return [
+    {
+      check: 'floor',
+      passed: passed(floors),
+      detail:
+        floors === 0
+          ? `${bidWords(campaign)} clears the floor of every ad block`
+          : `${bidWords(campaign)} is below the floor of ${of(floors)}; ${usdt(Math.max(...refusing.floor))} clears them all`,
+    },
+    {
+      check: 'category',
+      passed: passed(refusing.category),
+      detail: refusing.category === 0 ? `${category} is blocked on no ad block` : `${category} is a blocked category on ${of(refusing.category)}`,
+    },
+    {
+      check: 'domain',
+      passed: passed(refusing.domain),
+      detail:
+        refusing.domain === 0
+          ? `the landing host ${campaign.destinationHost ?? ''} is blocked on no ad block`
+          : `the landing host ${campaign.destinationHost ?? ''} is a blocked domain on ${of(refusing.domain)}`,
+    },
+  ];
+}
+
+/** A block's own controls in words, for its publisher (a block alone): what it refuses. */
+export function blockControlChecks(controls: BlockControls | null): DeliveryCheck[] {
+  const floorWords = (micros: number) => (micros === 0 ? 'none' : usdt(micros));
+  const categories = controls === null ? [] : [...controls.blockedCategories].sort();
+  const domains = controls === null ? [] : [...controls.blockedDomains].sort();
+  return [
+    {
+      check: 'floor',
+      passed: true,
+      detail: `floors: CPM ${floorWords(controls?.floorCpmMicros ?? 0)} per 1000 impressions, CPC ${floorWords(controls?.floorCpcMicros ?? 0)} per click; lower bids are not served here`,
+    },
+    {
+      check: 'category',
+      passed: true,
+      detail: categories.length === 0 ? 'no category blocked' : `blocked categories: ${categories.join(', ')}`,
+    },
+    {
+      check: 'domain',
+      passed: true,
+      detail: domains.length === 0 ? 'no domain blocked' : `blocked domains (and their subdomains): ${domains.join(', ')}`,
+    },
+  ];
 }

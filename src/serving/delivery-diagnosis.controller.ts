@@ -20,7 +20,8 @@ export class DeliveryDiagnosisController {
     description:
       'Runs the serving rules for the facts of one ad request and lists each check with `passed` and a plain-words `detail`: ' +
       'status, schedule, budgets (recorded and in the serving counters), the serving index, every targeting rule, the ' +
-      "frequency cap and the exclusion after a click for `openId`, the block's signed viewers and hourly cap per user, the " +
+      "frequency cap and the exclusion after a click for `openId`, the block's floor, blocked categories and domains (without a " +
+      'block: on how many of the ad blocks each keeps the campaign off), its signed viewers and hourly cap per user, the ' +
       'invalid-traffic verdict, and the rank versus the competition for `limit` ads. Facts not given come from this request, as ' +
       'matching/ad takes them (country from the client IP, language from the profile or `Accept-Language`, platform from ' +
       '`User-Agent`). It reads only: nothing is reserved, billed, counted or capped.\n\n' +

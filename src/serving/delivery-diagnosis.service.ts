@@ -12,7 +12,18 @@ import type { ProfileFacts } from '../profiles/store/profile-store';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { CampaignIndexService, isServable, toIndexed } from './campaign-index.service';
 import { IndexedCampaign, MatchContext, selectCandidates } from './campaign-matcher';
-import { campaignChecks, DeliveryCheck, FactSources, matchChecks, noCountryDetail, ordinal, stateChecks } from './delivery-checks';
+import {
+  blockControlChecks,
+  campaignChecks,
+  controlChecks,
+  DeliveryCheck,
+  FactSources,
+  matchChecks,
+  networkControlChecks,
+  noCountryDetail,
+  ordinal,
+  stateChecks,
+} from './delivery-checks';
 import { DeliveryDiagnosisDto, DeliveryDiagnosisQueryDto, DiagnosedAdDto, DiagnosisRankDto } from './dto/delivery-diagnosis.dto';
 import { GeoService } from './geo.service';
 import { languageFromAcceptLanguage, platformFromUserAgent } from './request-context';
@@ -76,8 +87,11 @@ export class DeliveryDiagnosisService {
       checks.push(this.indexCheck(campaign, setting.now));
       checks.push(...matchChecks(indexed, setting.context, setting.sources));
       checks.push(...(await this.userChecks(indexed, setting)));
+      // a named block's own controls; else how many of the network's blocks refuse it (never which)
+      checks.push(...(block !== null ? controlChecks(indexed, block.controls) : networkControlChecks(indexed, await this.adBlocks.networkControls())));
     } else {
       checks.push(...this.factChecks(setting));
+      if (block !== null) checks.push(...blockControlChecks(block.controls));
     }
     checks.push(...(await this.blockChecks(setting)));
     const answered = await this.answeredAds(setting);
@@ -245,7 +259,8 @@ export class DeliveryDiagnosisService {
     let servedSoFar = 0;
     return reserveInRounds({
       limit: setting.limit,
-      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped),
+      candidates: (max, offered) =>
+        this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped, block?.controls ?? null),
       reserve: async (candidates, wanted) => {
         const offered = candidates.map((campaign) => toCandidate(campaign, setting.day));
         const preview = await this.state.preview({ userId: openId, adBlockId: block?.id ?? null, now: context.now, day: setting.day }, offered);
@@ -260,7 +275,7 @@ export class DeliveryDiagnosisService {
 
   /** Where the campaign places among those the serving state would serve for these facts (no limit), best first. */
   private async rankOf(campaignId: string, setting: Setting, answered: IndexedCampaign[]): Promise<DiagnosisRankDto> {
-    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.skipped);
+    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.skipped, setting.block?.controls ?? null);
     const candidates: ImpressionCandidate[] = matching.map((campaign) => toCandidate(campaign, setting.day));
     const preview = await this.state.preview({ userId: setting.openId, adBlockId: setting.block?.id ?? null, now: setting.now, day: setting.day }, candidates);
     const servable = previewReserve({ now: setting.now, limit: Number.MAX_SAFE_INTEGER }, candidates, preview).served.map((i) => matching[i].id);

@@ -1,3 +1,5 @@
+import type { BlockControls } from '../ad-blocks/ad-blocks.service';
+import { refusedBy } from './block-controls';
 import type { IndexedCampaign, MatchContext } from './campaign-matcher';
 import { isLive } from './targeting-rules';
 
@@ -84,8 +86,10 @@ class TargetingBitsets {
    * sets of its values: a scan ANDs a word of each as it reads it (matchingWord), so one that stops early reads only
    * the words it needs and its cost does not grow with the campaigns behind the ones it takes.
    */
-  matching(context: MatchContext, flagBits: number): ContextBits {
+  matching(context: MatchContext, flagBits: number, controls: BlockControls | null): ContextBits {
     return {
+      allowed:
+        controls === null ? this.memo('a', () => new Uint32Array(this.words).fill(0xffffffff)) : this.memo(`b${controls.key}`, () => this.allowedBy(controls)),
       region: this.memo(`r${context.country}`, () => this.regions.passing(context.country)),
       language: this.memo(`l${context.language}`, () => this.languages.passing(context.language)),
       platform: this.memo(`p${context.platform}`, () => or(this.anyPlatform, context.platform === null ? undefined : this.platform.get(context.platform))),
@@ -96,6 +100,13 @@ class TargetingBitsets {
         return allowed;
       }),
     };
+  }
+
+  /** The positions a block's controls let through: one pass over the list per controls, not a check per request. */
+  private allowedBy(controls: BlockControls): Uint32Array {
+    const allowed = new Uint32Array(this.words);
+    for (let i = 0; i < this.ranked.length; i++) if (refusedBy(controls, this.ranked[i]) === null) allowed[i >>> 5] |= 1 << (i & 31);
+    return allowed;
   }
 
   private memo(key: string, build: () => Uint32Array): Uint32Array {
@@ -110,6 +121,8 @@ class TargetingBitsets {
 
 /** The sets of the values of one context (TargetingBitsets.matching); all of the same length. */
 interface ContextBits {
+  /** The positions the block's controls let through (all of them for a block without controls). */
+  allowed: Uint32Array;
   region: Uint32Array;
   language: Uint32Array;
   platform: Uint32Array;
@@ -118,7 +131,7 @@ interface ContextBits {
 
 /** Word `w` of the context's matching positions. */
 function matchingWord(bits: ContextBits, w: number): number {
-  return bits.region[w] & bits.language[w] & bits.platform[w] & bits.flags[w];
+  return bits.allowed[w] & bits.region[w] & bits.language[w] & bits.platform[w] & bits.flags[w];
 }
 
 /** An include/exclude list pair of every campaign, filed by value (the rule of matchesTargeting). */
@@ -211,17 +224,24 @@ export class MatchCache {
     this.prepared = bitsets;
   }
 
-  select(ranked: readonly IndexedCampaign[], context: MatchContext, max: number, skip?: ReadonlySet<string>): IndexedCampaign[] {
+  select(
+    ranked: readonly IndexedCampaign[],
+    context: MatchContext,
+    max: number,
+    skip?: ReadonlySet<string>,
+    controls: BlockControls | null = null,
+  ): IndexedCampaign[] {
     if (ranked !== this.ranked || this.entries.size >= MAX_CACHED_CONTEXTS) {
       if (ranked !== this.ranked) this.bitsets = this.prepared?.isFor(ranked) ? this.prepared : TargetingBitsets.of(ranked);
       this.prepared = null;
       this.ranked = ranked;
       this.entries = new Map();
     }
-    const key = targetingKey(context);
+    // a block's controls are one more part of the key (blocks without any share their entries)
+    const key = controls === null ? targetingKey(context) : `${targetingKey(context)}#${controls.key}`;
     let entry = this.entries.get(key);
     if (entry === undefined || context.now < entry.validFrom || context.now >= entry.validUntil) {
-      entry = scanForCache(ranked, this.bitsets!.matching(context, flagBitsOf(context)), context.now);
+      entry = scanForCache(ranked, this.bitsets!.matching(context, flagBitsOf(context), controls), context.now);
       this.entries.set(key, entry);
     }
     const picked: IndexedCampaign[] = [];
@@ -229,7 +249,9 @@ export class MatchCache {
       if (picked.length >= max) break;
       if (!skip?.has(campaign.id)) picked.push(campaign);
     }
-    if (picked.length < max && !entry.complete) return scanMatching(ranked, this.bitsets!.matching(context, flagBitsOf(context)), context.now, max, skip);
+    if (picked.length < max && !entry.complete) {
+      return scanMatching(ranked, this.bitsets!.matching(context, flagBitsOf(context), controls), context.now, max, skip);
+    }
     return picked;
   }
 }

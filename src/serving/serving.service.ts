@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVING_CONFIG, ServingConfig } from './serving.config';
-import { AdBlocksService, ServingBlock } from '../ad-blocks/ad-blocks.service';
+import { AdBlocksService, type BlockControls, ServingBlock } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
 import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
@@ -106,7 +106,7 @@ export class ServingService {
     const context = this.contextOf(facts, now, known !== undefined ? known : await this.profileOf(block.accountId, query.openId));
     const day = utcDay(now);
     if (!invalid) this.forecastSample.offer(query.adBlockId, context, query.limit);
-    const served = await this.reserveBest(query, context, day, invalid);
+    const served = await this.reserveBest(query, context, day, invalid, block.controls);
     this.stats.recordImpressions(
       served.map((campaign) => {
         const costMicros = invalid ? 0 : impressionPrice(campaign);
@@ -123,11 +123,20 @@ export class ServingService {
     return served;
   }
 
-  /** The best matching campaigns the serving state serves (budget left, not excluded or capped for this user). */
-  private reserveBest(query: AdFetchQueryDto, context: MatchContext, day: string, invalid: boolean): Promise<IndexedCampaign[]> {
+  /**
+   * The best matching campaigns the serving state serves (budget left, not excluded or capped for this user), among
+   * those the block's controls let through.
+   */
+  private reserveBest(
+    query: AdFetchQueryDto,
+    context: MatchContext,
+    day: string,
+    invalid: boolean,
+    controls: BlockControls | null,
+  ): Promise<IndexedCampaign[]> {
     return reserveInRounds({
       limit: query.limit,
-      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped),
+      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped, controls),
       reserve: async (candidates, wanted) => {
         const result = await this.state.reserveImpressions(
           {

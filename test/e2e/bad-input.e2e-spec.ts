@@ -1332,6 +1332,27 @@ function buildRoutes(f: Fixtures): Route[] {
       body: 'none',
       valid: () => ({}),
     },
+    listRoute(`GET ${ADMIN}/reviews`, `${ADMIN}/reviews`, ADMIN_KEY, notAdmin),
+    {
+      name: `POST ${ADMIN}/reviews/approve`,
+      method: 'POST',
+      path: `${ADMIN}/reviews/approve`,
+      key: ADMIN_KEY,
+      wrongRoleKeys: notAdmin,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ campaignId: f.campaignId }) }),
+      broken: jsonBody(brokenObject(() => ({ campaignId: f.campaignId }), idBreakers('campaignId'))),
+    },
+    {
+      name: `POST ${ADMIN}/reviews/reject`,
+      method: 'POST',
+      path: `${ADMIN}/reviews/reject`,
+      key: ADMIN_KEY,
+      wrongRoleKeys: notAdmin,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ campaignId: f.campaignId, note: 'rejected' }) }),
+      broken: jsonBody(brokenObject(() => ({ campaignId: f.campaignId, note: 'rejected' }), [...idBreakers('campaignId'), edit('note', bad.text(1000))])),
+    },
     ...sdkRoutes(f, { pub, adv, partner, notPublisher, notPartner, knownIds }),
   ];
 }

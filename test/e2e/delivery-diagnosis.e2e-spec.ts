@@ -37,7 +37,20 @@ const TARGETING_CHECKS = [
   'targeting.userLinkedChainWallet',
   'targeting.userWalletHasBalanceOnChain',
 ];
-const CAMPAIGN_CHECKS = ['status', 'budget.total', 'budget.daily', 'budget.serving', 'index', 'schedule', ...TARGETING_CHECKS, 'frequencyCap', 'exclusion'];
+const CAMPAIGN_CHECKS = [
+  'status',
+  'budget.total',
+  'budget.daily',
+  'budget.serving',
+  'index',
+  'schedule',
+  ...TARGETING_CHECKS,
+  'frequencyCap',
+  'exclusion',
+  'floor',
+  'category',
+  'domain',
+];
 
 /** GET ad/delivery/diagnose (docs/CONTRACT.md §15): each serving rule's verdict for a campaign and the facts of a request. */
 describe('Delivery diagnosis', () => {
@@ -321,7 +334,17 @@ describe('Delivery diagnosis', () => {
       const next = await create({ bidding: { costPer: 1 } }, rival.apiKey);
       const diagnosis = await diagnose(publisher.apiKey, { adBlockId: block, limit: 3 }, { ip: IP.DE });
       expect(diagnosis.servable).toBe(true);
-      expect(diagnosis.checks.map((entry: Body) => entry.check)).toEqual(['country', 'language', 'platform', 'block.signedViewer', 'userCap', 'traffic']);
+      expect(diagnosis.checks.map((entry: Body) => entry.check)).toEqual([
+        'country',
+        'language',
+        'platform',
+        'floor',
+        'category',
+        'domain',
+        'block.signedViewer',
+        'userCap',
+        'traffic',
+      ]);
       expect(check(diagnosis, 'country').detail).toBe(`DE (from the address ${IP.DE})`);
       expect(diagnosis.rank).toBeNull();
       expect(diagnosis.ads).toEqual([

@@ -1,5 +1,8 @@
-import { BooleanInput, SimpleForm, TextInput, required, type SimpleFormProps } from 'react-admin';
+import { BooleanInput, NumberInput, SelectArrayInput, SimpleForm, TextInput, required, type SimpleFormProps } from 'react-admin';
+import { FormRow as Row, FormSection as Section } from '../common/formParts';
 import { FormToolbar } from '../common/FormToolbar';
+import { CATEGORIES } from '../campaigns/choices';
+import { domainsText } from './controls';
 import { SIGNED_VIEWER_HELP } from './SignedViewerSwitch';
 
 /** The fields of an ad block (ad/block/create and ad/block/update). */
@@ -7,5 +10,26 @@ export const AdBlockForm = (props: Omit<SimpleFormProps, 'children'>) => (
   <SimpleForm toolbar={<FormToolbar />} {...props}>
     <TextInput source="name" validate={required()} helperText="Where the ads appear, e.g. Home screen banner" fullWidth />
     <BooleanInput source="requireSignedViewer" label="Require signed viewer" helperText={SIGNED_VIEWER_HELP} />
+    <Section title="What this block serves">
+      <Row>
+        <NumberInput source="floorCpm" label="Floor CPM (USDT)" helperText="Optional: CPM campaigns bidding less per 1000 impressions are not served here" />
+        <NumberInput source="floorCpc" label="Floor CPC (USDT)" helperText="Optional: CPC campaigns bidding less per click are not served here" />
+      </Row>
+      <SelectArrayInput
+        source="blockedCategories"
+        label="Blocked categories"
+        choices={CATEGORIES}
+        helperText="Campaigns of these categories are not served here"
+      />
+      <TextInput
+        source="blockedDomains"
+        label="Blocked domains"
+        multiline
+        minRows={2}
+        format={domainsText}
+        helperText="Landing hosts not served here, one per line (example.com also blocks shop.example.com)"
+        fullWidth
+      />
+    </Section>
   </SimpleForm>
 );

@@ -3,6 +3,7 @@ import { FunctionField, type RaRecord, SimpleShowLayout, TextField, useRecordCon
 import { CopyButton } from '../common/CopyButton';
 import { FigureGrid } from '../common/FigureGrid';
 import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
+import { formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { type ChartSpec, RecordCharts } from '../common/RecordCharts';
 import { RecordShow } from '../common/RecordPages';
@@ -69,6 +70,13 @@ export const AdBlockShow = () => (
           ['Earnings', <MoneyField source="earnings" />],
           ['Owner', <OwnerField />],
           ['Created', <DateTimeField source="createdAt" />],
+          ['Floor CPM', <FunctionField render={(record: RaRecord) => (record.floorCpm === null ? 'none' : formatUsdt(record.floorCpm))} />],
+          ['Floor CPC', <FunctionField render={(record: RaRecord) => (record.floorCpc === null ? 'none' : formatUsdt(record.floorCpc))} />],
+          [
+            'Blocked categories',
+            <FunctionField render={(record: RaRecord) => (record.blockedCategories?.length ? record.blockedCategories.join(', ') : 'none')} />,
+          ],
+          ['Blocked domains', <FunctionField render={(record: RaRecord) => (record.blockedDomains?.length ? record.blockedDomains.join(', ') : 'none')} />],
         ]}
       >
         <NotBilledFigures />

@@ -3,7 +3,7 @@ import { BooleanInput, DateTimeInput, NumberInput, SelectInput, SimpleForm, Text
 import { FormRow as Row, FormSection as Section, ImageUrlInput, RegionLanguageInputs } from '../common/formParts';
 import { FormToolbar } from '../common/FormToolbar';
 import { localInputToMs, msToLocalInput, userTimeZone } from '../time';
-import { ACTION_TYPES, BILLING_TYPES, PLATFORMS, TARGETING_FLAGS } from './choices';
+import { ACTION_TYPES, BILLING_TYPES, CATEGORIES, PLATFORMS, TARGETING_FLAGS } from './choices';
 import { OPTIMIZATION_EVENTS } from './funnel';
 import { FormForecast } from './ForecastPanel';
 
@@ -13,6 +13,7 @@ const timeHelp = `In your timezone (${userTimeZone()})`;
 export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
   <SimpleForm toolbar={<FormToolbar />} {...props}>
     <TextInput source="name" validate={required()} fullWidth />
+    <SelectInput source="category" label="Category" choices={CATEGORIES} helperText="What it advertises: publishers may block categories" />
 
     <Section title="Targeting">
       <RegionLanguageInputs />

@@ -1,4 +1,4 @@
-import { Box, Chip, Stack, Typography } from '@mui/material';
+import { Alert, Box, Chip, Stack, Typography } from '@mui/material';
 import { BooleanField, FunctionField, type RaRecord, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
 import { type Figure, FigureGrid } from '../common/FigureGrid';
 import { CountField, DateTimeField, MoneyField, OwnerField, RateField, StatusChip } from '../common/fields';
@@ -44,10 +44,52 @@ const Codes = ({ source, empty }: { source: string; empty: string }) => (
 export const formatFrequencyCap = (cap: { impressions: number; hours: number } | null | undefined) =>
   cap ? `${cap.impressions} per user per ${cap.hours} h` : 'none';
 
+/** The review state (CAMPAIGN_REVIEW=true): a pending edited creative, or the note of a rejection. */
+const ReviewState = () => {
+  const record = useRecordContext();
+  if (!record || (record.reviewStatus === 'approved' && !record.pendingAd)) return null;
+  return (
+    <Alert severity={record.reviewStatus === 'rejected' ? 'warning' : 'info'} sx={{ mb: 2 }} data-testid="review-state">
+      {record.reviewStatus === 'rejected'
+        ? `Review rejected: ${record.reviewNote ?? ''}`
+        : record.pendingAd
+          ? 'An edited creative waits for review: the approved one below keeps serving until an admin approves it.'
+          : 'Waiting for review: an admin must approve the campaign before it serves.'}
+    </Alert>
+  );
+};
+
 const Creative = () => {
   const record = useRecordContext();
   if (!record) return null;
-  const ad = record.ad;
+  return (
+    <Box>
+      <ReviewState />
+      <CreativeView ad={record.ad} />
+      {record.pendingAd ? (
+        <Box sx={{ mt: 3 }} data-testid="pending-ad">
+          <Typography variant="h6" gutterBottom>
+            Waiting for review
+          </Typography>
+          <CreativeView ad={record.pendingAd} />
+        </Box>
+      ) : null}
+    </Box>
+  );
+};
+
+/** A creative as the API answers it (`ad`, `pendingAd`). */
+export interface CreativeShape {
+  popupImage: string;
+  icon: string;
+  brandName: string;
+  text: string;
+  buttonText: string;
+  destination: { actionType: string; url: string };
+}
+
+/** One creative: image, icon, brand, text and where it leads. */
+export const CreativeView = ({ ad }: { ad: CreativeShape }) => {
   return (
     <Box sx={{ display: 'flex', gap: 3, flexWrap: 'wrap' }}>
       <Box component="img" src={ad.popupImage} alt="Ad image" sx={{ maxWidth: 360, maxHeight: 240, border: 1, borderColor: 'divider', borderRadius: 1 }} />
@@ -76,6 +118,8 @@ export const CampaignShow = () => (
             ['Campaign id', <TextField source="campaignId" />],
             ['Status', <StatusChip source="campaignStatus" />],
             ['Delivery', <StatusChip source="deliveryStatus" />],
+            ['Review', <StatusChip source="reviewStatus" />],
+            ['Category', <TextField source="category" />],
             ['Impressions', <CountField source="impressions" />],
             ['Views (SDK)', <CountField source="views" />],
             ['Clicks', <CountField source="clicks" />],

@@ -7,6 +7,10 @@ export const BILLING_TYPES = [
   { id: 'CPM', name: 'CPM (per 1000 impressions)' },
   { id: 'CPC', name: 'CPC (per click)' },
 ];
+export const CATEGORIES = ['games', 'apps', 'finance', 'crypto', 'gambling', 'dating', 'shopping', 'education', 'entertainment', 'other'].map((id) => ({
+  id,
+  name: id,
+}));
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'].map((id) => ({ id, name: id }));
 export const ACTION_TYPES = [
   { id: 'visit.website', name: 'Visit website' },

@@ -24,6 +24,7 @@ export function campaignDefaults(now: number) {
     budget: { strategy: 'daily', startTime: start, endTime: start + 30 * DAY_MS },
     bidding: { billingType: 'CPM' },
     optimizationEvent: 'conversion',
+    category: 'other',
     ad: { adFormat: 'image', destination: { actionType: 'visit.website' } },
   };
 }

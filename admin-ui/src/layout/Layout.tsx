@@ -1,5 +1,6 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import QueueIcon from '@mui/icons-material/Queue';
+import RateReviewIcon from '@mui/icons-material/RateReview';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Layout as RaLayout, Menu as RaMenu, usePermissions, type LayoutProps } from 'react-admin';
 import { hasRole, isAdmin } from '../authProvider';
@@ -15,6 +16,7 @@ const Menu = () => {
       {hasRole(permissions, 'publisher') ? <RaMenu.Item to="/profiles/import" primaryText="Profile import" leftIcon={<UploadFileIcon />} /> : null}
       <RaMenu.Item to="/me" primaryText="My account" leftIcon={<AccountCircleIcon />} />
       {isAdmin(permissions) ? <RaMenu.Item to="/queues" primaryText="Queues" leftIcon={<QueueIcon />} data-testid="queues-link" /> : null}
+      {isAdmin(permissions) ? <RaMenu.Item to="/reviews" primaryText="Reviews" leftIcon={<RateReviewIcon />} data-testid="reviews-link" /> : null}
     </RaMenu>
   );
 };

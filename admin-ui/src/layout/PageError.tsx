@@ -4,7 +4,7 @@ import type { ErrorInfo } from 'react';
 import { Title } from 'react-admin';
 import { RESOURCE_NAMES } from '../i18n';
 
-const CUSTOM_PAGES: Record<string, string> = { me: 'my account', profiles: 'the profile import', queues: 'the queues page' };
+const CUSTOM_PAGES: Record<string, string> = { me: 'my account', profiles: 'the profile import', queues: 'the queues page', reviews: 'the review queue' };
 
 /** The page a hash route shows, in words: "the campaign page", "the list of ad blocks", "the dashboard". */
 export function describePage(hash: string): string {

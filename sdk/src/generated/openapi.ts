@@ -267,6 +267,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/admin/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What waits for review, oldest first: new campaigns and revisions (edited creatives of approved campaigns)
+         * @description Each item has the creative waiting (`pendingAd`) and, for a revision, the one serving now (`approvedAd`).
+         */
+        get: operations["CampaignReviewsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/reviews/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve what waits: a new campaign may serve, a revision replaces the serving creative
+         * @description Answers the campaign detail. 409 when nothing of the campaign waits for review.
+         */
+        post: operations["CampaignReviewsController_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/reviews/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject what waits, with a note for the advertiser
+         * @description A revision is discarded and the approved creative keeps serving; a new campaign stays inReview, reviewStatus rejected, until its advertiser edits it. Answers the campaign detail. 409 when nothing of the campaign waits for review.
+         */
+        post: operations["CampaignReviewsController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/ad/block/create": {
         parameters: {
             query?: never;
@@ -278,7 +338,7 @@ export interface paths {
         put?: never;
         /**
          * Create an ad block (a publisher ad spot); its id goes into matching/ad
-         * @description With `requireSignedViewer: true` its ad requests need a signed viewer header (see ad/block/update).
+         * @description With `requireSignedViewer: true` its ad requests need a signed viewer header (see ad/block/update). `floorCpm` / `floorCpc`, `blockedCategories` and `blockedDomains` keep campaigns bidding less, of those categories or landing on those hosts (or their subdomains) off the block (docs/CONTRACT.md §18).
          */
         post: operations["AdBlocksController_create"];
         delete?: never;
@@ -297,8 +357,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change an ad block: name, signed viewers
-         * @description The fields given change, the others stay; answers the detail. `requireSignedViewer: true` makes matching/ad on the block need the header `x-adnet-viewer: <openId>.<expiresAtMs>.<signature>`, where the signature is the lower-case hex HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account's webhook secret (GET account/me), made by your server for the user it serves; `expiresAtMs` must be in the future and at most 24 hours ahead. A request without it, expired, signed for another openId or with a wrong signature is a 401 naming the header. Clicks need no header: they count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet.
+         * Change an ad block: name, signed viewers, floor prices, blocked categories and domains
+         * @description The fields given change, the others stay; answers the detail. `requireSignedViewer: true` makes matching/ad on the block need the header `x-adnet-viewer: <openId>.<expiresAtMs>.<signature>`, where the signature is the lower-case hex HMAC-SHA256 of `<openId>.<expiresAtMs>` keyed with your account's webhook secret (GET account/me), made by your server for the user it serves; `expiresAtMs` must be in the future and at most 24 hours ahead. A request without it, expired, signed for another openId or with a wrong signature is a 401 naming the header. Clicks need no header: they count only for impressions served under a valid one. See docs/SIGNED_VIEWERS.md for a Node snippet. A floor set to null is removed; a list given replaces the stored one (`[]` blocks none). Changes apply to the next ad request.
          */
         post: operations["AdBlocksController_update"];
         delete?: never;
@@ -372,7 +432,7 @@ export interface paths {
         };
         /**
          * Why is my ad not showing? Delivery diagnosis of a campaign, an ad block, or both (beyond the interface)
-         * @description Runs the serving rules for the facts of one ad request and lists each check with `passed` and a plain-words `detail`: status, schedule, budgets (recorded and in the serving counters), the serving index, every targeting rule, the frequency cap and the exclusion after a click for `openId`, the block's signed viewers and hourly cap per user, the invalid-traffic verdict, and the rank versus the competition for `limit` ads. Facts not given come from this request, as matching/ad takes them (country from the client IP, language from the profile or `Accept-Language`, platform from `User-Agent`). It reads only: nothing is reserved, billed, counted or capped.
+         * @description Runs the serving rules for the facts of one ad request and lists each check with `passed` and a plain-words `detail`: status, schedule, budgets (recorded and in the serving counters), the serving index, every targeting rule, the frequency cap and the exclusion after a click for `openId`, the block's floor, blocked categories and domains (without a block: on how many of the ad blocks each keeps the campaign off), its signed viewers and hourly cap per user, the invalid-traffic verdict, and the rank versus the competition for `limit` ads. Facts not given come from this request, as matching/ad takes them (country from the client IP, language from the profile or `Accept-Language`, platform from `User-Agent`). It reads only: nothing is reserved, billed, counted or capped.
          *
          *     An advertiser names its own campaign (and may name its own ad blocks); a publisher names its own block and sees which campaigns it would serve, never another advertiser's settings; admins name any. Another account's id answers 404 like an unknown one. A full key is needed (publishable keys get 403).
          */
@@ -1474,6 +1534,13 @@ export interface components {
              * @enum {string}
              */
             optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @default other
+             * @example games
+             * @enum {string}
+             */
+            category?: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
         };
         StatusResultDto: {
             /** @example success */
@@ -1616,6 +1683,18 @@ export interface components {
              * @enum {string}
              */
             billingType: "CPM" | "CPC";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+            /**
+             * @description Creative review (CAMPAIGN_REVIEW=true, docs/CONTRACT.md §18): `pending` while a new campaign or an edited creative waits for an admin, `rejected` after a rejection (see reviewNote), `approved` otherwise
+             * @example approved
+             * @enum {string}
+             */
+            reviewStatus: "approved" | "pending" | "rejected";
             /** @description Per-user frequency cap, or null when the campaign has none */
             frequencyCap: components["schemas"]["FrequencyCapDto"] | null;
             /** @description The budget, as in the detail: with `cost` and `spentToday` a list shows what is left */
@@ -1728,6 +1807,25 @@ export interface components {
             budget: components["schemas"]["BudgetDto"];
             bidding: components["schemas"]["BiddingDto"];
             ad: components["schemas"]["AdDto"];
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+            /**
+             * @description Creative review (CAMPAIGN_REVIEW=true, docs/CONTRACT.md §18): `pending` while a new campaign or an edited creative waits for an admin, `rejected` after a rejection (see reviewNote), `approved` otherwise
+             * @example approved
+             * @enum {string}
+             */
+            reviewStatus: "approved" | "pending" | "rejected";
+            /**
+             * @description The admin's note when the last review rejected it; null otherwise
+             * @example null
+             */
+            reviewNote: string | null;
+            /** @description An edited creative waiting for review (CAMPAIGN_REVIEW=true): `ad` keeps serving until an admin approves it; null when none waits */
+            pendingAd: components["schemas"]["AdDto"] | null;
             /**
              * @description Verification endpoint, or null
              * @example https://api.example.com/adnet/verify
@@ -1885,12 +1983,112 @@ export interface components {
              * @enum {string}
              */
             optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category?: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+        };
+        ReviewItemDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            campaignId: string;
+            /**
+             * @description The advertiser's accountId
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4a
+             */
+            userId: string;
+            /** @example Winter launch */
+            name: string;
+            /**
+             * @description `new`: a campaign never approved; `revision`: an approved campaign whose creative was edited
+             * @enum {string}
+             */
+            kind: "new" | "revision";
+            /**
+             * @description Since when it waits (ms)
+             * @example 1767225600000
+             */
+            waitingSince: number;
+            /**
+             * @example inReview
+             * @enum {string}
+             */
+            campaignStatus: "inReview" | "onGoing" | "paused" | "ended";
+            /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @example games
+             * @enum {string}
+             */
+            category: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+            /** @description The creative serving now (a revision); null for a new campaign */
+            approvedAd: components["schemas"]["AdDto"] | null;
+            /** @description The creative waiting for review */
+            pendingAd: components["schemas"]["AdDto"];
+        };
+        ReviewListDto: {
+            /**
+             * @description Items in all pages
+             * @example 42
+             */
+            total: number;
+            /** @example 1 */
+            current: number;
+            /** @example 20 */
+            pageSize: number;
+            /** @example true */
+            success: boolean;
+            reviews: components["schemas"]["ReviewItemDto"][];
+        };
+        ReviewApproveDto: {
+            /**
+             * @description Campaign id
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            campaignId: string;
+        };
+        ReviewRejectDto: {
+            /**
+             * @description Campaign id
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            campaignId: string;
+            /**
+             * @description Why, for the advertiser (shown as reviewNote), up to 1000 characters
+             * @example The landing page does not match the ad
+             */
+            note: string;
         };
         AdBlockCreatedDto: {
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
             adBlockId: string;
         };
         AdBlockCreateDto: {
+            /**
+             * @description Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block. Default: none
+             * @example 1.5
+             */
+            floorCpm?: number;
+            /**
+             * @description Floor price in USDT per click: CPC campaigns bidding less are not served on this block. Default: none
+             * @example 0.05
+             */
+            floorCpc?: number;
+            /**
+             * @description Campaign categories not served on this block. Default: none
+             * @example [
+             *       "gambling",
+             *       "dating"
+             *     ]
+             */
+            blockedCategories?: ("games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other")[];
+            /**
+             * @description Destination host names not served on this block: a listed name also blocks its subdomains (example.com blocks shop.example.com, not badexample.com); up to 200, case-insensitive. Default: none
+             * @example [
+             *       "casino.example"
+             *     ]
+             */
+            blockedDomains?: string[];
             /**
              * @description Name of the ad spot, up to 200 characters
              * @example Home screen banner
@@ -1939,6 +2137,30 @@ export interface components {
              */
             requireSignedViewer: boolean;
             /**
+             * @description Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block; null: none
+             * @example 1.5
+             */
+            floorCpm: number | null;
+            /**
+             * @description Floor price in USDT per click: CPC campaigns bidding less are not served on this block; null: none
+             * @example null
+             */
+            floorCpc: number | null;
+            /**
+             * @description Campaign categories not served on this block
+             * @example [
+             *       "gambling"
+             *     ]
+             */
+            blockedCategories: ("games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other")[];
+            /**
+             * @description Destination host names not served on this block: a listed name also blocks its subdomains (example.com blocks shop.example.com, not badexample.com); up to 200, case-insensitive
+             * @example [
+             *       "casino.example"
+             *     ]
+             */
+            blockedDomains: string[];
+            /**
              * @description Ads served on this block (not debug, not invalid traffic)
              * @example 1200
              */
@@ -1980,6 +2202,30 @@ export interface components {
              * @example true
              */
             requireSignedViewer?: boolean;
+            /**
+             * @description Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block; null removes it
+             * @example 1.5
+             */
+            floorCpm?: number | null;
+            /**
+             * @description Floor price in USDT per click: CPC campaigns bidding less are not served on this block; null removes it
+             * @example 0.05
+             */
+            floorCpc?: number | null;
+            /**
+             * @description Campaign categories not served on this block; replaces the list ([] blocks none)
+             * @example [
+             *       "gambling"
+             *     ]
+             */
+            blockedCategories?: ("games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other")[];
+            /**
+             * @description Destination host names not served on this block: a listed name also blocks its subdomains (example.com blocks shop.example.com, not badexample.com); up to 200, case-insensitive; replaces the list ([] blocks none)
+             * @example [
+             *       "casino.example"
+             *     ]
+             */
+            blockedDomains?: string[];
         };
         AdBlockListDto: {
             /**
@@ -2069,7 +2315,7 @@ export interface components {
         };
         DeliveryCheckDto: {
             /**
-             * @description What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, `frequencyCap`, `exclusion`, `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`
+             * @description What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, `frequencyCap`, `exclusion`, `floor`, `category`, `domain` (the ad block controls), `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`
              * @example targeting.includedRegions
              */
             check: string;
@@ -4957,6 +5203,388 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CampaignUpdateDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["CampaignResponseDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The state machine forbids this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CampaignReviewsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                current?: number;
+                /** @description Items per page */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["ReviewListDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CampaignReviewsController_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewApproveDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["CampaignResponseDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The state machine forbids this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CampaignReviewsController_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewRejectDto"];
             };
         };
         responses: {

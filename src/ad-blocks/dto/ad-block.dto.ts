@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, ValidateIf } from 'class-validator';
-import { IsText, IdField } from '../../common/validators';
+import { applyDecorators } from '@nestjs/common';
+import { ArrayMaxSize, IsArray, IsBoolean, ValidateBy, ValidateIf } from 'class-validator';
+import { CAMPAIGN_CATEGORIES } from '../../campaigns/categories';
+import { isHostName } from '../../common/hosts';
+import { IsOneOf, IsText, IdField, IsUsdtAmount } from '../../common/validators';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 import { SuccessPageDto } from '../../common/paging.dto';
 
@@ -12,7 +15,60 @@ const REQUIRE_SIGNED_VIEWER =
   "made by your server with your account's webhook secret (GET account/me); unsigned, expired or mismatched requests are 401. " +
   'See docs/SIGNED_VIEWERS.md';
 
-export class AdBlockCreateDto {
+/** Absent means "unchanged"; null means "none" (a floor removed). */
+const unlessAbsentOrNull = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined && value !== null);
+
+/** Most entries of a block's blocked domains. */
+export const MAX_BLOCKED_DOMAINS = 200;
+
+const FLOOR_CPM = 'Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block';
+const FLOOR_CPC = 'Floor price in USDT per click: CPC campaigns bidding less are not served on this block';
+const BLOCKED_CATEGORIES = 'Campaign categories not served on this block';
+const BLOCKED_DOMAINS =
+  'Destination host names not served on this block: a listed name also blocks its subdomains (example.com blocks shop.example.com, ' +
+  `not badexample.com); up to ${MAX_BLOCKED_DOMAINS}, case-insensitive`;
+
+const CategoryList = () =>
+  applyDecorators(
+    IsArray({ message: `$property must be an array of categories (${CAMPAIGN_CATEGORIES.join(', ')})` }),
+    ArrayMaxSize(CAMPAIGN_CATEGORIES.length, { message: `$property must have at most ${CAMPAIGN_CATEGORIES.length} categories` }),
+    IsOneOf(CAMPAIGN_CATEGORIES, { each: true }),
+  );
+
+const DomainList = () =>
+  applyDecorators(
+    IsArray({ message: '$property must be an array of host names' }),
+    ArrayMaxSize(MAX_BLOCKED_DOMAINS, { message: `$property must have at most ${MAX_BLOCKED_DOMAINS} host names` }),
+    ValidateBy(
+      { name: 'isHostName', validator: { validate: (value: unknown) => isHostName(value) } },
+      { each: true, message: 'each value in $property must be a host name such as example.com (no scheme, path or port)' },
+    ),
+  );
+
+/** Floors and blocked categories and domains (docs/CONTRACT.md §18), at create: absent means none. */
+class BlockControlsCreateDto {
+  @ApiPropertyOptional({ description: `${FLOOR_CPM}. Default: none`, example: 1.5 })
+  @unlessAbsent()
+  @IsUsdtAmount()
+  floorCpm?: number;
+
+  @ApiPropertyOptional({ description: `${FLOOR_CPC}. Default: none`, example: 0.05 })
+  @unlessAbsent()
+  @IsUsdtAmount()
+  floorCpc?: number;
+
+  @ApiPropertyOptional({ description: `${BLOCKED_CATEGORIES}. Default: none`, enum: CAMPAIGN_CATEGORIES, isArray: true, example: ['gambling', 'dating'] })
+  @unlessAbsent()
+  @CategoryList()
+  blockedCategories?: string[];
+
+  @ApiPropertyOptional({ description: `${BLOCKED_DOMAINS}. Default: none`, type: [String], example: ['casino.example'] })
+  @unlessAbsent()
+  @DomainList()
+  blockedDomains?: string[];
+}
+
+export class AdBlockCreateDto extends BlockControlsCreateDto {
   @ApiProperty({ description: 'Name of the ad spot, up to 200 characters', example: 'Home screen banner' })
   @IsText(200)
   name: string;
@@ -37,6 +93,31 @@ export class AdBlockUpdateDto {
   @unlessAbsent()
   @IsBoolean({ message: '$property must be true or false' })
   requireSignedViewer?: boolean;
+
+  @ApiPropertyOptional({ description: `${FLOOR_CPM}; null removes it`, example: 1.5, nullable: true, type: Number })
+  @unlessAbsentOrNull()
+  @IsUsdtAmount()
+  floorCpm?: number | null;
+
+  @ApiPropertyOptional({ description: `${FLOOR_CPC}; null removes it`, example: 0.05, nullable: true, type: Number })
+  @unlessAbsentOrNull()
+  @IsUsdtAmount()
+  floorCpc?: number | null;
+
+  @ApiPropertyOptional({
+    description: `${BLOCKED_CATEGORIES}; replaces the list ([] blocks none)`,
+    enum: CAMPAIGN_CATEGORIES,
+    isArray: true,
+    example: ['gambling'],
+  })
+  @unlessAbsent()
+  @CategoryList()
+  blockedCategories?: string[];
+
+  @ApiPropertyOptional({ description: `${BLOCKED_DOMAINS}; replaces the list ([] blocks none)`, type: [String], example: ['casino.example'] })
+  @unlessAbsent()
+  @DomainList()
+  blockedDomains?: string[];
 }
 
 export class AdBlockIdDto {
@@ -61,6 +142,18 @@ export class AdBlockResponseDto extends NotBilledTrafficDto {
 
   @ApiProperty({ description: 'matching/ad on this block needs a signed `x-adnet-viewer` header', example: false })
   requireSignedViewer: boolean;
+
+  @ApiProperty({ description: `${FLOOR_CPM}; null: none`, type: Number, nullable: true, example: 1.5 })
+  floorCpm: number | null;
+
+  @ApiProperty({ description: `${FLOOR_CPC}; null: none`, type: Number, nullable: true, example: null })
+  floorCpc: number | null;
+
+  @ApiProperty({ description: BLOCKED_CATEGORIES, enum: CAMPAIGN_CATEGORIES, isArray: true, example: ['gambling'] })
+  blockedCategories: string[];
+
+  @ApiProperty({ description: BLOCKED_DOMAINS, type: [String], example: ['casino.example'] })
+  blockedDomains: string[];
 
   @ApiProperty({ description: 'Ads served on this block (not debug, not invalid traffic)', example: 1200 })
   impressions: number;

@@ -19,6 +19,21 @@ export class AdBlock extends TrafficCounters {
   @Column({ type: 'boolean', default: false })
   requireSignedViewer: boolean;
 
+  /** Floor prices in micro-USDT (docs/CONTRACT.md §18): lower CPM (per 1000) / CPC bids are not served here; 0: none. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  floorCpmMicros: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  floorCpcMicros: number;
+
+  /** Campaign categories not served here; null: none. */
+  @Column({ type: 'simple-json', nullable: true })
+  blockedCategories: string[] | null;
+
+  /** Destination host names (and their subdomains) not served here, lower-case; null: none. */
+  @Column({ type: 'simple-json', nullable: true })
+  blockedDomains: string[] | null;
+
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   earningsMicros: number;
 

@@ -20,10 +20,11 @@ import { IsHttpUrl, IsOneOf, IsText, IsUsdtAmount, TimestampMs, IdField } from '
 import { EventCountsDto } from '../../conversions/dto/event-counts.dto';
 import { EVENT_TYPES, type EventType } from '../../conversions/event-types';
 import { DELIVERY_STATUSES, DeliveryStatus, STATUS_ACTIONS, StatusAction } from '../campaign-rules';
-import { CAMPAIGN_STATUSES, CampaignStatus } from '../entities/campaign.entity';
+import { CAMPAIGN_STATUSES, CampaignStatus, REVIEW_STATUSES, type ReviewStatus } from '../entities/campaign.entity';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 import { SuccessPageDto } from '../../common/paging.dto';
 import { OpenApiAlias } from '../../common/open-api-aliases';
+import { CAMPAIGN_CATEGORIES, type CampaignCategory } from '../categories';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
@@ -214,6 +215,20 @@ const OPTIMIZATION_EVENT_DOC = {
   example: 'conversion',
 };
 
+const CATEGORY_DOC = {
+  enum: CAMPAIGN_CATEGORIES,
+  description: 'What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)',
+  example: 'games',
+};
+
+const REVIEW_STATUS_DOC = {
+  enum: REVIEW_STATUSES,
+  description:
+    'Creative review (CAMPAIGN_REVIEW=true, docs/CONTRACT.md §18): `pending` while a new campaign or an edited creative waits for an ' +
+    'admin, `rejected` after a rejection (see reviewNote), `approved` otherwise',
+  example: 'approved',
+};
+
 export class CampaignCreateDto {
   @ApiProperty({ description: 'Campaign name, up to 200 characters', example: 'Winter launch' })
   @IsText(200)
@@ -262,6 +277,11 @@ export class CampaignCreateDto {
   @IsOptional()
   @IsOneOf(EVENT_TYPES)
   optimizationEvent?: EventType;
+
+  @ApiPropertyOptional({ ...CATEGORY_DOC, default: 'other' })
+  @IsOptional()
+  @IsOneOf(CAMPAIGN_CATEGORIES)
+  category?: CampaignCategory;
 }
 
 export class BudgetUpdateDto extends PartialType(BudgetDto) {}
@@ -333,6 +353,11 @@ export class CampaignUpdateDto extends CampaignIdDto {
   @IsOptional()
   @IsOneOf(EVENT_TYPES)
   optimizationEvent?: EventType;
+
+  @ApiPropertyOptional(CATEGORY_DOC)
+  @IsOptional()
+  @IsOneOf(CAMPAIGN_CATEGORIES)
+  category?: CampaignCategory;
 }
 
 export class CampaignStatusDto extends CampaignIdDto {
@@ -404,6 +429,12 @@ export class CampaignListItemDto extends CampaignStatsDto {
   @ApiProperty({ enum: BILLING_TYPES, example: 'CPM' })
   billingType: string;
 
+  @ApiProperty(CATEGORY_DOC)
+  category: CampaignCategory;
+
+  @ApiProperty(REVIEW_STATUS_DOC)
+  reviewStatus: ReviewStatus;
+
   @ApiProperty({ type: FrequencyCapDto, nullable: true, description: 'Per-user frequency cap, or null when the campaign has none' })
   frequencyCap: FrequencyCapDto | null;
 
@@ -444,6 +475,22 @@ export class CampaignResponseDto extends CampaignStatsDto {
   @ApiProperty({ type: AdDto })
   ad: AdDto;
 
+  @ApiProperty(CATEGORY_DOC)
+  category: CampaignCategory;
+
+  @ApiProperty(REVIEW_STATUS_DOC)
+  reviewStatus: ReviewStatus;
+
+  @ApiProperty({ type: String, nullable: true, description: "The admin's note when the last review rejected it; null otherwise", example: null })
+  reviewNote: string | null;
+
+  @ApiProperty({
+    type: AdDto,
+    nullable: true,
+    description: 'An edited creative waiting for review (CAMPAIGN_REVIEW=true): `ad` keeps serving until an admin approves it; null when none waits',
+  })
+  pendingAd: AdDto | null;
+
   @ApiProperty({ description: 'Verification endpoint, or null', example: 'https://api.example.com/adnet/verify', nullable: true, type: String })
   verificationUrl: string | null;
 
@@ -469,4 +516,46 @@ export class CampaignResponseDto extends CampaignStatsDto {
 
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   updatedAt: number;
+}
+
+export class ReviewItemDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
+  campaignId: string;
+
+  @ApiProperty({ description: "The advertiser's accountId", example: '01jd3k5m8q9r2s4t6v8w0x2y4a' })
+  userId: string;
+
+  @ApiProperty({ example: 'Winter launch' })
+  name: string;
+
+  @ApiProperty({ enum: ['new', 'revision'], description: '`new`: a campaign never approved; `revision`: an approved campaign whose creative was edited' })
+  kind: 'new' | 'revision';
+
+  @ApiProperty({ description: 'Since when it waits (ms)', example: 1767225600000 })
+  waitingSince: number;
+
+  @ApiProperty({ enum: CAMPAIGN_STATUSES, example: 'inReview' })
+  campaignStatus: CampaignStatus;
+
+  @ApiProperty(CATEGORY_DOC)
+  category: CampaignCategory;
+
+  @ApiProperty({ type: AdDto, nullable: true, description: 'The creative serving now (a revision); null for a new campaign' })
+  approvedAd: AdDto | null;
+
+  @ApiProperty({ type: AdDto, description: 'The creative waiting for review' })
+  pendingAd: AdDto;
+}
+
+export class ReviewListDto extends SuccessPageDto {
+  @ApiProperty({ type: [ReviewItemDto] })
+  reviews: ReviewItemDto[];
+}
+
+export class ReviewApproveDto extends CampaignIdDto {}
+
+export class ReviewRejectDto extends CampaignIdDto {
+  @ApiProperty({ description: 'Why, for the advertiser (shown as reviewNote), up to 1000 characters', example: 'The landing page does not match the ad' })
+  @IsText(1000)
+  note: string;
 }

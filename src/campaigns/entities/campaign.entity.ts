@@ -2,9 +2,25 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
 import { EventCounters } from '../../database/counter-columns';
 import type { EventType } from '../../conversions/event-types';
+import type { CampaignCategory } from '../categories';
 
 export const CAMPAIGN_STATUSES = ['inReview', 'onGoing', 'paused', 'ended'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const REVIEW_STATUSES = ['approved', 'pending', 'rejected'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** A creative as the ad columns hold it: a revision waiting for review keeps its own (docs/CONTRACT.md §18). */
+export interface CampaignCreative {
+  adFormat: string;
+  popupImage: string;
+  icon: string;
+  actionType: string;
+  destinationUrl: string;
+  text: string;
+  brandName: string;
+  buttonText: string;
+}
 
 export interface CampaignTargeting {
   includedRegions: string[];
@@ -22,6 +38,7 @@ export interface CampaignTargeting {
 @Entity('campaigns')
 @Index('idx_campaigns_account', ['accountId', 'id'])
 @Index('idx_campaigns_status_id', ['status', 'id'])
+@Index('idx_campaigns_review', ['reviewStatus', 'reviewRequestedAt'])
 export class Campaign extends EventCounters {
   /** Time-ordered, so `ORDER BY id DESC` is newest first. */
   @PrimaryColumn({ type: 'varchar', length: 26 })
@@ -88,6 +105,26 @@ export class Campaign extends EventCounters {
 
   @Column({ type: 'varchar', length: 50 })
   buttonText: string;
+
+  /** What it advertises: ad blocks may refuse a category (docs/CONTRACT.md §18). */
+  @Column({ type: 'varchar', length: 16, default: 'other' })
+  category: CampaignCategory;
+
+  /** Creative review (docs/CONTRACT.md §18): a new campaign or a revision `pending`, the last decision otherwise. */
+  @Column({ type: 'varchar', length: 16, default: 'approved' })
+  reviewStatus: ReviewStatus;
+
+  /** The admin's note on the last rejection; '' when none. */
+  @Column({ type: 'varchar', length: 1000, default: '' })
+  reviewNote: string;
+
+  /** A revision's creative waiting for review, while the ad columns keep serving the approved one; null: none. */
+  @Column({ type: 'simple-json', nullable: true })
+  pendingAd: CampaignCreative | null;
+
+  /** Since when it waits for review (ms); 0 when nothing waits. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  reviewRequestedAt: number;
 
   /** The event the campaign's `conversions` and `cr` show, and its event-rate estimate is about. */
   @Column({ type: 'varchar', length: 16, default: 'conversion' })

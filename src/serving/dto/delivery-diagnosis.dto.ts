@@ -77,7 +77,8 @@ export class DeliveryCheckDto {
   @ApiProperty({
     description:
       'What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, ' +
-      '`frequencyCap`, `exclusion`, `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`',
+      '`frequencyCap`, `exclusion`, `floor`, `category`, `domain` (the ad block controls), `block.signedViewer`, `userCap`, ' +
+      '`country`, `language`, `platform`, `traffic`, `rank`',
     example: 'targeting.includedRegions',
   })
   check: string;

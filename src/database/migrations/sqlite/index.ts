@@ -16,6 +16,8 @@ import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
 import { CampaignStatusIdIndex1763902800000 } from './1763902800000-CampaignStatusIdIndex';
 import { AccountTimeZones1763906400000 } from './1763906400000-AccountTimeZones';
 import { ForecastSamples1763910000000 } from './1763910000000-ForecastSamples';
+import { PublisherControls1763920800000 } from './1763920800000-PublisherControls';
+import { CreativeReview1763924400000 } from './1763924400000-CreativeReview';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -37,4 +39,6 @@ export const SQLITE_MIGRATIONS = [
   CampaignStatusIdIndex1763902800000,
   AccountTimeZones1763906400000,
   ForecastSamples1763910000000,
+  PublisherControls1763920800000,
+  CreativeReview1763924400000,
 ];
