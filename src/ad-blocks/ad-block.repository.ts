@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DeepPartial, Repository } from 'typeorm';
 import { AdBlock } from './entities/ad-block.entity';
+import type { RewardSettings } from './reward-settings';
 
 /** The `ad_blocks` rows the ad-blocks feature writes (create, settings) and reads; counters are the stats writer's. */
 @Injectable()
@@ -31,7 +32,7 @@ export class AdBlockRepository {
     return this.blocks.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
   }
 
-  async updateSettings(id: string, fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer'>>): Promise<void> {
+  async updateSettings(id: string, fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer' | keyof RewardSettings>>): Promise<void> {
     await this.blocks.update({ id }, fields);
   }
 }

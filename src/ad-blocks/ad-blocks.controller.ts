@@ -23,7 +23,7 @@ export class AdBlocksController {
   @ApiEnvelope(AdBlockCreatedDto)
   @ApiErrors(400, 401, 403)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: AdBlockCreateDto): Promise<Envelope<AdBlockCreatedDto>> {
-    return ok({ adBlockId: await this.adBlocks.create(principal, body.name, body.requireSignedViewer) });
+    return ok({ adBlockId: await this.adBlocks.create(principal, body.name, body.requireSignedViewer, body) });
   }
 
   @Post('update')

@@ -9,6 +9,11 @@ import { fromMicros } from '../common/money';
 import { AdBlockRepository } from './ad-block.repository';
 import { AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 import { AdBlock } from './entities/ad-block.entity';
+import { isIP } from 'node:net';
+import { ValidationError } from '../common/errors';
+import { VERIFICATION_CONFIG, VerificationConfig } from '../verification/verification.config';
+import { isPublicAddress } from '../verification/target-guard';
+import { mergeRewardSettings, REWARD_DEFAULTS, type RewardSettings, rewardSettingsOf } from './reward-settings';
 
 /** What the hot routes need of a block: its owner (whose profiles and webhook secret apply) and its viewer rule. */
 export interface ServingBlock {
@@ -35,17 +40,21 @@ export class AdBlocksService {
     private readonly blocks: AdBlockRepository,
     @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
     private readonly changes: ChangeBus,
+    @Inject(VERIFICATION_CONFIG) private readonly verification: VerificationConfig,
   ) {
     changes.on(AD_BLOCK_CHANGED, (adBlockId) => this.known.delete(adBlockId));
     changes.onReconnect(() => this.known.clear());
   }
 
-  async create(principal: Principal, name: string, requireSignedViewer = false): Promise<string> {
+  async create(principal: Principal, name: string, requireSignedViewer = false, reward: Partial<RewardSettings> = {}): Promise<string> {
+    const settings = mergeRewardSettings(REWARD_DEFAULTS, reward);
+    this.assertRewardUrlAllowed(settings.rewardUrl);
     const block = this.blocks.build({
       id: newId(),
       accountId: principal.accountId,
       name,
       requireSignedViewer,
+      ...settings,
       ...zeroTrafficCounters(),
       earningsMicros: 0,
       createdAt: Date.now(),
@@ -66,10 +75,14 @@ export class AdBlocksService {
 
   /** Changes the fields given; answers the detail. */
   async update(principal: Principal, change: AdBlockUpdateDto): Promise<AdBlockResponseDto> {
+    if (change.rewardUrl) this.assertRewardUrlAllowed(change.rewardUrl);
     const block = await this.usableBlock(principal, change.adBlockId);
-    const fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer'>> = {};
+    const fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer' | keyof RewardSettings>> = {};
     if (change.name !== undefined) fields.name = change.name;
     if (change.requireSignedViewer !== undefined) fields.requireSignedViewer = change.requireSignedViewer;
+    for (const key of ['format', 'rewardUrl', 'minViewMs', 'dailyRewardCap'] as const) {
+      if (change[key] !== undefined) Object.assign(fields, { [key]: change[key] });
+    }
     if (Object.keys(fields).length > 0) {
       await this.blocks.updateSettings(block.id, fields);
       Object.assign(block, fields);
@@ -77,6 +90,33 @@ export class AdBlocksService {
       this.changes.publish(AD_BLOCK_CHANGED, block.id);
     }
     return toResponse(block);
+  }
+
+  /**
+   * The block's rewarded-ad settings, for its owner or an admin (the same 404 for an unknown block and another's):
+   * read from the database each time, so a change counts at once for completions and callbacks.
+   */
+  async usableRewardSettings(principal: Principal, adBlockId: string): Promise<RewardSettings & { accountId: string }> {
+    const block = await this.usableBlock(principal, adBlockId);
+    return { ...rewardSettingsOf(block), accountId: block.accountId };
+  }
+
+  /** The block's rewarded-ad settings and owner, for the reward worker (null: unknown block). */
+  async rewardSettings(adBlockId: string): Promise<(RewardSettings & { accountId: string }) | null> {
+    const block = await this.blocks.findById(adBlockId);
+    return block ? { ...rewardSettingsOf(block), accountId: block.accountId } : null;
+  }
+
+  /**
+   * A reward URL naming a non-public address literally (loopback, private, link-local, `localhost`) is refused at
+   * once; names are resolved and checked again at every call (docs/REWARDED_ADS.md).
+   */
+  private assertRewardUrlAllowed(rewardUrl: string | null): void {
+    if (rewardUrl === null || this.verification.verificationAllowPrivate) return;
+    const host = new URL(rewardUrl).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && !isPublicAddress(host))) {
+      throw new ValidationError([{ field: 'rewardUrl', message: 'rewardUrl must be a public address' }]);
+    }
   }
 
   /** Whether this principal may use the block, when its owner is already known (no I/O); undefined otherwise. */
@@ -146,6 +186,7 @@ function toResponse(block: AdBlock): AdBlockResponseDto {
     userId: block.accountId,
     name: block.name,
     requireSignedViewer: block.requireSignedViewer,
+    ...rewardSettingsOf(block),
     impressions: block.impressions,
     clicks: block.clicks,
     unbilledClicks: block.unbilledClicks,

@@ -43,6 +43,7 @@ export const KNOWN_SCHEMA_DRIFT: Record<'sqlite' | 'mysql', readonly string[]> =
     'ALTER TABLE `api_keys` CHANGE `bootstrap` `bootstrap` varchar(10) NULL',
     'ALTER TABLE `api_keys` CHANGE `revokedAt` `revokedAt` bigint NULL',
     'ALTER TABLE `campaigns` CHANGE `verificationUrl` `verificationUrl` varchar(2048) NULL',
+    'ALTER TABLE `ad_blocks` CHANGE `rewardUrl` `rewardUrl` varchar(2048) NULL',
     'ALTER TABLE `campaigns` CHANGE `frequencyCapImpressions` `frequencyCapImpressions` int NULL',
     'ALTER TABLE `campaigns` CHANGE `frequencyCapHours` `frequencyCapHours` int NULL',
     'ALTER TABLE `clicks` CHANGE `invalidReason` `invalidReason` varchar(32) NULL',

@@ -1792,6 +1792,27 @@ export interface components {
         };
         AdBlockCreateDto: {
             /**
+             * @description `rewarded`: completed views (`eventType: complete`) earn the user a reward through `rewardUrl`. Default `banner`
+             * @example rewarded
+             * @enum {string}
+             */
+            format?: "banner" | "rewarded";
+            /**
+             * @description Your server endpoint the signed reward callback is POSTed to after each counted completion (docs/REWARDED_ADS.md). Public http(s) addresses only, redirects are not followed; `null` removes it
+             * @example https://game.example.com/adnet/reward
+             */
+            rewardUrl?: string | null;
+            /**
+             * @description A completion counts only this long after the ad was served, ms (server clock). Default 10000
+             * @example 10000
+             */
+            minViewMs?: number;
+            /**
+             * @description Most rewards per user per UTC day on this block; further completions count as `rewardsCapped`. Default 20
+             * @example 20
+             */
+            dailyRewardCap?: number;
+            /**
              * @description Name of the ad spot, up to 200 characters
              * @example Home screen banner
              */
@@ -1839,6 +1860,24 @@ export interface components {
              */
             requireSignedViewer: boolean;
             /**
+             * @description `rewarded`: completions earn rewards (docs/REWARDED_ADS.md)
+             * @example banner
+             * @enum {string}
+             */
+            format: "banner" | "rewarded";
+            /** @example https://game.example.com/adnet/reward */
+            rewardUrl: string | null;
+            /**
+             * @description ms after the serve before a completion counts
+             * @example 10000
+             */
+            minViewMs: number;
+            /**
+             * @description Most rewards per user per UTC day
+             * @example 20
+             */
+            dailyRewardCap: number;
+            /**
              * @description Ads served on this block (not debug, not invalid traffic)
              * @example 1200
              */
@@ -1865,6 +1904,27 @@ export interface components {
             createdAt: number;
         };
         AdBlockUpdateDto: {
+            /**
+             * @description `rewarded`: completed views (`eventType: complete`) earn the user a reward through `rewardUrl`. Default `banner`
+             * @example rewarded
+             * @enum {string}
+             */
+            format?: "banner" | "rewarded";
+            /**
+             * @description Your server endpoint the signed reward callback is POSTed to after each counted completion (docs/REWARDED_ADS.md). Public http(s) addresses only, redirects are not followed; `null` removes it
+             * @example https://game.example.com/adnet/reward
+             */
+            rewardUrl?: string | null;
+            /**
+             * @description A completion counts only this long after the ad was served, ms (server clock). Default 10000
+             * @example 10000
+             */
+            minViewMs?: number;
+            /**
+             * @description Most rewards per user per UTC day on this block; further completions count as `rewardsCapped`. Default 20
+             * @example 20
+             */
+            dailyRewardCap?: number;
             /**
              * @description The ad block to change (yours)
              * @example 01jd3k5m8q9r2s4t6v8w0x2y4z

@@ -3,6 +3,8 @@ import { IsBoolean, ValidateIf } from 'class-validator';
 import { IsText, IdField } from '../../common/validators';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 import { SuccessPageDto } from '../../common/paging.dto';
+import { AD_BLOCK_FORMATS, type AdBlockFormat } from '../reward-settings';
+import { RewardSettingsInputDto } from './reward-settings.dto';
 
 /** Absent means "unchanged" (or the default); null is refused, not taken as absent. */
 const unlessAbsent = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
@@ -12,7 +14,7 @@ const REQUIRE_SIGNED_VIEWER =
   "made by your server with your account's webhook secret (GET account/me); unsigned, expired or mismatched requests are 401. " +
   'See docs/SIGNED_VIEWERS.md';
 
-export class AdBlockCreateDto {
+export class AdBlockCreateDto extends RewardSettingsInputDto {
   @ApiProperty({ description: 'Name of the ad spot, up to 200 characters', example: 'Home screen banner' })
   @IsText(200)
   name: string;
@@ -24,7 +26,7 @@ export class AdBlockCreateDto {
 }
 
 /** Body of ad/block/update: the fields given change, the others stay. */
-export class AdBlockUpdateDto {
+export class AdBlockUpdateDto extends RewardSettingsInputDto {
   @IdField('The ad block to change (yours)')
   adBlockId: string;
 
@@ -61,6 +63,11 @@ export class AdBlockResponseDto extends NotBilledTrafficDto {
 
   @ApiProperty({ description: 'matching/ad on this block needs a signed `x-adnet-viewer` header', example: false })
   requireSignedViewer: boolean;
+
+  @ApiProperty({ enum: AD_BLOCK_FORMATS, description: '`rewarded`: completions earn rewards (docs/REWARDED_ADS.md)', example: 'banner' }) format: AdBlockFormat;
+  @ApiProperty({ nullable: true, type: String, example: 'https://game.example.com/adnet/reward' }) rewardUrl: string | null;
+  @ApiProperty({ description: 'ms after the serve before a completion counts', example: 10000 }) minViewMs: number;
+  @ApiProperty({ description: 'Most rewards per user per UTC day', example: 20 }) dailyRewardCap: number;
 
   @ApiProperty({ description: 'Ads served on this block (not debug, not invalid traffic)', example: 1200 })
   impressions: number;

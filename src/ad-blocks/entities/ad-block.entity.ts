@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
 import { TrafficCounters } from '../../database/counter-columns';
+import type { AdBlockFormat } from '../reward-settings';
 
 /** A publisher's ad spot: ads are fetched for it and its share of the spend is earned on it. */
 @Entity('ad_blocks')
@@ -18,6 +19,12 @@ export class AdBlock extends TrafficCounters {
   /** Ad requests need a viewer token signed by the publisher's server (x-adnet-viewer, docs/SIGNED_VIEWERS.md). */
   @Column({ type: 'boolean', default: false })
   requireSignedViewer: boolean;
+
+  /** Rewarded-ad settings (docs/REWARDED_ADS.md). */
+  @Column({ type: 'varchar', length: 16, default: 'banner' }) format: AdBlockFormat;
+  @Column({ type: 'varchar', length: 2048, nullable: true }) rewardUrl: string | null;
+  @Column({ type: 'int', default: 10000 }) minViewMs: number;
+  @Column({ type: 'int', default: 20 }) dailyRewardCap: number;
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   earningsMicros: number;
