@@ -193,6 +193,8 @@ function toResponse(block: AdBlock): AdBlockResponseDto {
     invalidClicks: block.invalidClicks,
     invalidImpressions: block.invalidImpressions,
     views: block.views,
+    completions: block.completions,
+    rewardsCapped: block.rewardsCapped,
     ctr: block.impressions > 0 ? block.clicks / block.impressions : 0,
     earnings: fromMicros(block.earningsMicros),
     createdAt: block.createdAt,

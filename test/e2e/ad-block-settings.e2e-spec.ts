@@ -46,6 +46,8 @@ describe(`Ad block settings: requireSignedViewer and ad/block/update [${TEST_PRO
       invalidClicks: 0,
       invalidImpressions: 0,
       views: 0,
+      completions: 0,
+      rewardsCapped: 0,
       ctr: 0,
       earnings: 0,
       createdAt: expect.any(Number),

@@ -84,6 +84,8 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
         invalidClicks: 0,
         invalidImpressions: 0,
         views: 0,
+        completions: 0,
+        rewardsCapped: 0,
         ctr: 0,
         earnings: 0,
         createdAt: expect.any(Number),

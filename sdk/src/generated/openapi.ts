@@ -375,8 +375,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * 6. Report a click on a served ad
-         * @description Counted only if that ad was served to that user on that block within 24 hours (else 400 `no matching impression`). A repeat within 10 minutes answers success without counting again, so retries are safe. CPC campaigns are billed per counted click while budget is left. The click is stored before the answer.
+         * 6. Report a click on a served ad (or, `eventType: complete`, that it was watched to the end)
+         * @description Counted only if that ad was served to that user on that block within 24 hours (else 400 `no matching impression`). A repeat within 10 minutes answers success without counting again, so retries are safe. CPC campaigns are billed per counted click while budget is left. The click is stored before the answer. `eventType: complete` (a serve key may send it): the user watched the served ad to the end; counted once per impression, at least the block's `minViewMs` after the serve, valid traffic only, else answered success and not counted; on a rewarded block it sends the reward callback (docs/REWARDED_ADS.md).
          */
         post: operations["ClicksController_click"];
         delete?: never;
@@ -842,8 +842,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * SDK ad events: click, impression (a view), complete (a view), conversion
-         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` and `complete` (the popup's countdown ran out) count one view of the served impression in `views`, never billed, at most one per impression. `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default conversion with a publisher key) it is answered `conversion ignored: …`, stored nowhere and counted in `adnet_sdk_conversions_ignored_total`. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
+         * SDK ad events: click, impression (a view), complete (a completion), conversion
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` counts one view of the served impression in `views`, never billed, at most one per impression. `complete` (the popup's countdown ran out) is endpoint 6's `complete`: one completion per impression at least the block's `minViewMs` after the serve, which on a rewarded block sends the reward callback (docs/REWARDED_ADS.md). `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default conversion with a publisher key) it is answered `conversion ignored: …`, stored nowhere and counted in `adnet_sdk_conversions_ignored_total`. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
          */
         post: operations["CompatController_adEvent"];
         delete?: never;
@@ -1445,6 +1445,11 @@ export interface components {
              */
             views: number;
             /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
+            /**
              * @description Impressions (ads served, not debug, not invalid traffic)
              * @example 1200
              */
@@ -1561,6 +1566,11 @@ export interface components {
              * @example 900
              */
             views: number;
+            /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
             /**
              * @description Impressions (ads served, not debug, not invalid traffic)
              * @example 1200
@@ -1845,6 +1855,11 @@ export interface components {
              * @example 900
              */
             views: number;
+            /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
             adBlockId: string;
             /**
@@ -1877,6 +1892,11 @@ export interface components {
              * @example 20
              */
             dailyRewardCap: number;
+            /**
+             * @description Counted completions past the block's dailyRewardCap for their user: no reward sent
+             * @example 2
+             */
+            rewardsCapped: number;
             /**
              * @description Ads served on this block (not debug, not invalid traffic)
              * @example 1200
@@ -2090,15 +2110,15 @@ export interface components {
             ads: components["schemas"]["DiagnosedAdDto"][] | null;
         };
         /**
-         * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
+         * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid. A completion (`eventType: complete`) answers one of the `completion …` messages (or the test-ad one).
          * @enum {string}
          */
-        ClickMessage: "click counted" | "duplicate click: not counted again" | "test ad: not counted" | "click recorded, not billed: the campaign is not billable now" | "click recorded as invalid traffic: too soon after the impression" | "click recorded as invalid traffic: its impression was invalid traffic" | "click recorded as invalid traffic: no User-Agent" | "click recorded as invalid traffic: a bot or HTTP library agent" | "click recorded as invalid traffic: a data-centre network";
+        ClickMessage: "click counted" | "duplicate click: not counted again" | "test ad: not counted" | "click recorded, not billed: the campaign is not billable now" | "click recorded as invalid traffic: too soon after the impression" | "click recorded as invalid traffic: its impression was invalid traffic" | "click recorded as invalid traffic: no User-Agent" | "click recorded as invalid traffic: a bot or HTTP library agent" | "click recorded as invalid traffic: a data-centre network" | "completion counted" | "duplicate completion: not counted again" | "completion not counted: sooner than the block's minViewMs after the ad was served" | "completion not counted: no matching impression" | "completion recorded as invalid traffic: not counted";
         ClickResultDto: {
             /** @example success */
             status: string;
             /**
-             * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
+             * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid. A completion (`eventType: complete`) answers one of the `completion …` messages (or the test-ad one).
              * @example click counted
              */
             msg: components["schemas"]["ClickMessage"];
@@ -2123,10 +2143,11 @@ export interface components {
         };
         ClickReportDto: {
             /**
+             * @description `click`: the user clicked the served ad. `complete`: the user watched it to the end (rewarded blocks, docs/REWARDED_ADS.md); counted once per impression, at least the block's minViewMs after the serve, else answered success and not counted
              * @example click
              * @enum {string}
              */
-            eventType: "click";
+            eventType: "click" | "complete";
             eventData: components["schemas"]["ClickEventDataDto"];
         };
         ConversionEventDataDto: {
@@ -2725,6 +2746,11 @@ export interface components {
              */
             views: number;
             /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
+            /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
              */
@@ -2776,6 +2802,11 @@ export interface components {
              */
             views: number;
             /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
+            /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
              */
@@ -2786,6 +2817,11 @@ export interface components {
             clicks: number;
             /** @example 4 */
             conversions: number;
+            /**
+             * @description Completions past the block's dailyRewardCap (no reward sent)
+             * @example 0
+             */
+            rewardsCapped: number;
             /**
              * @description The publisher's earnings in the bucket, USDT
              * @example 2.1

@@ -69,6 +69,8 @@ export class AdBlockResponseDto extends NotBilledTrafficDto {
   @ApiProperty({ description: 'ms after the serve before a completion counts', example: 10000 }) minViewMs: number;
   @ApiProperty({ description: 'Most rewards per user per UTC day', example: 20 }) dailyRewardCap: number;
 
+  @ApiProperty({ description: "Counted completions past the block's dailyRewardCap for their user: no reward sent", example: 2 }) rewardsCapped: number;
+
   @ApiProperty({ description: 'Ads served on this block (not debug, not invalid traffic)', example: 1200 })
   impressions: number;
 

@@ -16,6 +16,7 @@ import {
   ViewOutcome,
   ViewRequest,
 } from './serving-state';
+import type { CompletionOutcome, CompletionRequest } from './serving-state';
 import { withFields } from '../../common/with-fields';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
@@ -64,6 +65,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   registerView(request: ViewRequest): Promise<ViewOutcome> {
     return this.clicks.registerView(request);
+  }
+
+  registerCompletion(request: CompletionRequest): Promise<CompletionOutcome> {
+    return this.clicks.registerCompletion(request);
   }
 
   /**

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
+import { ServingModule } from '../serving/serving.module';
+import { StatsModule } from '../stats/stats.module';
+import { CompletionsService } from './completions.service';
+
+/** Rewarded ads (docs/REWARDED_ADS.md): completions of served ads and the reward callbacks they earn. */
+@Module({
+  imports: [AdBlocksModule, ServingModule, StatsModule],
+  providers: [CompletionsService],
+  exports: [CompletionsService],
+})
+export class RewardsModule {}
