@@ -16,6 +16,7 @@ import { readServingConfig, SERVING_CONFIG, ServingConfig } from './serving/serv
 import { readStatsConfig, STATS_CONFIG, StatsConfig } from './stats/stats.config';
 import { readTrustConfig, TRUST_CONFIG, TrustConfig } from './trust/trust.config';
 import { readVerificationConfig, VERIFICATION_CONFIG, VerificationConfig } from './verification/verification.config';
+import { readRewardsConfig, REWARDS_CONFIG, RewardsConfig } from './rewards/rewards.config';
 
 /**
  * Every setting of the service: the features' slices side by side, read from the environment once and validated at
@@ -38,7 +39,8 @@ export type AppConfig = RuntimeConfig &
   ExchangeConfig &
   QueueConfig &
   MetricsConfig &
-  ProfilesConfig;
+  ProfilesConfig &
+  RewardsConfig;
 
 /** The injection token of every slice; each is provided with the one validated AppConfig. */
 const SLICE_TOKENS = [
@@ -58,6 +60,7 @@ const SLICE_TOKENS = [
   QUEUE_CONFIG,
   METRICS_CONFIG,
   PROFILES_CONFIG,
+  REWARDS_CONFIG,
 ];
 
 /** Parses and validates the environment; throws ConfigError naming every bad variable. */
@@ -80,6 +83,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ...readQueueConfig(reader),
     ...readMetricsConfig(reader),
     ...readProfilesConfig(reader),
+    ...readRewardsConfig(reader),
   };
   // Attribution reads the clicks of the window back: they must still be there.
   if (config.eventRetentionDays <= config.attributionDays) {

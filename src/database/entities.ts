@@ -13,6 +13,7 @@ import { ExchangeCampaign } from '../exchange/entities/exchange-campaign.entity'
 import { ExchangeClick } from '../exchange/entities/exchange-click.entity';
 import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.entity';
 import { ExchangeConversion } from '../exchange/entities/exchange-conversion.entity';
+import { RewardDayCount, RewardDelivery } from '../rewards/entities/reward-delivery.entity';
 
 export const ENTITIES = [
   Account,
@@ -30,4 +31,6 @@ export const ENTITIES = [
   ExchangeConversion,
   Profile,
   ProfileBatch,
+  RewardDelivery,
+  RewardDayCount,
 ];

@@ -13,6 +13,11 @@ import { SERVING_STATE, type ServingState } from '../serving/state/serving-state
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { Inject } from '@nestjs/common';
+import { utcDay } from '../common/day';
+import { isDuplicateKey } from '../database/duplicate-key';
+import { RewardCallbacksService, rewardEventId } from './reward-callbacks.service';
+import { RewardRepository } from './reward.repository';
+import { RewardDelivery } from './entities/reward-delivery.entity';
 
 /**
  * Completed views (endpoint 6 with `eventType: complete`, docs/REWARDED_ADS.md): bound like a click to an impression
@@ -32,6 +37,8 @@ export class CompletionsService {
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
     private readonly traffic: TrafficClassifier,
+    private readonly rewards: RewardRepository,
+    private readonly callbacks: RewardCallbacksService,
   ) {}
 
   async reportCompletion(principal: Principal, event: ClickEventDataDto, facts: RequestFacts): Promise<{ status: 'success'; msg: CompletionMessage }> {
@@ -51,10 +58,47 @@ export class CompletionsService {
     });
     if (outcome.kind !== 'counted') return answer(COMPLETION_MESSAGES[outcome.kind]);
     const campaignId = found.campaign.id;
-    await this.dataSource.transaction(async (manager) => {
-      await this.stats.countCompletion(manager, { campaignId, adBlockId: event.adBlockId, now, rewardCapped: false });
-    });
-    this.logger.debug({ adBlockId: event.adBlockId, campaignId }, 'completion counted');
+    const { adBlockId, messengerUserId, adId } = event;
+    const rewarded = block.format === 'rewarded' && block.rewardUrl !== null;
+    const eventId = rewardEventId(adBlockId, messengerUserId, adId, outcome.servedAt);
+    let capped = false;
+    try {
+      // the reward (or its place under the cap) and the counters commit together, before the answer
+      await this.dataSource.transaction(async (manager) => {
+        if (rewarded) {
+          capped = !(await this.rewards.takeDailyReward(manager, { adBlockId, messengerUserId, day: utcDay(now) }, block.dailyRewardCap));
+          if (!capped)
+            await this.rewards.insert(
+              manager,
+              newReward({ eventId, adBlockId, publisherId: block.accountId, messengerUserId, campaignId, adId, createdAt: now }),
+            );
+        }
+        await this.stats.countCompletion(manager, { campaignId, adBlockId, now, rewardCapped: capped });
+      });
+    } catch (error) {
+      // another process counted this impression's completion (its serving-state mark was lost in between)
+      if (isDuplicateKey(error)) return answer(COMPLETION_MESSAGES.duplicate);
+      throw error;
+    }
+    if (capped) this.callbacks.countCapped();
+    else if (rewarded) {
+      // The reward is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again.
+      await this.callbacks.schedule(eventId).catch((error: unknown) => this.logger.warn({ err: error, eventId }, 'reward callback not scheduled'));
+    }
     return answer(COMPLETION_MESSAGES.counted);
   }
+}
+
+function newReward(
+  fields: Pick<RewardDelivery, 'eventId' | 'adBlockId' | 'publisherId' | 'messengerUserId' | 'campaignId' | 'adId' | 'createdAt'>,
+): RewardDelivery {
+  return Object.assign(new RewardDelivery(), {
+    ...fields,
+    status: 'pending',
+    attempts: 0,
+    lastStatusCode: null,
+    lastError: null,
+    deliveredAt: null,
+    replays: 0,
+  });
 }

@@ -3,10 +3,11 @@ import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
 import { ServingModule } from '../serving/serving.module';
 import { StatsModule } from '../stats/stats.module';
 import { CompletionsService } from './completions.service';
+import { RewardCallbacksModule } from './reward-callbacks.module';
 
 /** Rewarded ads (docs/REWARDED_ADS.md): completions of served ads and the reward callbacks they earn. */
 @Module({
-  imports: [AdBlocksModule, ServingModule, StatsModule],
+  imports: [AdBlocksModule, ServingModule, StatsModule, RewardCallbacksModule],
   providers: [CompletionsService],
   exports: [CompletionsService],
 })

@@ -16,6 +16,7 @@ import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
 import { CampaignStatusIdIndex1763902800000 } from './1763902800000-CampaignStatusIdIndex';
 import { RewardedBlocks1763921700000 } from './1763921700000-RewardedBlocks';
 import { Completions1763921800000 } from './1763921800000-Completions';
+import { RewardDeliveries1763921900000 } from './1763921900000-RewardDeliveries';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const SQLITE_MIGRATIONS = [
   CampaignStatusIdIndex1763902800000,
   RewardedBlocks1763921700000,
   Completions1763921800000,
+  RewardDeliveries1763921900000,
 ];
