@@ -24,6 +24,7 @@ import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
 import { TrustModule } from './trust/trust.module';
 import { VerificationModule } from './verification/verification.module';
+import { RewardsModule } from './rewards/rewards.module';
 
 export interface AppModuleOptions {
   /** Tests only: start from an empty schema, then run the migrations. */
@@ -57,6 +58,7 @@ export class AppModule {
         ProfilesModule,
         ExchangeModule,
         VerificationModule,
+        RewardsModule,
         StatsModule,
         CompatModule,
         HealthModule,

@@ -64,17 +64,19 @@ export class CompletionsService {
     let capped = false;
     try {
       // the reward (or its place under the cap) and the counters commit together, before the answer
-      await this.dataSource.transaction(async (manager) => {
-        if (rewarded) {
-          capped = !(await this.rewards.takeDailyReward(manager, { adBlockId, messengerUserId, day: utcDay(now) }, block.dailyRewardCap));
-          if (!capped)
-            await this.rewards.insert(
-              manager,
-              newReward({ eventId, adBlockId, publisherId: block.accountId, messengerUserId, campaignId, adId, createdAt: now }),
-            );
-        }
-        await this.stats.countCompletion(manager, { campaignId, adBlockId, now, rewardCapped: capped });
-      });
+      await retryDeadlock(() =>
+        this.dataSource.transaction(async (manager) => {
+          if (rewarded) {
+            capped = !(await this.rewards.takeDailyReward(manager, { adBlockId, messengerUserId, day: utcDay(now) }, block.dailyRewardCap));
+            if (!capped)
+              await this.rewards.insert(
+                manager,
+                newReward({ eventId, adBlockId, publisherId: block.accountId, messengerUserId, campaignId, adId, createdAt: now }),
+              );
+          }
+          await this.stats.countCompletion(manager, { campaignId, adBlockId, now, rewardCapped: capped });
+        }),
+      );
     } catch (error) {
       // another process counted this impression's completion (its serving-state mark was lost in between)
       if (isDuplicateKey(error)) return answer(COMPLETION_MESSAGES.duplicate);
@@ -101,4 +103,18 @@ function newReward(
     deliveredAt: null,
     replays: 0,
   });
+}
+
+const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
+
+/** Runs a transaction again (three tries in all) when the database chose it as a deadlock's victim: nothing was committed. */
+async function retryDeadlock<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+      if (attempt >= 3 || code === undefined || !DEADLOCK_CODES.has(code)) throw error;
+    }
+  }
 }

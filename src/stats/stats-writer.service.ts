@@ -153,8 +153,9 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    */
   async countCompletion(manager: EntityManager, completion: { campaignId: string; adBlockId: string; now: number; rewardCapped: boolean }): Promise<void> {
     const { campaignId, adBlockId, now, rewardCapped } = completion;
-    await this.counters.addCompletion(manager, campaignId, adBlockId, rewardCapped);
+    // the flush's order (hourly rows, campaigns, blocks), so that the two never deadlock on each other's rows
     await this.counters.addHourly(manager, [{ campaignId, adBlockId, hour: hourStart(now), completions: 1, ...(rewardCapped ? { rewardsCapped: 1 } : {}) }]);
+    await this.counters.addCompletion(manager, campaignId, adBlockId, rewardCapped);
   }
 
   protected takeBuffered(): Map<string, Delta> | undefined {

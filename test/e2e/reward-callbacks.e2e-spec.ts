@@ -5,7 +5,7 @@ import { MetricsService } from '../../src/metrics/metrics.service';
 import { TEST_PROFILE } from '../support/profile';
 import { RewardReceiver, waitFor } from '../support/reward-receiver';
 import { CLICK, UA } from '../support/serving-helpers';
-import { BLOCK_BASE, blockDetail, Body, createServable, DAY, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
+import { BLOCK_BASE, blockDetail, Body, createServable, DAY, expectValidationError, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
 import { createAccount, startTestApp, TestApp } from '../support/test-app';
 
 type Account = { accountId: string; apiKey: string };
@@ -53,8 +53,14 @@ describe(`Reward callbacks [${TEST_PROFILE}]`, () => {
       .post(CLICK)
       .set('x-api-key', publisher.apiKey)
       .set('user-agent', ua)
-      .send({ eventType: 'complete', eventData: { adBlockId: ad.adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } })
-      .expect(200);
+      .send({ eventType: 'complete', eventData: { adBlockId: ad.adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } });
+    if (response.status !== 200)
+      throw new Error(
+        `complete answered ${response.status}: ${t.logs
+          .filter((line) => line.includes('"level":50'))
+          .slice(-3)
+          .join('\n')}`,
+      );
     return response.body.data.msg;
   };
   const rows = async (adBlockId: string): Promise<Body[]> =>
@@ -224,6 +230,127 @@ describe(`Reward callbacks [${TEST_PROFILE}]`, () => {
     expect(receiver.calls.filter((call) => call.body.adBlockId === banner || call.body.adBlockId === noUrl)).toEqual([]);
   });
 
+  describe('delivery log, replay and test call', () => {
+    let adBlockId: string;
+    let other: Account;
+    let serveKey: string;
+    const log = (query: Body, key = publisher.apiKey) => t.http().get(`${BLOCK_BASE}/rewards`).query(query).set('x-api-key', key);
+    const replay = (body: Body, key = publisher.apiKey) => t.http().post(`${BLOCK_BASE}/rewards/replay`).set('x-api-key', key).send(body);
+    const test = (body: Body, key = publisher.apiKey) => t.http().post(`${BLOCK_BASE}/rewards/test`).set('x-api-key', key).send(body);
+
+    beforeAll(async () => {
+      other = await createAccount(t, ['publisher'], 'Other publisher');
+      serveKey = (await t.http().post('/api/v2/openapi/account/keys').set('x-api-key', publisher.apiKey).send({ scope: 'serve' }).expect(200)).body.data.apiKey;
+      adBlockId = await newBlock({ rewardUrl: receiver.url('/flaky') });
+      for (const tag of ['log-a', 'log-b']) {
+        const user = newUser(tag);
+        const ad = await serve(adBlockId, user);
+        clock.advance(MIN_VIEW_MS);
+        await complete(ad, user);
+      }
+      await waitFor(
+        () => rows(adBlockId),
+        (found) => found.length === 2 && found.every((row) => row.status === 'delivered'),
+      );
+    });
+
+    it('should list the rewards newest first with their delivery, filtered by status and paged', async () => {
+      const stored = await rows(adBlockId);
+      const response = await log({ adBlockId }).expect(200);
+      expect(response.body).toEqual({
+        code: 0,
+        message: 'success',
+        data: {
+          rewards: [...stored].reverse().map((row) => ({
+            eventId: row.eventId,
+            messengerUserId: row.messengerUserId,
+            campaignId,
+            status: 'delivered',
+            attempts: 3,
+            lastStatusCode: 200,
+            lastError: null,
+            createdAt: Number(row.createdAt),
+            deliveredAt: Number(row.deliveredAt),
+          })),
+          total: 2,
+          current: 1,
+          pageSize: 20,
+        },
+      });
+      const paged = (await log({ adBlockId, pageSize: 1, current: 2 }).expect(200)).body.data;
+      expect([paged.rewards.map((reward: Body) => reward.eventId), paged.total]).toEqual([[stored[0].eventId], 2]);
+      expect((await log({ adBlockId, status: 'failed' }).expect(200)).body.data).toEqual({ rewards: [], total: 0, current: 1, pageSize: 20 });
+      expect((await log({ adBlockId, status: 'delivered' }).expect(200)).body.data.total).toBe(2);
+    });
+
+    it('should replay a reward with the same eventId and log the new try', async () => {
+      const [first] = await rows(adBlockId);
+      const before = receiver.callsOf(first.eventId).length;
+      const answered = await replay({ eventId: first.eventId }).expect(200);
+      expect(answered.body.data).toMatchObject({ eventId: first.eventId, status: expect.stringMatching(/^(pending|delivered)$/) });
+      const after = await waitFor(
+        () => rows(adBlockId),
+        (found) => found[0].attempts === 4 && found[0].status === 'delivered',
+      );
+      expect(after[0]).toMatchObject({ eventId: first.eventId, status: 'delivered', attempts: 4, lastStatusCode: 200 });
+      const calls = receiver.callsOf(first.eventId);
+      expect(calls).toHaveLength(before + 1);
+      expect(calls[calls.length - 1].rawBody).toBe(calls[0].rawBody);
+      expect(calls[calls.length - 1].headers['x-adnet-signature']).toBe(
+        sign(await secret(), calls[calls.length - 1].headers['x-adnet-timestamp'] as string, calls[0].rawBody),
+      );
+    });
+
+    it('should send a signed test call at once and answer its status code', async () => {
+      const okBlock = await newBlock({ rewardUrl: receiver.url('/ok') });
+      const response = await test({ adBlockId: okBlock }).expect(200);
+      expect(response.body.data).toEqual({ statusCode: 200, ms: expect.any(Number), error: null });
+      const [call] = receiver.calls.filter((received) => received.body.adBlockId === okBlock);
+      expect(call.body).toEqual(expect.objectContaining({ eventType: 'test', adBlockId: okBlock, eventId: expect.stringMatching(/^test_/) }));
+      expect(call.headers['x-adnet-signature']).toBe(sign(await secret(), call.headers['x-adnet-timestamp'] as string, call.rawBody));
+      expect(await rows(okBlock)).toEqual([]);
+      const down = await newBlock({ rewardUrl: receiver.url('/down') });
+      expect((await test({ adBlockId: down }).expect(200)).body.data).toEqual({ statusCode: 503, ms: expect.any(Number), error: 'HTTP 503' });
+      const noUrl = await newBlock({});
+      const refused = await test({ adBlockId: noUrl });
+      expect([refused.status, refused.body.code, refused.body.message]).toEqual([409, 409, 'adBlockId: the ad block has no rewardUrl']);
+    });
+
+    it("should refuse a serve key (403), another publisher's block or reward like an unknown one (404), and bad input (400)", async () => {
+      const [first] = await rows(adBlockId);
+      for (const response of [await log({ adBlockId }, serveKey), await replay({ eventId: first.eventId }, serveKey), await test({ adBlockId }, serveKey)]) {
+        expect([response.status, response.body.code]).toEqual([403, 403]);
+      }
+      const attempts = (await rows(adBlockId))[0].attempts;
+      const foreignLog = await log({ adBlockId }, other.apiKey);
+      const unknownLog = await log({ adBlockId: '01hzzzzzzzzzzzzzzzzzzzzzzz' });
+      expect([foreignLog.status, foreignLog.body]).toEqual([unknownLog.status, unknownLog.body]);
+      expect(foreignLog.status).toBe(404);
+      const foreignReplay = await replay({ eventId: first.eventId }, other.apiKey);
+      const unknownReplay = await replay({ eventId: 'rw_unknown' });
+      expect([foreignReplay.status, foreignReplay.body]).toEqual([
+        404,
+        { code: 404, message: 'eventId: reward not found', data: { errors: [{ field: 'eventId', message: 'reward not found' }] } },
+      ]);
+      expect([unknownReplay.status, unknownReplay.body]).toEqual([foreignReplay.status, foreignReplay.body]);
+      expect((await test({ adBlockId }, other.apiKey)).status).toBe(404);
+      expect((await log({ adBlockId }, advertiser.apiKey)).status).toBe(403);
+      const bad: [() => ReturnType<typeof log>, string][] = [
+        [() => log({}), 'adBlockId'],
+        [() => log({ adBlockId, status: 'sent' }), 'status'],
+        [() => log({ adBlockId, pageSize: 0 }), 'pageSize'],
+        [() => log({ adBlockId, current: 'x' }), 'current'],
+        [() => replay({}), 'eventId'],
+        [() => replay({ eventId: 7 }), 'eventId'],
+        [() => test({}), 'adBlockId'],
+        [() => test({ adBlockId: '' }), 'adBlockId'],
+      ];
+      for (const [send, field] of bad) expectValidationError(await send(), field);
+      expect((await rows(adBlockId))[0].attempts).toBe(attempts);
+    });
+  });
+
+  // last: on MySQL a second application rebuilds the schema the first one uses
   it('should refuse to call a reward URL that leads to a non-public address unless private targets are allowed', async () => {
     const guarded = await startTestApp({ REWARD_BACKOFF_MS: '10', REWARD_ATTEMPTS: '2' }, { clock });
     try {
@@ -257,6 +384,9 @@ describe(`Reward callbacks [${TEST_PROFILE}]`, () => {
         attempts: 2,
         lastError: 'refused: 127.0.0.1 resolves to the non-public address 127.0.0.1',
       });
+      expect(receiver.calls.filter((call) => call.body.adBlockId === adBlockId)).toEqual([]);
+      const tested = await guarded.http().post(`${BLOCK_BASE}/rewards/test`).set('x-api-key', owner.apiKey).send({ adBlockId }).expect(200);
+      expect(tested.body.data).toEqual({ statusCode: null, ms: expect.any(Number), error: 'refused: 127.0.0.1 resolves to the non-public address 127.0.0.1' });
       expect(receiver.calls.filter((call) => call.body.adBlockId === adBlockId)).toEqual([]);
     } finally {
       await guarded.close();
