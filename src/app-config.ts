@@ -17,6 +17,7 @@ import { readServingConfig, SERVING_CONFIG, ServingConfig } from './serving/serv
 import { readStatsConfig, STATS_CONFIG, StatsConfig } from './stats/stats.config';
 import { readTrustConfig, TRUST_CONFIG, TrustConfig } from './trust/trust.config';
 import { readVerificationConfig, VERIFICATION_CONFIG, VerificationConfig } from './verification/verification.config';
+import { readRewardsConfig, REWARDS_CONFIG, RewardsConfig } from './rewards/rewards.config';
 
 /**
  * Every setting of the service: the features' slices side by side, read from the environment once and validated at
@@ -40,7 +41,8 @@ export type AppConfig = RuntimeConfig &
   QueueConfig &
   MetricsConfig &
   ProfilesConfig &
-  ForecastConfig;
+  ForecastConfig &
+  RewardsConfig;
 
 /** The injection token of every slice; each is provided with the one validated AppConfig. */
 const SLICE_TOKENS = [
@@ -61,6 +63,7 @@ const SLICE_TOKENS = [
   METRICS_CONFIG,
   PROFILES_CONFIG,
   FORECAST_CONFIG,
+  REWARDS_CONFIG,
 ];
 
 /** Parses and validates the environment; throws ConfigError naming every bad variable. */
@@ -84,6 +87,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ...readMetricsConfig(reader),
     ...readProfilesConfig(reader),
     ...readForecastConfig(reader),
+    ...readRewardsConfig(reader),
   };
   // Attribution reads the clicks of the window back: they must still be there.
   if (config.eventRetentionDays <= config.attributionDays) {

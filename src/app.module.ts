@@ -25,6 +25,7 @@ import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
 import { TrustModule } from './trust/trust.module';
 import { VerificationModule } from './verification/verification.module';
+import { RewardsModule } from './rewards/rewards.module';
 
 export interface AppModuleOptions {
   /** Tests only: start from an empty schema, then run the migrations. */
@@ -59,6 +60,7 @@ export class AppModule {
         ProfilesModule,
         ExchangeModule,
         VerificationModule,
+        RewardsModule,
         StatsModule,
         CompatModule,
         HealthModule,

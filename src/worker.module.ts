@@ -8,6 +8,7 @@ import { ProfilesModule } from './profiles/profiles.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { VerificationModule } from './verification/verification.module';
+import { RewardCallbacksModule } from './rewards/reward-callbacks.module';
 
 /** The providers queue jobs need, without HTTP: `npm run start:worker` (src/worker.ts). Add a feature with a queue here. */
 @Module({})
@@ -26,6 +27,7 @@ export class WorkerModule {
         ChangeBusModule,
         ProfilesModule,
         VerificationModule,
+        RewardCallbacksModule,
       ],
     };
   }

@@ -53,8 +53,17 @@ export class AccountRepository implements AccountStore {
     await this.accounts.update({ id: accountId }, { timeZone, nextTimeZone, timeZoneChangesAt });
   }
 
-  async setWebhookSecret(accountId: string, webhookSecret: string): Promise<void> {
-    await this.accounts.update({ id: accountId }, { webhookSecret });
+  async setWebhookSecret(accountId: string, webhookSecret: string, previous?: { secret: string; rotatedAt: number }): Promise<void> {
+    const rotation = previous ? { previousWebhookSecret: previous.secret, webhookSecretRotatedAt: previous.rotatedAt } : {};
+    await this.accounts.update({ id: accountId }, { webhookSecret, ...rotation });
+  }
+
+  /** The account's webhook secret with the one before its last rotation; null for an unknown account. */
+  webhookSecretsOf(accountId: string): Promise<Pick<Account, 'webhookSecret' | 'previousWebhookSecret' | 'webhookSecretRotatedAt'> | null> {
+    return this.accounts.findOne({
+      where: { id: accountId },
+      select: { id: true, webhookSecret: true, previousWebhookSecret: true, webhookSecretRotatedAt: true },
+    });
   }
 
   /** The account's webhook secret; null for an unknown account. */

@@ -100,8 +100,9 @@ export class AccountsService implements OnModuleInit {
    */
   async rotateWebhookSecret(accountId: string): Promise<Account> {
     const account = await this.getAccount(accountId);
+    const previous = { secret: account.webhookSecret, rotatedAt: Date.now() };
     account.webhookSecret = generateWebhookSecret();
-    await this.accounts.setWebhookSecret(accountId, account.webhookSecret);
+    await this.accounts.setWebhookSecret(accountId, account.webhookSecret, previous);
     this.secretCache.delete(accountId);
     this.changes.publish(WEBHOOK_SECRET_CHANGED, accountId);
     return account;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DeepPartial, IsNull, Not, Repository } from 'typeorm';
 import { AdBlock } from './entities/ad-block.entity';
+import type { RewardSettings } from './reward-settings';
 
 /** The `ad_blocks` rows the ad-blocks feature writes (create, settings) and reads; counters are the stats writer's. */
 @Injectable()
@@ -56,7 +57,9 @@ export class AdBlockRepository {
 
   async updateSettings(
     id: string,
-    fields: Partial<Pick<AdBlock, 'name' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'>>,
+    fields: Partial<
+      Pick<AdBlock, 'name' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains' | keyof RewardSettings>
+    >,
   ): Promise<void> {
     await this.blocks.update({ id }, fields);
   }

@@ -10,6 +10,11 @@ import { readWithinDeadline, staleReads } from '../common/stale-reads';
 import { AdBlockRepository } from './ad-block.repository';
 import { AdBlockCreateDto, AdBlockResponseDto, AdBlockUpdateDto } from './dto/ad-block.dto';
 import { AdBlock } from './entities/ad-block.entity';
+import { isIP } from 'node:net';
+import { ValidationError } from '../common/errors';
+import { VERIFICATION_CONFIG, VerificationConfig } from '../verification/verification.config';
+import { isPublicAddress } from '../verification/target-guard';
+import { mergeRewardSettings, REWARD_DEFAULTS, type RewardSettings, rewardSettingsOf } from './reward-settings';
 
 /**
  * What a block refuses to serve (docs/CONTRACT.md §18), as the serving index applies it: built once when the block is
@@ -61,7 +66,10 @@ function storedList(values: string[] | undefined): string[] | null {
 }
 
 /** The settings columns an update may change. */
-type BlockSettings = Pick<AdBlock, 'name' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains'>;
+type BlockSettings = Pick<
+  AdBlock,
+  'name' | 'requireSignedViewer' | 'floorCpmMicros' | 'floorCpcMicros' | 'blockedCategories' | 'blockedDomains' | keyof RewardSettings
+>;
 
 interface KnownBlock extends ServingBlock {
   loadedAt: number;
@@ -86,12 +94,15 @@ export class AdBlocksService {
     private readonly blocks: AdBlockRepository,
     @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
     private readonly changes: ChangeBus,
+    @Inject(VERIFICATION_CONFIG) private readonly verification: VerificationConfig,
   ) {
     changes.on(AD_BLOCK_CHANGED, (adBlockId) => this.known.delete(adBlockId));
     changes.onReconnect(() => (this.staleBefore = Date.now()));
   }
 
   async create(principal: Principal, dto: AdBlockCreateDto): Promise<string> {
+    const settings = mergeRewardSettings(REWARD_DEFAULTS, dto);
+    this.assertRewardUrlAllowed(settings.rewardUrl);
     const block = this.blocks.build({
       id: newId(),
       accountId: principal.accountId,
@@ -101,6 +112,7 @@ export class AdBlocksService {
       floorCpcMicros: dto.floorCpc === undefined ? 0 : toMicros(dto.floorCpc),
       blockedCategories: storedList(dto.blockedCategories),
       blockedDomains: storedList(dto.blockedDomains),
+      ...settings,
       ...zeroTrafficCounters(),
       earningsMicros: 0,
       createdAt: Date.now(),
@@ -121,6 +133,7 @@ export class AdBlocksService {
 
   /** Changes the fields given; answers the detail. */
   async update(principal: Principal, change: AdBlockUpdateDto): Promise<AdBlockResponseDto> {
+    if (change.rewardUrl) this.assertRewardUrlAllowed(change.rewardUrl);
     const block = await this.usableBlock(principal, change.adBlockId);
     const fields: Partial<BlockSettings> = {};
     if (change.name !== undefined) fields.name = change.name;
@@ -129,6 +142,9 @@ export class AdBlocksService {
     if (change.floorCpc !== undefined) fields.floorCpcMicros = change.floorCpc === null ? 0 : toMicros(change.floorCpc);
     if (change.blockedCategories !== undefined) fields.blockedCategories = storedList(change.blockedCategories);
     if (change.blockedDomains !== undefined) fields.blockedDomains = storedList(change.blockedDomains);
+    for (const key of ['format', 'rewardUrl', 'minViewMs', 'dailyRewardCap'] as const) {
+      if (change[key] !== undefined) Object.assign(fields, { [key]: change[key] });
+    }
     if (Object.keys(fields).length > 0) {
       await this.blocks.updateSettings(block.id, fields);
       Object.assign(block, fields);
@@ -145,6 +161,33 @@ export class AdBlocksService {
   async networkControls(): Promise<{ blocks: number; controls: BlockControls[] }> {
     const { total, rows } = await this.blocks.controlled();
     return { blocks: total, controls: rows.map(controlsOf).filter((controls): controls is BlockControls => controls !== null) };
+  }
+
+  /**
+   * The block's rewarded-ad settings, for its owner or an admin (the same 404 for an unknown block and another's):
+   * read from the database each time, so a change counts at once for completions and callbacks.
+   */
+  async usableRewardSettings(principal: Principal, adBlockId: string): Promise<RewardSettings & { accountId: string }> {
+    const block = await this.usableBlock(principal, adBlockId);
+    return { ...rewardSettingsOf(block), accountId: block.accountId };
+  }
+
+  /** The block's rewarded-ad settings and owner, for the reward worker (null: unknown block). */
+  async rewardSettings(adBlockId: string): Promise<(RewardSettings & { accountId: string }) | null> {
+    const block = await this.blocks.findById(adBlockId);
+    return block ? { ...rewardSettingsOf(block), accountId: block.accountId } : null;
+  }
+
+  /**
+   * A reward URL naming a non-public address literally (loopback, private, link-local, `localhost`) is refused at
+   * once; names are resolved and checked again at every call (docs/REWARDED_ADS.md).
+   */
+  private assertRewardUrlAllowed(rewardUrl: string | null): void {
+    if (rewardUrl === null || this.verification.verificationAllowPrivate) return;
+    const host = new URL(rewardUrl).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && !isPublicAddress(host))) {
+      throw new ValidationError([{ field: 'rewardUrl', message: 'rewardUrl must be a public address' }]);
+    }
   }
 
   /** Whether this principal may use the block, when its owner is already known (no I/O); undefined otherwise. */
@@ -221,12 +264,15 @@ function toResponse(block: AdBlock): AdBlockResponseDto {
     floorCpc: block.floorCpcMicros > 0 ? fromMicros(block.floorCpcMicros) : null,
     blockedCategories: block.blockedCategories ?? [],
     blockedDomains: block.blockedDomains ?? [],
+    ...rewardSettingsOf(block),
     impressions: block.impressions,
     clicks: block.clicks,
     unbilledClicks: block.unbilledClicks,
     invalidClicks: block.invalidClicks,
     invalidImpressions: block.invalidImpressions,
     views: block.views,
+    completions: block.completions,
+    rewardsCapped: block.rewardsCapped,
     ctr: block.impressions > 0 ? block.clicks / block.impressions : 0,
     earnings: fromMicros(block.earningsMicros),
     createdAt: block.createdAt,

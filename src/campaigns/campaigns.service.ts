@@ -373,6 +373,7 @@ function statsOf(campaign: Campaign, now: number) {
     invalidClicks: campaign.invalidClicks,
     invalidImpressions: campaign.invalidImpressions,
     views: campaign.views,
+    completions: campaign.completions,
     optimizationEvent: campaign.optimizationEvent,
     conversions,
     events,

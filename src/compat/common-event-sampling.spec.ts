@@ -6,7 +6,7 @@ import type { SdkCommonEventDto } from './dto/sdk.dto';
 describe('ton-ai-sdk common events: counted always, logged at info once per account per minute', () => {
   const metrics = new MetricsService();
   const unused = null as never;
-  const compat = new CompatService(unused, unused, unused, unused, unused, unused, metrics);
+  const compat = new CompatService(unused, unused, unused, unused, unused, unused, unused, metrics);
   const info = jest.spyOn(compat['logger'], 'log').mockImplementation(() => undefined);
   const debug = jest.spyOn(compat['logger'], 'debug').mockImplementation(() => undefined);
   const principal = (accountId: string) => ({ accountId, keyId: `key-${accountId}` }) as Principal;

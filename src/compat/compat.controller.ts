@@ -132,12 +132,13 @@ export class CompatController {
   @HttpCode(200)
   @Roles('publisher', 'advertiser')
   @ApiOperation({
-    summary: 'SDK ad events: click, impression (a view), complete (a view), conversion',
+    summary: 'SDK ad events: click, impression (a view), complete (a completion), conversion',
     description:
       KEY_HEADERS +
-      '`click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` and `complete` ' +
-      "(the popup's countdown ran out) count one view of the served impression in `views`, never billed, at most one " +
-      "per impression. `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default " +
+      '`click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` counts one view of ' +
+      "the served impression in `views`, never billed, at most one per impression. `complete` (the popup's countdown ran " +
+      "out) is endpoint 6's `complete`: one completion per impression at least the block's `minViewMs` after the serve, " +
+      "which on a rewarded block sends the reward callback (docs/REWARDED_ADS.md). `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default " +
       'conversion with a publisher key) it is answered `conversion ignored: …`, stored nowhere and counted in ' +
       "`adnet_sdk_conversions_ignored_total`. `sign` must be the SDK's md5 sign " +
       'of eventData (else 400 naming `sign`).',

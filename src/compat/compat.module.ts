@@ -4,6 +4,7 @@ import { ClicksModule } from '../clicks/clicks.module';
 import { ExchangeModule } from '../exchange/exchange.module';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { ServingModule } from '../serving/serving.module';
+import { RewardsModule } from '../rewards/rewards.module';
 import { CompatController } from './compat.controller';
 import { CompatService } from './compat.service';
 
@@ -12,7 +13,7 @@ import { CompatService } from './compat.service';
  * and answer shapes onto the canonical services; no serving, billing or attribution of its own.
  */
 @Module({
-  imports: [ServingModule, ClicksModule, ConversionsModule, ExchangeModule, ProfilesModule],
+  imports: [ServingModule, ClicksModule, ConversionsModule, ExchangeModule, ProfilesModule, RewardsModule],
   controllers: [CompatController],
   providers: [CompatService],
 })

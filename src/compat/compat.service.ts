@@ -26,6 +26,7 @@ import {
   SdkUserProfileDto,
   SdkVerifyResultDto,
 } from './dto/sdk.dto';
+import { CompletionsService } from '../rewards/completions.service';
 import { isSdkSign, SIGNED_AD_FIELDS, SIGNED_EXCHANGE_FIELDS } from './sdk-sign';
 import { withFields } from '../common/with-fields';
 
@@ -57,6 +58,7 @@ export class CompatService {
   constructor(
     private readonly serving: ServingService,
     private readonly events: ClicksService,
+    private readonly completions: CompletionsService,
     private readonly conversions: ConversionsService,
     private readonly exchange: ExchangeService,
     private readonly exchangeConversions: ExchangeConversionsService,
@@ -117,8 +119,9 @@ export class CompatService {
   }
 
   /**
-   * The SDK's ad event. `click`: a click (endpoint 6). `impression` and `complete` (the popup's countdown ran out):
-   * a view of the served impression, never billed, at most one per impression. `conversion`: a conversion
+   * The SDK's ad event. `click`: a click (endpoint 6). `impression`: a view of the served impression, never billed,
+   * at most one per impression. `complete` (the popup's countdown ran out): endpoint 6's completion, the same event as
+   * `eventType: complete` there (docs/REWARDED_ADS.md). `conversion`: a conversion
    * (endpoint 7). `signKey` is what the SDK signed with: its app id, else its app key.
    */
   async reportAdEvent(principal: Principal, body: SdkAdEventDto, signKey: string, facts: RequestFacts): Promise<SdkEventResultDto> {
@@ -138,6 +141,7 @@ export class CompatService {
       const result = await this.events.reportClick(principal, served, facts);
       return { status: 'success', msg: result.msg };
     }
+    if (body.eventType === 'complete') return { status: 'success', msg: (await this.completions.reportCompletion(principal, served, facts)).msg };
     return { status: 'success', msg: VIEW_MESSAGES[await this.events.reportView(principal, served, facts)] };
   }
 

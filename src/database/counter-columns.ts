@@ -27,6 +27,14 @@ export abstract class TrafficCounters {
   /** Views the ton-ai-sdk reported: at most one per served impression, never billed (docs/CONTRACT.md §14). */
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   views: number;
+
+  /** Completed views of served impressions (endpoint 6's `complete`, docs/REWARDED_ADS.md): one per impression. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  completions: number;
+
+  /** Counted completions on rewarded blocks past the block's dailyRewardCap for that user: no reward was sent. */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  rewardsCapped: number;
 }
 
 /** The traffic counters and the attributed events (campaigns and hourly stats; blocks count no events). */
@@ -59,7 +67,7 @@ type Counts<T> = { [K in keyof T]: number };
 
 /** Every traffic counter at zero: a new row's totals. */
 export function zeroTrafficCounters(): Counts<TrafficCounters> {
-  return { impressions: 0, clicks: 0, unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0 };
+  return { impressions: 0, clicks: 0, unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0, completions: 0, rewardsCapped: 0 };
 }
 
 /** Every traffic and event counter at zero. */

@@ -14,6 +14,7 @@ import { ExchangeClick } from '../exchange/entities/exchange-click.entity';
 import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.entity';
 import { ExchangeConversion } from '../exchange/entities/exchange-conversion.entity';
 import { ForecastSample } from '../forecast/entities/forecast-sample.entity';
+import { RewardDayCount, RewardDelivery } from '../rewards/entities/reward-delivery.entity';
 
 export const ENTITIES = [
   Account,
@@ -32,4 +33,6 @@ export const ENTITIES = [
   Profile,
   ProfileBatch,
   ForecastSample,
+  RewardDelivery,
+  RewardDayCount,
 ];

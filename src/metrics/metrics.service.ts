@@ -75,6 +75,12 @@ export class MetricsService {
     labelNames: ['queue', 'final'],
     registers: [this.registry],
   });
+  private readonly rewardCallbacks = new Counter({
+    name: 'adnet_reward_callbacks_total',
+    help: 'Reward callbacks (docs/REWARDED_ADS.md) by outcome: delivered, retried (a failed try with tries left), failed (no try left), capped (past the daily cap: none sent).',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
   private readonly conversions = new Counter({
     name: 'adnet_conversions_total',
     help: 'Conversions stored, attributed to a click or not.',
@@ -180,6 +186,11 @@ export class MetricsService {
   /** A ton-ai-sdk default conversion from a key that cannot attribute one (docs/SWITCHING_FROM_TON_AI.md). */
   countSdkConversionIgnored(): void {
     this.sdkConversionsIgnored.inc();
+  }
+
+  /** A reward callback's try (delivered, retried, failed), or a reward past its block's daily cap (capped). */
+  countRewardCallback(outcome: 'delivered' | 'retried' | 'failed' | 'capped'): void {
+    this.rewardCallbacks.inc({ outcome });
   }
 
   countJobFailure(queue: string, final: boolean): void {

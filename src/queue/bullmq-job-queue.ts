@@ -35,7 +35,7 @@ function toJobsOptions(options: JobOptions = {}): JobsOptions {
     jobId: options.jobId,
     delay: options.delayMs,
     attempts: options.attempts ?? 1,
-    backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+    backoff: { type: 'exponential', delay: options.backoffMs ?? 1000, ...(options.jitter ? { jitter: options.jitter } : {}) },
   };
 }
 

@@ -9,6 +9,7 @@ interface MemoryJob<T> {
   attemptsMade: number;
   attempts: number;
   backoffMs: number;
+  jitter: number;
   failedReason: string | null;
 }
 
@@ -60,6 +61,7 @@ export class MemoryJobQueue<T = unknown> implements JobQueue<T> {
       attemptsMade: 0,
       attempts: Math.max(1, options.attempts ?? 1),
       backoffMs: options.backoffMs ?? 1000,
+      jitter: options.jitter ?? 0,
       failedReason: null,
     };
     this.jobs.set(id, job);
@@ -138,7 +140,7 @@ export class MemoryJobQueue<T = unknown> implements JobQueue<T> {
       const final = job.attemptsMade >= job.attempts || this.closed;
       this.onFailedTry(this.name, final);
       if (!final) {
-        const wait = job.backoffMs * 2 ** (job.attemptsMade - 1);
+        const wait = Math.floor(job.backoffMs * 2 ** (job.attemptsMade - 1) * (1 - job.jitter * Math.random()));
         this.logger.warn(`job ${job.id} failed (try ${job.attemptsMade} of ${job.attempts}), retry in ${wait} ms: ${job.failedReason}`);
         this.delay(job, wait);
       } else {

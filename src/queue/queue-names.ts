@@ -5,6 +5,7 @@
 export const QUEUE_NAMES = {
   profileBatch: 'profile-batch',
   verification: 'verification',
+  rewardCallback: 'reward-callback',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

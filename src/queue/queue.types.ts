@@ -30,6 +30,8 @@ export interface JobOptions {
   attempts?: number;
   /** First retry delay; each further retry waits twice as long (exponential backoff). */
   backoffMs?: number;
+  /** 0..1: each retry waits up to this fraction less, at random, so that failed jobs do not retry in step. */
+  jitter?: number;
 }
 
 export interface JobToAdd<T> {

@@ -146,6 +146,18 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     await this.counters.addHourly(manager, [{ campaignId: click.campaignId, adBlockId: click.adBlockId, hour: hourStart(click.createdAt), verifiedClicks: 1 }]);
   }
 
+  /**
+   * A counted completion (docs/REWARDED_ADS.md), in the caller's transaction (the one that stores its reward): the
+   * campaign's and block's totals and the hourly row of the completion's hour; `rewardCapped` also counts it in the
+   * block's `rewardsCapped`.
+   */
+  async countCompletion(manager: EntityManager, completion: { campaignId: string; adBlockId: string; now: number; rewardCapped: boolean }): Promise<void> {
+    const { campaignId, adBlockId, now, rewardCapped } = completion;
+    // the flush's order (hourly rows, campaigns, blocks), so that the two never deadlock on each other's rows
+    await this.counters.addHourly(manager, [{ campaignId, adBlockId, hour: hourStart(now), completions: 1, ...(rewardCapped ? { rewardsCapped: 1 } : {}) }]);
+    await this.counters.addCompletion(manager, campaignId, adBlockId, rewardCapped);
+  }
+
   protected takeBuffered(): Map<string, Delta> | undefined {
     if (this.deltas.size === 0) return undefined;
     const deltas = this.deltas;

@@ -26,7 +26,17 @@ const TRAFFIC_ALIASES = TRAFFIC_COLUMNS.map((column) => `? AS ${column}`).join('
 const TRAFFIC_PLACES = TRAFFIC_COLUMNS.map(() => '?').join(', ');
 
 /** The counters of one `stats_hourly` row that a write adds to (a missing counter adds 0). */
-const HOURLY_COUNTERS = ['impressions', 'clicks', 'spendMicros', 'earningsMicros', ...TRAFFIC_COLUMNS, ...EVENT_COUNTER_COLUMN_LIST, 'verifiedClicks'] as const;
+const HOURLY_COUNTERS = [
+  'impressions',
+  'clicks',
+  'spendMicros',
+  'earningsMicros',
+  ...TRAFFIC_COLUMNS,
+  ...EVENT_COUNTER_COLUMN_LIST,
+  'verifiedClicks',
+  'completions',
+  'rewardsCapped',
+] as const;
 
 export type HourlyCounter = (typeof HOURLY_COUNTERS)[number];
 
@@ -155,6 +165,13 @@ export class StatsRepository {
   async addCampaignEvent(into: Queryable, campaignId: string, eventType: EventType): Promise<void> {
     const column = EVENT_COUNTER_COLUMNS[eventType];
     await into.query(`UPDATE campaigns SET ${column} = ${column} + 1 WHERE id = ?`, [campaignId]);
+  }
+
+  /** A counted completion on the campaign and the block (and, past the block's daily reward cap, a capped reward). */
+  async addCompletion(into: Queryable, campaignId: string, adBlockId: string, rewardCapped: boolean): Promise<void> {
+    await into.query('UPDATE campaigns SET completions = completions + 1 WHERE id = ?', [campaignId]);
+    const capped = rewardCapped ? ', rewardsCapped = rewardsCapped + 1' : '';
+    await into.query(`UPDATE ad_blocks SET completions = completions + 1${capped} WHERE id = ?`, [adBlockId]);
   }
 
   async addCampaignVerifiedClick(into: Queryable, campaignId: string): Promise<void> {

@@ -15,6 +15,8 @@ const SERIES_COLUMNS = [
   'invalidClicks',
   'invalidImpressions',
   'views',
+  'completions',
+  'rewardsCapped',
   ...EVENT_COUNTER_COLUMN_LIST,
 ] as const;
 
@@ -35,6 +37,7 @@ export class StatsService {
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
       views: p.views,
+      completions: p.completions,
       conversions: p.events[optimizationEvent],
       events: p.events,
       cost: fromMicros(p.spendMicros),
@@ -51,6 +54,8 @@ export class StatsService {
       invalidClicks: p.invalidClicks,
       invalidImpressions: p.invalidImpressions,
       views: p.views,
+      completions: p.completions,
+      rewardsCapped: p.rewardsCapped,
       conversions: p.events.conversion,
       earnings: fromMicros(p.earningsMicros),
     }));

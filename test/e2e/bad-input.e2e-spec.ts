@@ -503,6 +503,13 @@ function buildRoutes(f: Fixtures): Route[] {
   const notAdmin = [adv, pub, partner];
 
   const idBreakers = (name: string) => [edit(name, fc.oneof(badQuery.id(64), fc.constant(ABSENT))), edit(name, unknownId(knownIds))];
+  /** The rewarded-ad settings of a block (create and update): null is refused for each but rewardUrl, which removes it. */
+  const rewardBreakers = [
+    edit('format', fc.oneof(bad.oneOf(['banner', 'rewarded'], false), fc.constant(null))),
+    edit('rewardUrl', fc.oneof(bad.url(false), fc.constantFrom('http://127.0.0.1/r', 'http://localhost/r', 'http://169.254.169.254/', 'http://[::1]/r'))),
+    edit('minViewMs', fc.oneof(notNumber(false), fc.constantFrom(4999, 60001, 7000.5, -1, null))),
+    edit('dailyRewardCap', fc.oneof(notNumber(false), fc.constantFrom(0, 10001, 2.5, -3, null))),
+  ];
   const pagingBreakers = [edit('current', badQuery.integer(1, 1_000_000)), edit('pageSize', badQuery.integer(1, 100))];
   const timestampQuery = badQuery.integer(0, MAX_TIMESTAMP);
   const rangeBreakers = [
@@ -818,7 +825,10 @@ function buildRoutes(f: Fixtures): Route[] {
       body: 'json',
       valid: () => ({ body: JSON.stringify({ name: 'Stolen block' }) }),
       broken: jsonBody(
-        brokenObject(() => ({ name: 'Fuzz block' }), [edit('name', bad.text(200)), edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null)))]),
+        brokenObject(
+          () => ({ name: 'Fuzz block' }),
+          [edit('name', bad.text(200)), edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null))), ...rewardBreakers],
+        ),
       ),
     },
     {
@@ -837,6 +847,7 @@ function buildRoutes(f: Fixtures): Route[] {
             // null is refused too: it never means "unchanged" here
             edit('name', fc.oneof(bad.text(200, false), fc.constant(null))),
             edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null))),
+            ...rewardBreakers,
           ],
           [edit('name', hostileText), fc.constant<Edit[]>([['requireSignedViewer', true]])],
         ),
@@ -860,6 +871,40 @@ function buildRoutes(f: Fixtures): Route[] {
       wrongRoleKeys: notPublisher,
       valid: () => ({ query: [['adBlockId', f.adBlockId]] }),
       broken: queryOf(brokenQuery(() => ({ adBlockId: f.adBlockId }), [...idBreakers('adBlockId'), ...seriesBreakers])),
+    },
+    {
+      name: `GET ${OPENAPI}/ad/block/rewards`,
+      method: 'GET',
+      path: `${OPENAPI}/ad/block/rewards`,
+      key: pub,
+      wrongRoleKeys: notPublisher,
+      valid: () => ({ query: [['adBlockId', f.adBlockId]] }),
+      broken: queryOf(
+        brokenQuery(
+          () => ({ adBlockId: f.adBlockId }),
+          [...idBreakers('adBlockId'), ...pagingBreakers, edit('status', badQuery.oneOf(['pending', 'delivered', 'failed']))],
+        ),
+      ),
+    },
+    {
+      name: `POST ${OPENAPI}/ad/block/rewards/replay`,
+      method: 'POST',
+      path: `${OPENAPI}/ad/block/rewards/replay`,
+      key: pub,
+      wrongRoleKeys: notPublisher,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ eventId: 'rw_0123456789abcdef' }) }),
+      broken: jsonBody(brokenObject(() => ({ eventId: 'rw_0123456789abcdef' }), idBreakers('eventId'))),
+    },
+    {
+      name: `POST ${OPENAPI}/ad/block/rewards/test`,
+      method: 'POST',
+      path: `${OPENAPI}/ad/block/rewards/test`,
+      key: pub,
+      wrongRoleKeys: notPublisher,
+      body: 'json',
+      valid: () => ({ body: JSON.stringify({ adBlockId: f.adBlockId }) }),
+      broken: jsonBody(brokenObject(() => ({ adBlockId: f.adBlockId }), idBreakers('adBlockId'))),
     },
     {
       name: `GET ${OPENAPI}/matching/ad`,
@@ -2066,6 +2111,8 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/ad/campaign/update`, 'advertiser'],
     [`${OPENAPI}/ad/block/create`, 'publisher'],
     [`${OPENAPI}/ad/block/update`, 'publisher'],
+    [`${OPENAPI}/ad/block/rewards/replay`, 'publisher'],
+    [`${OPENAPI}/ad/block/rewards/test`, 'publisher'],
     [`${OPENAPI}/ad/event/report`, 'publisher'],
     [`${OPENAPI}/ad/event/report/conversion`, 'advertiser'],
     [`${OPENAPI}/ad/event/report/custom`, 'advertiser'],

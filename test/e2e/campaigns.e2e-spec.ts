@@ -186,6 +186,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         invalidClicks: 0,
         invalidImpressions: 0,
         views: 0,
+        completions: 0,
         createdAt: expect.any(Number),
         updatedAt: expect.any(Number),
       });
@@ -319,6 +320,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         invalidClicks: 0,
         invalidImpressions: 0,
         views: 0,
+        completions: 0,
         createdAt: secondDetail.createdAt,
       });
       expect(all.campaigns[0].billingType).toBe('CPM');

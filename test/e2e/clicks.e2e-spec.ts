@@ -522,6 +522,7 @@ describe('Clicks (endpoint 6) and stats', () => {
         series.forEach((point, i) => {
           expect(Object.keys(point).sort()).toEqual([
             'clicks',
+            'completions',
             'conversions',
             'cost',
             'events',
@@ -547,11 +548,13 @@ describe('Clicks (endpoint 6) and stats', () => {
         const series = response.body.data.series as Body[];
         expect(Object.keys(series[0]).sort()).toEqual([
           'clicks',
+          'completions',
           'conversions',
           'earnings',
           'impressions',
           'invalidClicks',
           'invalidImpressions',
+          'rewardsCapped',
           'time',
           'unbilledClicks',
           'views',

@@ -475,8 +475,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * 6. Report a click on a served ad
-         * @description Counted only if that ad was served to that user on that block within 24 hours (else 400 `no matching impression`). A repeat within 10 minutes answers success without counting again, so retries are safe. CPC campaigns are billed per counted click while budget is left. The click is stored before the answer.
+         * 6. Report a click on a served ad (or, `eventType: complete`, that it was watched to the end)
+         * @description Counted only if that ad was served to that user on that block within 24 hours (else 400 `no matching impression`). A repeat within 10 minutes answers success without counting again, so retries are safe. CPC campaigns are billed per counted click while budget is left. The click is stored before the answer. `eventType: complete` (a serve key may send it): the user watched the served ad to the end; counted once per impression, at least the block's `minViewMs` after the serve, valid traffic only, else answered success and not counted; on a rewarded block it sends the reward callback (docs/REWARDED_ADS.md).
          */
         post: operations["ClicksController_click"];
         delete?: never;
@@ -818,6 +818,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/openapi/ad/block/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A block's reward callbacks, newest first: status, tries, last status code and error */
+        get: operations["RewardsController_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/openapi/ad/block/rewards/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a reward callback again (same eventId)
+         * @description Queues one more delivery with the usual retries; the reward is `pending` until it is delivered or fails. Answers the reward.
+         */
+        post: operations["RewardsController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/openapi/ad/block/rewards/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed `eventType: test` call to the block's rewardUrl now
+         * @description Signed like a reward; nothing is stored or granted. Answers your endpoint's status code and the time it took (409 when the block has no rewardUrl).
+         */
+        post: operations["RewardsController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/ad/campaign/stats": {
         parameters: {
             query?: never;
@@ -942,8 +999,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * SDK ad events: click, impression (a view), complete (a view), conversion
-         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` and `complete` (the popup's countdown ran out) count one view of the served impression in `views`, never billed, at most one per impression. `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default conversion with a publisher key) it is answered `conversion ignored: …`, stored nowhere and counted in `adnet_sdk_conversions_ignored_total`. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
+         * SDK ad events: click, impression (a view), complete (a completion), conversion
+         * @description The key in `x-api-key` or `apikey` (the SDK sends its appKey in both), or a publishable (serve) key by its keyId in `x-api-id` (the SDK's appId). `click` is endpoint 6 (publisher key; bound to a served ad, once per impression). `impression` counts one view of the served impression in `views`, never billed, at most one per impression. `complete` (the popup's countdown ran out) is endpoint 6's `complete`: one completion per impression at least the block's `minViewMs` after the serve, which on a rewarded block sends the reward callback (docs/REWARDED_ADS.md). `conversion` is endpoint 7 with a full advertiser key; from any other key (TonAdInit's default conversion with a publisher key) it is answered `conversion ignored: …`, stored nowhere and counted in `adnet_sdk_conversions_ignored_total`. `sign` must be the SDK's md5 sign of eventData (else 400 naming `sign`).
          */
         post: operations["CompatController_adEvent"];
         delete?: never;
@@ -1612,6 +1669,11 @@ export interface components {
              */
             views: number;
             /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
+            /**
              * @description Impressions (ads served, not debug, not invalid traffic)
              * @example 1200
              */
@@ -1740,6 +1802,11 @@ export interface components {
              * @example 900
              */
             views: number;
+            /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
             /**
              * @description Impressions (ads served, not debug, not invalid traffic)
              * @example 1200
@@ -2065,6 +2132,27 @@ export interface components {
         };
         AdBlockCreateDto: {
             /**
+             * @description `rewarded`: completed views (`eventType: complete`) earn the user a reward through `rewardUrl`. Default `banner`
+             * @example rewarded
+             * @enum {string}
+             */
+            format?: "banner" | "rewarded";
+            /**
+             * @description Your server endpoint the signed reward callback is POSTed to after each counted completion (docs/REWARDED_ADS.md). Public http(s) addresses only, redirects are not followed; `null` removes it
+             * @example https://game.example.com/adnet/reward
+             */
+            rewardUrl?: string | null;
+            /**
+             * @description A completion counts only this long after the ad was served, ms (server clock). Default 10000
+             * @example 10000
+             */
+            minViewMs?: number;
+            /**
+             * @description Most rewards per user per UTC day on this block; further completions count as `rewardsCapped`. Default 20
+             * @example 20
+             */
+            dailyRewardCap?: number;
+            /**
              * @description Floor price in USDT per 1000 impressions: CPM campaigns bidding less are not served on this block. Default: none
              * @example 1.5
              */
@@ -2122,6 +2210,11 @@ export interface components {
              * @example 900
              */
             views: number;
+            /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
             /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
             adBlockId: string;
             /**
@@ -2161,6 +2254,29 @@ export interface components {
              */
             blockedDomains: string[];
             /**
+             * @description `rewarded`: completions earn rewards (docs/REWARDED_ADS.md)
+             * @example banner
+             * @enum {string}
+             */
+            format: "banner" | "rewarded";
+            /** @example https://game.example.com/adnet/reward */
+            rewardUrl: string | null;
+            /**
+             * @description ms after the serve before a completion counts
+             * @example 10000
+             */
+            minViewMs: number;
+            /**
+             * @description Most rewards per user per UTC day
+             * @example 20
+             */
+            dailyRewardCap: number;
+            /**
+             * @description Counted completions past the block's dailyRewardCap for their user: no reward sent
+             * @example 2
+             */
+            rewardsCapped: number;
+            /**
              * @description Ads served on this block (not debug, not invalid traffic)
              * @example 1200
              */
@@ -2187,6 +2303,27 @@ export interface components {
             createdAt: number;
         };
         AdBlockUpdateDto: {
+            /**
+             * @description `rewarded`: completed views (`eventType: complete`) earn the user a reward through `rewardUrl`. Default `banner`
+             * @example rewarded
+             * @enum {string}
+             */
+            format?: "banner" | "rewarded";
+            /**
+             * @description Your server endpoint the signed reward callback is POSTed to after each counted completion (docs/REWARDED_ADS.md). Public http(s) addresses only, redirects are not followed; `null` removes it
+             * @example https://game.example.com/adnet/reward
+             */
+            rewardUrl?: string | null;
+            /**
+             * @description A completion counts only this long after the ad was served, ms (server clock). Default 10000
+             * @example 10000
+             */
+            minViewMs?: number;
+            /**
+             * @description Most rewards per user per UTC day on this block; further completions count as `rewardsCapped`. Default 20
+             * @example 20
+             */
+            dailyRewardCap?: number;
             /**
              * @description The ad block to change (yours)
              * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
@@ -2433,21 +2570,28 @@ export interface components {
              */
             optimizationEvent?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
             /**
+             * @description What the campaign advertises: ad blocks may refuse categories (`blockedCategories`, docs/CONTRACT.md §18)
+             * @default other
+             * @example games
+             * @enum {string}
+             */
+            category?: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other";
+            /**
              * @description One of your campaigns this body would replace (an edit): it does not compete with itself. Absent: a new campaign
              * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
              */
             campaignId?: string;
         };
         /**
-         * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
+         * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid. A completion (`eventType: complete`) answers one of the `completion …` messages (or the test-ad one).
          * @enum {string}
          */
-        ClickMessage: "click counted" | "duplicate click: not counted again" | "test ad: not counted" | "click recorded, not billed: the campaign is not billable now" | "click recorded as invalid traffic: too soon after the impression" | "click recorded as invalid traffic: its impression was invalid traffic" | "click recorded as invalid traffic: no User-Agent" | "click recorded as invalid traffic: a bot or HTTP library agent" | "click recorded as invalid traffic: a data-centre network";
+        ClickMessage: "click counted" | "duplicate click: not counted again" | "test ad: not counted" | "click recorded, not billed: the campaign is not billable now" | "click recorded as invalid traffic: too soon after the impression" | "click recorded as invalid traffic: its impression was invalid traffic" | "click recorded as invalid traffic: no User-Agent" | "click recorded as invalid traffic: a bot or HTTP library agent" | "click recorded as invalid traffic: a data-centre network" | "completion counted" | "duplicate completion: not counted again" | "completion not counted: sooner than the block's minViewMs after the ad was served" | "completion not counted: no matching impression" | "completion recorded as invalid traffic: not counted";
         ClickResultDto: {
             /** @example success */
             status: string;
             /**
-             * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid.
+             * @description What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in `invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` (300 ms) after its impression is invalid. A completion (`eventType: complete`) answers one of the `completion …` messages (or the test-ad one).
              * @example click counted
              */
             msg: components["schemas"]["ClickMessage"];
@@ -2472,10 +2616,11 @@ export interface components {
         };
         ClickReportDto: {
             /**
+             * @description `click`: the user clicked the served ad. `complete`: the user watched it to the end (rewarded blocks, docs/REWARDED_ADS.md); counted once per impression, at least the block's minViewMs after the serve, else answered success and not counted
              * @example click
              * @enum {string}
              */
-            eventType: "click";
+            eventType: "click" | "complete";
             eventData: components["schemas"]["ClickEventDataDto"];
         };
         ConversionEventDataDto: {
@@ -3052,6 +3197,91 @@ export interface components {
             /** @description Newest first */
             calls: components["schemas"]["VerificationCallDto"][];
         };
+        RewardDto: {
+            /**
+             * @description The callback's id: the same on every try and replay
+             * @example rw_5f2a9c0e1b7d4a3c8e6f0b2d9a1c4e7f3b5d8a0c
+             */
+            eventId: string;
+            /** @example 5512345678 */
+            messengerUserId: string;
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4q */
+            campaignId: string;
+            /**
+             * @description pending: not delivered yet (retries go on); delivered: a 2xx came; failed: every try failed
+             * @example delivered
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /**
+             * @description Tries made so far (replays included)
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * @description HTTP status of the last try (null: no answer)
+             * @example 200
+             */
+            lastStatusCode: number | null;
+            /**
+             * @description Why the last try failed
+             * @example null
+             */
+            lastError: string | null;
+            /**
+             * @description When the completion earned it, ms (the callback's rewardedAt)
+             * @example 1767225600000
+             */
+            createdAt: number;
+            /**
+             * @description When a try was last delivered, ms
+             * @example 1767225600412
+             */
+            deliveredAt: number | null;
+        };
+        RewardLogDto: {
+            /**
+             * @description Items in all pages
+             * @example 42
+             */
+            total: number;
+            /** @example 1 */
+            current: number;
+            /** @example 20 */
+            pageSize: number;
+            rewards: components["schemas"]["RewardDto"][];
+        };
+        RewardEventIdDto: {
+            /**
+             * @description The reward to send again (its eventId in the delivery log)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            eventId: string;
+        };
+        RewardTestResultDto: {
+            /**
+             * @description Your endpoint's HTTP status (null: no answer, see error)
+             * @example 200
+             */
+            statusCode: number | null;
+            /**
+             * @description How long the call took, ms
+             * @example 84
+             */
+            ms: number;
+            /**
+             * @description Why it failed (refused target, timeout, non-2xx), null when delivered
+             * @example null
+             */
+            error: string | null;
+        };
+        RewardTestDto: {
+            /**
+             * @description The ad block whose rewardUrl gets a signed `eventType: test` call
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            adBlockId: string;
+        };
         CampaignSeriesPointDto: {
             /**
              * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
@@ -3073,6 +3303,11 @@ export interface components {
              * @example 900
              */
             views: number;
+            /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
             /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
@@ -3125,6 +3360,11 @@ export interface components {
              */
             views: number;
             /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
+            /**
              * @description Bucket start, ms since epoch (UTC)
              * @example 1767225600000
              */
@@ -3135,6 +3375,11 @@ export interface components {
             clicks: number;
             /** @example 4 */
             conversions: number;
+            /**
+             * @description Completions past the block's dailyRewardCap (no reward sent)
+             * @example 0
+             */
+            rewardsCapped: number;
             /**
              * @description The publisher's earnings in the bucket, USDT
              * @example 2.1
@@ -8647,6 +8892,399 @@ export interface operations {
                      *           }
                      *         ]
                      *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RewardsController_log: {
+        parameters: {
+            query: {
+                /** @description Page number, from 1 */
+                current?: number;
+                /** @description Items per page */
+                pageSize?: number;
+                /** @description The rewarded ad block (yours) */
+                adBlockId: string;
+                /** @description Only rewards in this status */
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["RewardLogDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RewardsController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RewardEventIdDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["RewardDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RewardsController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RewardTestDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["RewardTestResultDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The state machine forbids this change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "exchangeCampaignId: the exchange campaign has ended",
+                     *       "data": {}
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];

@@ -20,6 +20,10 @@ export class Account {
   @Column({ type: 'varchar', length: 64 })
   webhookSecret: string;
 
+  /** The secret before the last rotation and when it was rotated: reward callbacks carry both for a while (docs/REWARDED_ADS.md). */
+  @Column({ type: 'varchar', length: 64, nullable: true }) previousWebhookSecret: string | null;
+  @Column({ type: 'bigint', nullable: true, transformer: bigintToNumber }) webhookSecretRotatedAt: number | null;
+
   /** The sandbox account behind TEST_API_KEY; its key only works when APP_ENV=test. */
   @Column({ type: 'boolean', default: false })
   sandbox: boolean;

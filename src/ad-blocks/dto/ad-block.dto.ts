@@ -6,6 +6,8 @@ import { isHostName } from '../../common/hosts';
 import { IsOneOf, IsText, IdField, IsUsdtAmount } from '../../common/validators';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 import { SuccessPageDto } from '../../common/paging.dto';
+import { AD_BLOCK_FORMATS, type AdBlockFormat } from '../reward-settings';
+import { RewardSettingsInputDto } from './reward-settings.dto';
 
 /** Absent means "unchanged" (or the default); null is refused, not taken as absent. */
 const unlessAbsent = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
@@ -46,7 +48,7 @@ const DomainList = () =>
   );
 
 /** Floors and blocked categories and domains (docs/CONTRACT.md §18), at create: absent means none. */
-class BlockControlsCreateDto {
+class BlockControlsCreateDto extends RewardSettingsInputDto {
   @ApiPropertyOptional({ description: `${FLOOR_CPM}. Default: none`, example: 1.5 })
   @unlessAbsent()
   @IsUsdtAmount()
@@ -80,7 +82,7 @@ export class AdBlockCreateDto extends BlockControlsCreateDto {
 }
 
 /** Body of ad/block/update: the fields given change, the others stay. */
-export class AdBlockUpdateDto {
+export class AdBlockUpdateDto extends RewardSettingsInputDto {
   @IdField('The ad block to change (yours)')
   adBlockId: string;
 
@@ -154,6 +156,12 @@ export class AdBlockResponseDto extends NotBilledTrafficDto {
 
   @ApiProperty({ description: BLOCKED_DOMAINS, type: [String], example: ['casino.example'] })
   blockedDomains: string[];
+  @ApiProperty({ enum: AD_BLOCK_FORMATS, description: '`rewarded`: completions earn rewards (docs/REWARDED_ADS.md)', example: 'banner' }) format: AdBlockFormat;
+  @ApiProperty({ nullable: true, type: String, example: 'https://game.example.com/adnet/reward' }) rewardUrl: string | null;
+  @ApiProperty({ description: 'ms after the serve before a completion counts', example: 10000 }) minViewMs: number;
+  @ApiProperty({ description: 'Most rewards per user per UTC day', example: 20 }) dailyRewardCap: number;
+
+  @ApiProperty({ description: "Counted completions past the block's dailyRewardCap for their user: no reward sent", example: 2 }) rewardsCapped: number;
 
   @ApiProperty({ description: 'Ads served on this block (not debug, not invalid traffic)', example: 1200 })
   impressions: number;

@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
 import { TrafficCounters } from '../../database/counter-columns';
+import type { AdBlockFormat } from '../reward-settings';
 
 /** A publisher's ad spot: ads are fetched for it and its share of the spend is earned on it. */
 @Entity('ad_blocks')
@@ -33,6 +34,11 @@ export class AdBlock extends TrafficCounters {
   /** Destination host names (and their subdomains) not served here, lower-case; null: none. */
   @Column({ type: 'simple-json', nullable: true })
   blockedDomains: string[] | null;
+  /** Rewarded-ad settings (docs/REWARDED_ADS.md). */
+  @Column({ type: 'varchar', length: 16, default: 'banner' }) format: AdBlockFormat;
+  @Column({ type: 'varchar', length: 2048, nullable: true }) rewardUrl: string | null;
+  @Column({ type: 'int', default: 10000 }) minViewMs: number;
+  @Column({ type: 'int', default: 20 }) dailyRewardCap: number;
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   earningsMicros: number;

@@ -3,7 +3,10 @@ import { Type } from 'class-transformer';
 import { isIdString, IsOneOf, MaxChars } from '../../common/validators';
 import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
 import { OpenApiAlias } from '../../common/open-api-aliases';
-import { CLICK_MESSAGE_VALUES, CLICK_MESSAGES, type ClickMessage } from '../click-messages';
+import { CLICK_MESSAGE_VALUES, CLICK_MESSAGES, COMPLETION_MESSAGE_VALUES, type ClickMessage, type CompletionMessage } from '../click-messages';
+
+/** Endpoint 6's events: a click, or (docs/REWARDED_ADS.md) the user watched the served ad to the end. */
+export const REPORTED_EVENT_TYPES = ['click', 'complete'] as const;
 
 const Id = (max: number) => (target: object, key: string | symbol) => {
   IsString()(target, key);
@@ -31,9 +34,15 @@ export class ClickEventDataDto {
 }
 
 export class ClickReportDto {
-  @ApiProperty({ enum: ['click'], example: 'click' })
-  @IsOneOf(['click'])
-  eventType: string;
+  @ApiProperty({
+    enum: REPORTED_EVENT_TYPES,
+    description:
+      '`click`: the user clicked the served ad. `complete`: the user watched it to the end (rewarded blocks, docs/REWARDED_ADS.md); ' +
+      "counted once per impression, at least the block's minViewMs after the serve, else answered success and not counted",
+    example: 'click',
+  })
+  @IsOneOf(REPORTED_EVENT_TYPES)
+  eventType: (typeof REPORTED_EVENT_TYPES)[number];
 
   @ApiProperty({ type: ClickEventDataDto })
   @IsDefined({ message: '$property is required' })
@@ -72,10 +81,11 @@ export class ClickResultDto {
       'What became of the click, one of a fixed list: counted (and billed on CPC), a repeat, a test ad, recorded without ' +
       'billing (the campaign not billable now), or recorded as invalid traffic with its reason (never billed, shown in ' +
       '`invalidClicks`). A person clicks some time after the ad shows: a click sooner than `MIN_CLICK_DELAY_MS` ' +
-      '(300 ms) after its impression is invalid.',
-    enum: CLICK_MESSAGE_VALUES,
+      '(300 ms) after its impression is invalid. A completion (`eventType: complete`) answers one of the `completion …` ' +
+      'messages (or the test-ad one).',
+    enum: [...CLICK_MESSAGE_VALUES, ...COMPLETION_MESSAGE_VALUES],
     enumName: 'ClickMessage',
     example: CLICK_MESSAGES.counted,
   })
-  msg: ClickMessage;
+  msg: ClickMessage | CompletionMessage;
 }

@@ -19,6 +19,8 @@ import {
   USER_CAP_WINDOW_MS,
   ViewOutcome,
   ViewRequest,
+  CompletionOutcome,
+  CompletionRequest,
 } from './serving-state';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -158,6 +160,19 @@ export class MemoryServingState implements ServingState {
     return invalid ? 'invalid' : 'counted';
   }
 
+  async registerCompletion(request: CompletionRequest): Promise<CompletionOutcome> {
+    const user = this.users.get(request.userId);
+    const block = user?.blocks.get(request.adBlockId);
+    const servedAt = block?.served.get(request.adId);
+    if (user === undefined || block === undefined || servedAt === undefined || request.now - servedAt >= IMPRESSION_WINDOW_MS) return { kind: 'noImpression' };
+    if (block.completed?.get(request.adId) === servedAt) return { kind: 'duplicate' };
+    if (request.now - servedAt < request.minViewMs) return { kind: 'tooSoon' };
+    (block.completed ??= new Map()).set(request.adId, servedAt);
+    sweepNoLaterThan(user, servedAt + IMPRESSION_WINDOW_MS);
+    const invalid = request.invalidRequest === true || block.invalidServed?.get(request.adId) === servedAt;
+    return { kind: invalid ? 'invalid' : 'counted', servedAt };
+  }
+
   /** Nothing to settle: in one process a crash takes the counters with it (they are re-seeded from the database). */
   async clickCommitted(_request: ClickRequest): Promise<void> {}
 
@@ -250,7 +265,7 @@ function sweepUser(user: UserState, now: number): number {
     else soonest = Math.min(soonest, staleFrom(log));
   }
   for (const [adBlockId, block] of user.blocks) {
-    for (const marks of [block.served, block.invalidServed, block.clicked, block.viewed]) {
+    for (const marks of [block.served, block.invalidServed, block.clicked, block.viewed, block.completed]) {
       if (!marks) continue;
       looked += marks.size;
       for (const [adId, time] of marks) {
@@ -260,7 +275,14 @@ function sweepUser(user: UserState, now: number): number {
     }
     if (block.userLog && isStale(block.userLog, now)) block.userLog = null;
     if (block.userLog) soonest = Math.min(soonest, staleFrom(block.userLog));
-    if (block.served.size === 0 && !block.invalidServed?.size && !block.clicked?.size && !block.viewed?.size && block.userLog === null) {
+    if (
+      block.served.size === 0 &&
+      !block.invalidServed?.size &&
+      !block.clicked?.size &&
+      !block.viewed?.size &&
+      !block.completed?.size &&
+      block.userLog === null
+    ) {
       user.blocks.delete(adBlockId);
     }
   }
@@ -301,6 +323,8 @@ interface BlockState {
   clicked: Map<string, number> | null;
   /** the impression whose view was reported: it takes no second view */
   viewed: Map<string, number> | null;
+  /** the impression whose completion was counted: it takes no second one */
+  completed?: Map<string, number> | null;
   /** when ads were served to the user on the block within the last hour (USER_IMPRESSIONS_PER_HOUR) */
   userLog: ImpressionLog | null;
 }

@@ -4,6 +4,7 @@ import { pendingClickField } from './lease-fields';
 import { DAY_COUNTER_TTL_S, HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
 import { defineScript } from './scripts/load-script';
 import { BoundClickStatus, ClickInvalidReason, ClickOutcome, ClickRequest, IMPRESSION_WINDOW_MS, stateKeys, ViewOutcome, ViewRequest } from './serving-state';
+import type { CompletionOutcome, CompletionRequest } from './serving-state';
 
 type ClickScript = RedisClient & {
   adnetClickUnbind(numKeys: number, ...args: (string | number)[]): Promise<number>;
@@ -30,6 +31,7 @@ export class RedisClickState {
     defineScript(redis, 'adnetClickBill', 'click-bill');
     defineScript(redis, 'adnetClickUnbind', 'click-unbind');
     defineScript(redis, 'adnetView', 'view');
+    defineScript(redis, 'adnetComplete', 'complete');
     this.redis = redis as ClickScript;
   }
 
@@ -128,6 +130,25 @@ export class RedisClickState {
       request.invalidRequest ? '1' : '0',
     );
     return VIEW_OUTCOMES[result];
+  }
+
+  async registerCompletion(request: CompletionRequest): Promise<CompletionOutcome> {
+    const [code, servedAt] = await replicated<[number, string]>(
+      this.redis,
+      'adnetComplete',
+      2,
+      stateKeys.servedAds(request.userId, request.adBlockId),
+      stateKeys.completed(request.userId, request.adBlockId, request.adId),
+      request.now,
+      IMPRESSION_WINDOW_MS,
+      request.adId,
+      request.invalidRequest ? '1' : '0',
+      request.minViewMs,
+    );
+    if (code === -1) return { kind: 'noImpression' };
+    if (code === -2) return { kind: 'duplicate' };
+    if (code === -3) return { kind: 'tooSoon' };
+    return { kind: code === 1 ? 'invalid' : 'counted', servedAt: Number(servedAt) };
   }
 
   /**

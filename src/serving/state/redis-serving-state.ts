@@ -16,6 +16,7 @@ import {
   ViewOutcome,
   ViewRequest,
 } from './serving-state';
+import type { CompletionOutcome, CompletionRequest } from './serving-state';
 import { withFields } from '../../common/with-fields';
 import { Logger } from '@nestjs/common';
 import { DependencyUnavailableError } from '../../common/errors';
@@ -108,6 +109,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
         this.clicks.forgetView(request).catch((error: unknown) => this.logger.error({ err: error }, 'a refused view stays marked'));
       },
     });
+  }
+
+  registerCompletion(request: CompletionRequest): Promise<CompletionOutcome> {
+    return this.clicks.registerCompletion(request);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ClickRequest, ImpressionCandidate, previewReserve, ServingState, ViewRequest } from './serving-state';
+import { ClickRequest, CompletionRequest, ImpressionCandidate, previewReserve, ServingState, ViewRequest } from './serving-state';
 import { utcDay } from '../../common/day';
 
 /**
@@ -94,6 +94,34 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect(await state.registerView(view({ now: now + 700_002 }))).toBe('duplicate');
       await reserve('bot', [candidate({ priceMicros: 0 })], 5, now, day, true);
       expect(await state.registerView(view({ userId: 'bot' }))).toBe('invalid');
+    });
+
+    it('should bind a completion to an impression at least minViewMs old, one per impression, leaving clicks and views alone', async () => {
+      const done = (overrides: Partial<CompletionRequest> = {}): CompletionRequest => ({
+        userId: 'u1',
+        adBlockId: 'b1',
+        adId: `ad_${campaignId}`,
+        now: now + 10_000,
+        minViewMs: 10_000,
+        ...overrides,
+      });
+      expect(await state.registerCompletion(done())).toEqual({ kind: 'noImpression' });
+      await reserve('u1', [candidate({ priceMicros: 0 })]);
+      expect(await state.registerCompletion(done({ userId: 'u2' }))).toEqual({ kind: 'noImpression' });
+      expect(await state.registerCompletion(done({ adBlockId: 'b2' }))).toEqual({ kind: 'noImpression' });
+      // too soon is not taken: a later completion still counts
+      expect(await state.registerCompletion(done({ now: now + 9_999 }))).toEqual({ kind: 'tooSoon' });
+      expect(await state.registerCompletion(done())).toEqual({ kind: 'counted', servedAt: now });
+      expect(await state.registerCompletion(done({ now: now + 20_000 }))).toEqual({ kind: 'duplicate' });
+      expect(await state.registerView({ userId: 'u1', adBlockId: 'b1', adId: `ad_${campaignId}`, now: now + 20_000 })).toBe('counted');
+      expect(await state.registerClick(click({ now: now + 20_000 }))).toMatchObject({ status: 'counted' });
+      expect(await state.registerCompletion(done({ now: now + 86_400_000 }))).toEqual({ kind: 'noImpression' });
+      // a new serve is a new impression; an invalid request or impression uses it up uncounted
+      await reserve('u1', [candidate({ priceMicros: 0 })], 5, now + 700_000);
+      expect(await state.registerCompletion(done({ now: now + 710_000, invalidRequest: true }))).toEqual({ kind: 'invalid', servedAt: now + 700_000 });
+      expect(await state.registerCompletion(done({ now: now + 720_000 }))).toEqual({ kind: 'duplicate' });
+      await reserve('bot', [candidate({ priceMicros: 0 })], 5, now, day, true);
+      expect(await state.registerCompletion(done({ userId: 'bot' }))).toEqual({ kind: 'invalid', servedAt: now });
     });
 
     it('should give a new serve of the same ad a click of its own', async () => {

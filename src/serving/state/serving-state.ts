@@ -114,6 +114,25 @@ export interface ViewRequest {
  */
 export type ViewOutcome = 'noImpression' | 'duplicate' | 'counted' | 'invalid';
 
+/** A completed view reported of a served ad (endpoint 6's `complete`, docs/REWARDED_ADS.md): never billed. */
+export interface CompletionRequest {
+  userId: string;
+  adBlockId: string;
+  adId: string;
+  now: number;
+  /** A completion sooner than this after the serve does not count (and leaves the impression to a later one). */
+  minViewMs: number;
+  /** The completion's own request is general invalid traffic. */
+  invalidRequest?: boolean;
+}
+
+/**
+ * `tooSoon`: sooner than minViewMs after the serve, not taken; `duplicate`: that impression's completion was counted
+ * (or refused as invalid) already; `counted` / `invalid` (its request or its impression is invalid traffic): the first
+ * completion of the impression served at `servedAt`, which names the impression (its reward's event id).
+ */
+export type CompletionOutcome = { kind: 'noImpression' } | { kind: 'tooSoon' } | { kind: 'duplicate' } | { kind: 'counted' | 'invalid'; servedAt: number };
+
 /** What to read for a preview: the user and block are optional (without them nothing per user is read). */
 export interface PreviewRequest {
   userId: string | null;
@@ -223,6 +242,8 @@ export interface ServingState {
   clickCommitted(request: ClickRequest): Promise<void>;
   /** Binds a view to an impression served within IMPRESSION_WINDOW_MS: at most one view per served impression. */
   registerView(request: ViewRequest): Promise<ViewOutcome>;
+  /** Binds a completion to an impression served within IMPRESSION_WINDOW_MS, at least minViewMs ago: one per impression. */
+  registerCompletion(request: CompletionRequest): Promise<CompletionOutcome>;
 }
 
 /**
@@ -246,6 +267,8 @@ export const stateKeys = {
   clickedBy: (userId: string, adBlockId: string, adId: string) => `clkby:{u:${userId}}:${adBlockId}:${adId}`,
   /** When the impression whose view was reported was served: it takes no second view. */
   viewed: (userId: string, adBlockId: string, adId: string) => `view:{u:${userId}}:${adBlockId}:${adId}`,
+  /** When the impression whose completion was counted was served: it takes no second completion. */
+  completed: (userId: string, adBlockId: string, adId: string) => `done:{u:${userId}}:${adBlockId}:${adId}`,
   /** Redis: one hash per user, ad id -> when its capped campaign was served to the user (frequency caps). */
   cappedImpressions: (userId: string) => `fcaps:{u:${userId}}`,
   /** Memory: when a capped campaign's ad was served to the user. */

@@ -40,6 +40,7 @@ export class CampaignSeriesPointDto extends SeriesPointBaseDto {
 }
 
 export class AdBlockSeriesPointDto extends SeriesPointBaseDto {
+  @ApiProperty({ description: "Completions past the block's dailyRewardCap (no reward sent)", example: 0 }) rewardsCapped: number;
   @ApiProperty({ description: "The publisher's earnings in the bucket, USDT", example: 2.1 }) earnings: number;
 }
 

@@ -27,6 +27,13 @@ export class NotBilledTrafficDto {
     example: 900,
   })
   views: number;
+
+  @ApiProperty({
+    description:
+      "Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed",
+    example: 300,
+  })
+  completions: number;
 }
 
 /** One bucket of a series: its start, the counts every series carries, and the not-billed traffic. */

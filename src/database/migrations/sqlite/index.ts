@@ -18,6 +18,9 @@ import { AccountTimeZones1763906400000 } from './1763906400000-AccountTimeZones'
 import { ForecastSamples1763910000000 } from './1763910000000-ForecastSamples';
 import { PublisherControls1763920800000 } from './1763920800000-PublisherControls';
 import { CreativeReview1763924400000 } from './1763924400000-CreativeReview';
+import { RewardedBlocks1763921700000 } from './1763921700000-RewardedBlocks';
+import { Completions1763921800000 } from './1763921800000-Completions';
+import { RewardDeliveries1763921900000 } from './1763921900000-RewardDeliveries';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -41,4 +44,7 @@ export const SQLITE_MIGRATIONS = [
   ForecastSamples1763910000000,
   PublisherControls1763920800000,
   CreativeReview1763924400000,
+  RewardedBlocks1763921700000,
+  Completions1763921800000,
+  RewardDeliveries1763921900000,
 ];
