@@ -14,6 +14,7 @@ import { ExchangeConversions1763892000000 } from './1763892000000-ExchangeConver
 import { Views1763895600000 } from './1763895600000-Views';
 import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
 import { CampaignStatusIdIndex1763902800000 } from './1763902800000-CampaignStatusIdIndex';
+import { ReportRollup1763906400000 } from './1763906400000-ReportRollup';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const SQLITE_MIGRATIONS = [
   Views1763895600000,
   EventPartitions1763899200000,
   CampaignStatusIdIndex1763902800000,
+  ReportRollup1763906400000,
 ];
