@@ -19,6 +19,7 @@ import { MetricsEndpointModule, MetricsModule } from './metrics/metrics.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+import { ReportsModule } from './reports/reports.module';
 import { RetentionModule } from './retention/retention.module';
 import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
@@ -53,6 +54,7 @@ export class AppModule {
         AdBlocksModule,
         ServingModule,
         ClicksModule,
+        ReportsModule,
         ConversionsModule,
         ProfilesModule,
         ExchangeModule,

@@ -30,6 +30,11 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
     return this.campaigns.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
   }
 
+  /** The ids of one account's campaigns (the report's scope). */
+  async idsOf(accountId: string): Promise<string[]> {
+    return (await this.campaigns.find({ select: { id: true }, where: { accountId } })).map((row) => row.id);
+  }
+
   async updateAtVersion(id: string, version: number, changes: Partial<Campaign>): Promise<boolean> {
     const result = await this.campaigns.update({ id, version } as FindOptionsWhere<Campaign>, changes as QueryDeepPartialEntity<Campaign>);
     return result.affected === 1;
