@@ -20,6 +20,7 @@ import { MetricsEndpointModule, MetricsModule } from './metrics/metrics.module';
 import { ProfilesModule } from './profiles/profiles.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+import { ReportsModule } from './reports/reports.module';
 import { RetentionModule } from './retention/retention.module';
 import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
@@ -56,6 +57,7 @@ export class AppModule {
         ServingModule,
         ForecastModule,
         ClicksModule,
+        ReportsModule,
         ConversionsModule,
         ProfilesModule,
         ExchangeModule,

@@ -55,6 +55,11 @@ export class AdBlockRepository {
     return this.blocks.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
   }
 
+  /** The ids of one account's ad blocks (the report's scope). */
+  async idsOf(accountId: string): Promise<string[]> {
+    return (await this.blocks.find({ select: { id: true }, where: { accountId } })).map((row) => row.id);
+  }
+
   async updateSettings(
     id: string,
     fields: Partial<

@@ -190,6 +190,11 @@ export class AdBlocksService {
     }
   }
 
+  /** The ids of the caller's own ad blocks (an admin's too: only those its account owns). */
+  ownAdBlockIds(principal: Principal): Promise<string[]> {
+    return this.blocks.idsOf(principal.accountId);
+  }
+
   /** Whether this principal may use the block, when its owner is already known (no I/O); undefined otherwise. */
   usableIfKnown(principal: Principal, adBlockId: string): boolean | undefined {
     const block = this.knownBlock(adBlockId);

@@ -52,6 +52,11 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
     });
   }
 
+  /** The ids of one account's campaigns (the report's scope). */
+  async idsOf(accountId: string): Promise<string[]> {
+    return (await this.campaigns.find({ select: { id: true }, where: { accountId } })).map((row) => row.id);
+  }
+
   async updateAtVersion(id: string, version: number, changes: Partial<Campaign>): Promise<boolean> {
     const result = await this.campaigns.update({ id, version } as FindOptionsWhere<Campaign>, changes as QueryDeepPartialEntity<Campaign>);
     return result.affected === 1;

@@ -223,6 +223,11 @@ export class CampaignsService {
     return (await this.findVisible(principal, campaignId)).verificationUrl;
   }
 
+  /** The ids of the caller's own campaigns (an admin's too: only those its account owns). */
+  ownCampaignIds(principal: Principal): Promise<string[]> {
+    return this.store.idsOf(principal.accountId);
+  }
+
   /** The campaign as stored, for its owner or an admin (the delivery diagnosis reads its status and budgets). */
   visibleCampaign(principal: Principal, campaignId: string): Promise<Campaign> {
     return this.findVisible(principal, campaignId);

@@ -11,6 +11,8 @@ import { newId } from '../common/ids';
 import { readWithinDeadline } from '../common/stale-reads';
 import { shareOfMicros } from '../common/money';
 import { CampaignIndexService } from '../serving/campaign-index.service';
+import { GeoService } from '../serving/geo.service';
+import { platformFromUserAgent } from '../serving/request-context';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
 import { budgetFacts } from '../serving/serving.service';
 import { ClickRequest, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
@@ -41,6 +43,7 @@ export class ClicksService {
     private readonly verification: VerificationScheduler,
     private readonly traffic: TrafficClassifier,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
+    private readonly geo: GeoService,
   ) {}
 
   private readonly logger = new Logger(ClicksService.name);
@@ -137,7 +140,8 @@ export class ClicksService {
       verifiedAt: null,
     });
     try {
-      await this.stats.recordClick(click);
+      // the report rollup's country and platform: those of the click's request
+      await this.stats.recordClick(withFields(click, { country: this.geo.countryOf(facts.ip), platform: platformFromUserAgent(facts.userAgent) }));
     } catch (error) {
       await this.state.undoClick(request, outcome.costMicros);
       throw error;

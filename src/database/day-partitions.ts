@@ -18,6 +18,10 @@ export interface DayPartitionedTableSpec {
    * come up to the attribution window later): a day is dropped only once this much more has passed.
    */
   lagMs?: () => number;
+  /**
+   * Whole UTC days the table keeps, when not EVENT_RETENTION_DAYS (the report rollup keeps REPORT_RETENTION_DAYS).
+   */
+  keepDays?: number;
 }
 
 export interface PartitionInfo {
@@ -75,6 +79,11 @@ export class DayPartitionedTable {
 
   get table(): string {
     return this.spec.table;
+  }
+
+  /** The spec's keepDays: undefined, the job's EVENT_RETENTION_DAYS. */
+  get keepDays(): number | undefined {
+    return this.spec.keepDays;
   }
 
   /**

@@ -7,6 +7,7 @@ import { Conversion } from '../conversions/entities/conversion.entity';
 import { VerificationCall } from '../verification/entities/verification-call.entity';
 import { StatsHourly } from '../stats/entities/stats-hourly.entity';
 import { StatsWrite } from '../stats/entities/stats-write.entity';
+import { StatsReportHourly } from '../stats/entities/stats-report-hourly.entity';
 import { Profile } from '../profiles/entities/profile.entity';
 import { ProfileBatch } from '../profiles/entities/profile-batch.entity';
 import { ExchangeCampaign } from '../exchange/entities/exchange-campaign.entity';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   AdBlock,
   Click,
   StatsHourly,
+  StatsReportHourly,
   StatsWrite,
   Conversion,
   VerificationCall,

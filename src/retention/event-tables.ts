@@ -5,7 +5,8 @@ export const EVENT_TABLES_OWNER = 'adnet:event-tables-owner';
 
 /**
  * Marks the repository owning raw event tables: RetentionService finds it and keeps its tables by day (partitions
- * ahead, old days dropped). Aggregates (`stats_hourly`, `exchange_stats_hourly`) and counters are never marked.
+ * ahead, old days dropped). Aggregates (`stats_hourly`, `exchange_stats_hourly`) and counters are never marked; the
+ * report rollup is, with its own `keepDays` (REPORT_RETENTION_DAYS).
  */
 export const OwnsEventTables = () => SetMetadata(EVENT_TABLES_OWNER, true);
 

@@ -13,7 +13,8 @@ const RUN_EVERY_MS = HOUR_MS;
  * up the start: a day's rows that arrive before their partition is made go to the catch-all one) and hourly; on
  * MySQL a named lock per table lets one process work and the others skip. Each run adds the day partitions through
  * EVENT_PARTITION_DAYS_AHEAD and removes the whole days older than EVENT_RETENTION_DAYS (MySQL: DROP PARTITION;
- * SQLite: batched DELETEs). Running it again changes nothing. Hourly stats and counters are aggregates: kept forever.
+ * SQLite: batched DELETEs). Running it again changes nothing. Hourly stats and counters are aggregates: kept forever;
+ * the report rollup is kept by day like an event table, for its own REPORT_RETENTION_DAYS (its spec's `keepDays`).
  */
 @Injectable()
 export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -84,7 +85,8 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
     const cutoff = this.cutoff(now);
     const outcomes: MaintenanceOutcome[] = [];
     for (const table of this.tables) {
-      const outcome = await table.maintain(now, this.config.eventPartitionDaysAhead, cutoff);
+      const keepDays = table.keepDays;
+      const outcome = await table.maintain(now, this.config.eventPartitionDaysAhead, keepDays === undefined ? cutoff : dayStart(now - keepDays * DAY_MS));
       if (outcome) outcomes.push(outcome);
     }
     return outcomes;

@@ -116,6 +116,8 @@ export class ServingService {
           costMicros,
           earningsMicros: shareOfMicros(costMicros, this.config.publisherShare),
           invalid,
+          country: context.country,
+          platform: context.platform,
         };
       }),
       now,

@@ -149,6 +149,46 @@ describe(StatsWriterService.name, () => {
     expect(clickRows.filter((value) => value === 'unbilled' || value === 'invalid' || value === 'counted')).toEqual(['counted', 'unbilled', 'invalid']);
   });
 
+  it('should split the hourly counters by country and platform in the report rollup, one stats_hourly row per hour still', async () => {
+    const { dataSource, committed } = fakeDataSource('better-sqlite3');
+    const writer = writerOn(dataSource);
+    const now = 10 * HOUR;
+    writer.recordImpressions(
+      [
+        { campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490, country: 'US', platform: 'iOS' },
+        { campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490, country: 'US', platform: 'iOS' },
+        { campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490, country: 'DE', platform: 'Android' },
+        { campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490, country: null, platform: null },
+      ],
+      now,
+    );
+    await writer.recordClick(
+      Object.assign(clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: now, status: 'counted' }), {
+        country: 'DE',
+        platform: 'Android',
+      }),
+    );
+    await writer.flush();
+
+    const statements = committed.flat();
+    // (campaignId, adBlockId, hour, impressions, clicks, spendMicros, earningsMicros, 4 traffic counters) per row
+    const rowsOf = (table: string, keys: number) =>
+      statements
+        .filter((statement) => statement.sql.startsWith(`INSERT INTO ${table} `))
+        .flatMap((statement) => {
+          const width = keys + 8;
+          return Array.from({ length: statement.params.length / width }, (_, i) => statement.params.slice(i * width, i * width + keys + 4));
+        });
+    expect(rowsOf('stats_hourly', 3)).toEqual([['c1', 'b1', now, 4, 1, 92_800, 64_960]]);
+    expect(rowsOf('stats_report_hourly', 5).sort()).toEqual(
+      [
+        ['c1', 'b1', now, '', '', 1, 0, 700, 490],
+        ['c1', 'b1', now, 'DE', 'Android', 1, 1, 90_700, 63_490],
+        ['c1', 'b1', now, 'US', 'iOS', 2, 0, 1_400, 980],
+      ].sort(),
+    );
+  });
+
   it('should sum impressions per campaign, block and hour exactly, across blocks, hours going back and forth, views and flushes', async () => {
     const { dataSource, committed } = fakeDataSource('better-sqlite3');
     const writer = writerOn(dataSource);

@@ -9,9 +9,10 @@ import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
 import type { Click } from '../clicks/entities/click.entity';
 import type { Queryable } from '../database/queryable';
 import { MetricsService } from '../metrics/metrics.service';
-import { BlockCounterChange, CampaignCounterChange, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';
+import { BlockCounterChange, CampaignCounterChange, HourlyIncrement, Segment, StatsRepository, TRAFFIC_COLUMNS, TrafficCounts } from './stats.repository';
 import { StatementBatch } from './stats-writes.repository';
 import { compareIds, GroupCommitWriter, inChunks } from './group-commit-writer';
+import { withFields } from '../common/with-fields';
 
 export interface ImpressionRecord {
   campaignId: string;
@@ -20,9 +21,18 @@ export interface ImpressionRecord {
   earningsMicros: number;
   /** General invalid traffic: counted in `invalidImpressions` only, never billed. */
   invalid?: boolean;
+  /** The viewer's country (ISO code) and platform, for the report rollup; null or missing: unknown. */
+  country?: string | null;
+  platform?: string | null;
 }
 
-interface Delta extends TrafficCounts {
+/** A click to commit, with the country and platform of its request for the report rollup (not columns of `clicks`). */
+export type ClickRecord = Click & { country?: string | null; platform?: string | null };
+
+/** No country or platform known: events reported by the advertiser's server. */
+const UNKNOWN_SEGMENT: Segment = { country: '', platform: '' };
+
+interface Delta extends TrafficCounts, Segment {
   campaignId: string;
   adBlockId: string;
   hour: number;
@@ -49,7 +59,7 @@ const ROWS_PER_PART = UPDATE_CHUNK;
  * inside the transaction of the feature that stores them, so every counter statement comes from StatsRepository.
  */
 @Injectable()
-export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Delta>> {
+export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<string, Delta>> {
   private deltas = new Map<string, Delta>();
   /**
    * The impressions' deltas of `deltas`, by ad block (for one hour) then campaign: the ads of a request share their
@@ -57,6 +67,8 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    * and hashing a key string (3 % of the ad fetch's CPU). Holds only deltas of the current `deltas`, reset with it.
    */
   private impressionDeltas = new Map<string, { hour: number; byCampaign: Map<string, Delta> }>();
+  /** The key of impressionDeltas last built (block, country, platform): the records of one request share it. */
+  private lastSegmentKey = { adBlockId: '', country: '', platform: '', key: '||' };
   /** Awaited before buffered impressions are written (see countImpressionsAfter). */
   private impressionsBilled: () => Promise<void> = () => Promise.resolve();
   /**
@@ -104,7 +116,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     const hour = hourStart(now);
     let invalid = 0;
     for (const record of records) {
-      const delta = this.impressionDeltaFor(record.campaignId, record.adBlockId, hour);
+      const delta = this.impressionDeltaFor(record.campaignId, record.adBlockId, hour, segmentOf(record));
       if (record.invalid) {
         delta.invalidImpressions += 1;
         invalid += 1;
@@ -123,11 +135,11 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    */
   recordViews(records: { campaignId: string; adBlockId: string }[], now: number): void {
     const hour = hourStart(now);
-    for (const record of records) this.deltaFor(record.campaignId, record.adBlockId, hour).views += 1;
+    for (const record of records) this.deltaFor(record.campaignId, record.adBlockId, hour, UNKNOWN_SEGMENT).views += 1;
   }
 
   /** Resolves once the click is committed to the database. */
-  recordClick(click: Click): Promise<void> {
+  recordClick(click: ClickRecord): Promise<void> {
     return this.enqueue(click);
   }
 
@@ -137,13 +149,17 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
    */
   async countEvent(manager: EntityManager, campaignId: string, eventType: EventType, now: number): Promise<void> {
     await this.counters.addCampaignEvent(manager, campaignId, eventType);
-    await this.counters.addHourly(manager, [{ campaignId, adBlockId: '', hour: hourStart(now), [EVENT_COUNTER_COLUMNS[eventType]]: 1 }]);
+    const row: HourlyIncrement = { campaignId, adBlockId: '', hour: hourStart(now), [EVENT_COUNTER_COLUMNS[eventType]]: 1 };
+    await this.counters.addHourly(manager, [row]);
+    await this.counters.addReportHourly(manager, [withFields(row, UNKNOWN_SEGMENT)]);
   }
 
   /** A verified click, in the caller's transaction: it counts in the hour and block of the click itself, beside its click count. */
   async countVerifiedClick(manager: EntityManager, click: { campaignId: string; adBlockId: string; createdAt: number }): Promise<void> {
     await this.counters.addCampaignVerifiedClick(manager, click.campaignId);
-    await this.counters.addHourly(manager, [{ campaignId: click.campaignId, adBlockId: click.adBlockId, hour: hourStart(click.createdAt), verifiedClicks: 1 }]);
+    const row: HourlyIncrement = { campaignId: click.campaignId, adBlockId: click.adBlockId, hour: hourStart(click.createdAt), verifiedClicks: 1 };
+    await this.counters.addHourly(manager, [row]);
+    await this.counters.addReportHourly(manager, [withFields(row, UNKNOWN_SEGMENT)]);
   }
 
   /**
@@ -189,7 +205,7 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     for (const [key, delta] of deltas) this.mergeBack(key, delta);
   }
 
-  protected async commit(clicks: Click[], buffered = new Map<string, Delta>()): Promise<void> {
+  protected async commit(clicks: ClickRecord[], buffered = new Map<string, Delta>()): Promise<void> {
     let deltas = buffered;
     if (deltas.size > 0) {
       try {
@@ -208,8 +224,9 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     // Copies: the clicks are added to these rows, and on a failed write only the impression deltas go back.
     const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
     for (const click of clicks) {
-      const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt));
-      const delta = rows.get(key) ?? emptyDelta(click.campaignId, click.adBlockId, hourStart(click.createdAt));
+      const segment = segmentOf(click);
+      const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt), segment);
+      const delta = rows.get(key) ?? emptyDelta(click.campaignId, click.adBlockId, hourStart(click.createdAt), segment);
       if (click.status === 'unbilled') delta.unbilledClicks += 1;
       else if (click.status === 'invalid') delta.invalidClicks += 1;
       else delta.clicks += 1;
@@ -238,7 +255,9 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
   private async applyDeltas(manager: Queryable, deltas: Delta[]): Promise<void> {
     // A fixed order keeps concurrent writers (several processes) from deadlocking on each other's rows.
     deltas.sort(byRow);
-    await inChunks(deltas, UPDATE_CHUNK, (chunk) => this.counters.addHourly(manager, chunk));
+    // The report rollup gets the deltas as they are (split by country and platform), stats_hourly their sums.
+    await inChunks(hourlySums(deltas), UPDATE_CHUNK, (chunk) => this.counters.addHourly(manager, chunk));
+    await inChunks(deltas, UPDATE_CHUNK, (chunk) => this.counters.addReportHourly(manager, chunk));
 
     const campaigns = new Map<string, CampaignCounterChange>();
     const blocks = new Map<string, BlockCounterChange>();
@@ -276,25 +295,30 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
     await inChunks(blockRows, UPDATE_CHUNK, (chunk) => this.counters.addBlockCounters(manager, chunk));
   }
 
-  private deltaFor(campaignId: string, adBlockId: string, hour: number): Delta {
-    const key = deltaKey(campaignId, adBlockId, hour);
+  private deltaFor(campaignId: string, adBlockId: string, hour: number, segment: Segment): Delta {
+    const key = deltaKey(campaignId, adBlockId, hour, segment);
     let delta = this.deltas.get(key);
     if (!delta) {
-      delta = emptyDelta(campaignId, adBlockId, hour);
+      delta = emptyDelta(campaignId, adBlockId, hour, segment);
       this.deltas.set(key, delta);
     }
     return delta;
   }
 
-  private impressionDeltaFor(campaignId: string, adBlockId: string, hour: number): Delta {
-    let block = this.impressionDeltas.get(adBlockId);
+  private impressionDeltaFor(campaignId: string, adBlockId: string, hour: number, segment: Segment): Delta {
+    let last = this.lastSegmentKey;
+    if (last.adBlockId !== adBlockId || last.country !== segment.country || last.platform !== segment.platform) {
+      last = { adBlockId, ...segment, key: `${adBlockId}|${segment.country}|${segment.platform}` };
+      this.lastSegmentKey = last;
+    }
+    let block = this.impressionDeltas.get(last.key);
     if (block === undefined || block.hour !== hour) {
       block = { hour, byCampaign: new Map() };
-      this.impressionDeltas.set(adBlockId, block);
+      this.impressionDeltas.set(last.key, block);
     }
     let delta = block.byCampaign.get(campaignId);
     if (delta === undefined) {
-      delta = this.deltaFor(campaignId, adBlockId, hour);
+      delta = this.deltaFor(campaignId, adBlockId, hour, segment);
       block.byCampaign.set(campaignId, delta);
     }
     return delta;
@@ -315,21 +339,62 @@ export class StatsWriterService extends GroupCommitWriter<Click, Map<string, Del
 }
 
 function byRow(a: Delta, b: Delta): number {
-  return compareIds(a.campaignId, b.campaignId) || compareIds(a.adBlockId, b.adBlockId) || a.hour - b.hour;
+  return (
+    compareIds(a.campaignId, b.campaignId) ||
+    compareIds(a.adBlockId, b.adBlockId) ||
+    a.hour - b.hour ||
+    compareIds(a.country, b.country) ||
+    compareIds(a.platform, b.platform)
+  );
 }
 
 function noTraffic(): TrafficCounts {
   return { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0 };
 }
 
-function emptyDelta(campaignId: string, adBlockId: string, hour: number): Delta {
-  return { campaignId, adBlockId, hour, impressions: 0, clicks: 0, spendMicros: 0, earningsMicros: 0, ...noTraffic() };
+function emptyDelta(campaignId: string, adBlockId: string, hour: number, segment: Segment): Delta {
+  return {
+    campaignId,
+    adBlockId,
+    hour,
+    country: segment.country,
+    platform: segment.platform,
+    impressions: 0,
+    clicks: 0,
+    spendMicros: 0,
+    earningsMicros: 0,
+    ...noTraffic(),
+  };
+}
+
+/** The deltas summed over country and platform: one `stats_hourly` row each, in the deltas' (sorted) order. */
+function hourlySums(deltas: Delta[]): HourlyIncrement[] {
+  const sums = new Map<string, HourlyIncrement & Omit<Delta, keyof Segment>>();
+  for (const delta of deltas) {
+    const key = `${delta.campaignId}|${delta.adBlockId}|${delta.hour}`;
+    const sum = sums.get(key);
+    if (sum === undefined) {
+      const { country: _country, platform: _platform, ...counts } = delta;
+      sums.set(key, counts);
+      continue;
+    }
+    sum.impressions += delta.impressions;
+    sum.clicks += delta.clicks;
+    sum.spendMicros += delta.spendMicros;
+    sum.earningsMicros += delta.earningsMicros;
+    addTraffic(sum, delta);
+  }
+  return [...sums.values()];
+}
+
+function segmentOf(facts: { country?: string | null; platform?: string | null }): Segment {
+  return { country: facts.country ?? '', platform: facts.platform ?? '' };
 }
 
 function addTraffic(into: TrafficCounts, delta: TrafficCounts): void {
   for (const column of TRAFFIC_COLUMNS) into[column] += delta[column];
 }
 
-function deltaKey(campaignId: string, adBlockId: string, hour: number): string {
-  return `${campaignId}|${adBlockId}|${hour}`;
+function deltaKey(campaignId: string, adBlockId: string, hour: number, segment: Segment): string {
+  return `${campaignId}|${adBlockId}|${hour}|${segment.country}|${segment.platform}`;
 }

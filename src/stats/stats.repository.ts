@@ -42,6 +42,15 @@ export type HourlyCounter = (typeof HOURLY_COUNTERS)[number];
 
 export type HourlyIncrement = { campaignId: string; adBlockId: string; hour: number } & Partial<Record<HourlyCounter, number>>;
 
+/** The viewer's country (ISO code) and platform a report row is split by; `''` when unknown. */
+export interface Segment {
+  country: string;
+  platform: string;
+}
+
+/** An increment of a `stats_report_hourly` row: a `stats_hourly` increment split by country and platform. */
+export type ReportIncrement = HourlyIncrement & Segment;
+
 export interface CampaignCounterChange extends TrafficCounts {
   id: string;
   impressions: number;
@@ -89,16 +98,29 @@ export class StatsRepository {
    * row names are in the statement (a group commit of clicks names no event counter).
    */
   async addHourly(into: Queryable, rows: HourlyIncrement[]): Promise<void> {
+    await this.upsertCounters(into, 'stats_hourly', ['campaignId', 'adBlockId', 'hour'], rows);
+  }
+
+  /**
+   * The report rollup's rows (`stats_report_hourly`), as addHourly: every caller of addHourly writes the same
+   * increments here, split by country and platform, in the same transaction.
+   */
+  async addReportHourly(into: Queryable, rows: ReportIncrement[]): Promise<void> {
+    await this.upsertCounters(into, 'stats_report_hourly', ['campaignId', 'adBlockId', 'hour', 'country', 'platform'], rows);
+  }
+
+  private async upsertCounters<Row extends HourlyIncrement>(into: Queryable, table: string, keys: readonly (keyof Row & string)[], rows: Row[]): Promise<void> {
     const counters = HOURLY_COUNTERS.filter((column) => rows.some((row) => row[column] !== undefined));
-    const values = rows.flatMap((row) => [row.campaignId, row.adBlockId, row.hour, ...counters.map((column) => row[column] ?? 0)]);
-    const [sql] = this.statementsOf(`hourly|${rows.length}|${counters.join(',')}`, () => {
-      const placeholders = rows.map(() => `(?, ?, ?, ${counters.map(() => '?').join(', ')})`).join(', ');
-      const columns = `(campaignId, adBlockId, hour, ${counters.join(', ')})`;
+    const values = rows.flatMap((row) => [...keys.map((key) => row[key]), ...counters.map((column) => row[column] ?? 0)]);
+    const [sql] = this.statementsOf(`${table}|${rows.length}|${counters.join(',')}`, () => {
+      const keyPlaces = keys.map(() => '?').join(', ');
+      const placeholders = rows.map(() => `(${keyPlaces}, ${counters.map(() => '?').join(', ')})`).join(', ');
+      const columns = `(${keys.join(', ')}, ${counters.join(', ')})`;
       const add = (incoming: (column: string) => string) => counters.map((column) => `${column} = ${column} + ${incoming(column)}`).join(', ');
       const conflict = this.mysql
         ? `ON DUPLICATE KEY UPDATE ${add((column) => `VALUES(${column})`)}`
-        : `ON CONFLICT (campaignId, adBlockId, hour) DO UPDATE SET ${add((column) => `excluded.${column}`)}`;
-      return [`INSERT INTO stats_hourly ${columns} VALUES ${placeholders} ${conflict}`];
+        : `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${add((column) => `excluded.${column}`)}`;
+      return [`INSERT INTO ${table} ${columns} VALUES ${placeholders} ${conflict}`];
     });
     await into.query(sql, values);
   }

@@ -3,6 +3,7 @@ import { fromMicros } from '../common/money';
 import { EVENT_COUNTER_COLUMN_LIST, eventCountsOf, type EventType } from '../conversions/event-types';
 import { seriesWindow, sumIntoBuckets, type SeriesRequest } from './series';
 import { StatsRepository } from './stats.repository';
+import { ReportRowsRepository, type ReportRawRow, type ReportRowsQuery } from './report-rows.repository';
 import { withFields } from '../common/with-fields';
 
 const SERIES_COLUMNS = [
@@ -23,7 +24,10 @@ const SERIES_COLUMNS = [
 /** Time series for charts, summed from the hourly counters into UTC hour or day buckets (zero-filled). */
 @Injectable()
 export class StatsService {
-  constructor(private readonly stats: StatsRepository) {}
+  constructor(
+    private readonly stats: StatsRepository,
+    private readonly reportRollup: ReportRowsRepository,
+  ) {}
 
   /** `conversions` counts the campaign's optimization event, as its detail does; `events` every type. */
   async campaignSeries(campaignId: string, optimizationEvent: EventType, request: SeriesRequest, now: number) {
@@ -59,6 +63,11 @@ export class StatsService {
       conversions: p.events.conversion,
       earnings: fromMicros(p.earningsMicros),
     }));
+  }
+
+  /** The report rollup's grouped rows, streamed (docs/CONTRACT.md §19). */
+  reportRows(query: ReportRowsQuery): AsyncGenerator<ReportRawRow> {
+    return this.reportRollup.rows(query);
   }
 
   private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number) {

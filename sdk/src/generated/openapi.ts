@@ -485,6 +485,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/openapi/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report: figures grouped by up to 3 of hour, day, campaign, adBlock, country, platform over a window, as JSON or a CSV download
+         * @description Advertisers see their campaigns and cost, publishers their blocks and earnings, admins everything. `format=csv` answers `text/csv` (header row, `Content-Disposition: attachment`), streamed. The totals equal the sums of the campaign or block series over the window.
+         */
+        get: operations["ReportsController_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/ad/event/report/conversion": {
         parameters: {
             query?: never;
@@ -2622,6 +2642,212 @@ export interface components {
              */
             eventType: "click" | "complete";
             eventData: components["schemas"]["ClickEventDataDto"];
+        };
+        ReportRowDto: {
+            /**
+             * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
+             * @example 2
+             */
+            unbilledClicks: number;
+            /**
+             * @description Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`
+             * @example 1
+             */
+            invalidClicks: number;
+            /**
+             * @description Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`
+             * @example 40
+             */
+            invalidImpressions: number;
+            /**
+             * @description Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed
+             * @example 900
+             */
+            views: number;
+            /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
+            /** @example 1200 */
+            impressions: number;
+            /** @example 36 */
+            clicks: number;
+            /**
+             * @description clicks / impressions (0 without impressions)
+             * @example 0.03
+             */
+            ctr: number;
+            /**
+             * @description Attributed conversions (endpoint 7), in the hour they were reported
+             * @example 4
+             */
+            conversions: number;
+            /**
+             * @description Attributed custom events `onboard` (advertisers and admins)
+             * @example 1
+             */
+            onboard?: number;
+            /**
+             * @description Attributed custom events `register`
+             * @example 1
+             */
+            register?: number;
+            /**
+             * @description Attributed custom events `play`
+             * @example 0
+             */
+            play?: number;
+            /**
+             * @description Attributed custom events `payment`
+             * @example 2
+             */
+            payment?: number;
+            /**
+             * @description Attributed custom events `withdraw`
+             * @example 0
+             */
+            withdraw?: number;
+            /**
+             * @description Spend, USDT (advertisers and admins)
+             * @example 3
+             */
+            cost?: number;
+            /**
+             * @description The publisher's earnings, USDT (publishers and admins)
+             * @example 2.1
+             */
+            earnings?: number;
+            /**
+             * @description Local hour start in `timeZone`, `YYYY-MM-DDTHH:mm`
+             * @example 2026-01-01T13:00
+             */
+            hour?: string;
+            /**
+             * @description Local day in `timeZone`, `YYYY-MM-DD`
+             * @example 2026-01-01
+             */
+            day?: string;
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4z */
+            campaignId?: string;
+            /**
+             * @description Empty for conversions and custom events (reported off the ad block)
+             * @example 01jd3k5m8q9r2s4t6v8w0x2y4z
+             */
+            adBlockId?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code, or `unknown`
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description `iOS`, `Android`, `Desktop` or `unknown`
+             * @example Android
+             */
+            platform?: string;
+        };
+        ReportFiguresDto: {
+            /**
+             * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
+             * @example 2
+             */
+            unbilledClicks: number;
+            /**
+             * @description Clicks that are general invalid traffic (bot or empty User-Agent, data-centre network, an invalid impression, sooner than MIN_CLICK_DELAY_MS after the impression): never billed, not in `clicks`
+             * @example 1
+             */
+            invalidClicks: number;
+            /**
+             * @description Ads served to general invalid traffic: answered as usual, never billed, not in `impressions`
+             * @example 40
+             */
+            invalidImpressions: number;
+            /**
+             * @description Views the ton-ai-sdk reported (its `impression` event, docs/SWITCHING_FROM_TON_AI.md): at most one per impression, never billed
+             * @example 900
+             */
+            views: number;
+            /**
+             * @description Completed views (`eventType: complete`, docs/REWARDED_ADS.md): at most one per impression, at least the block's `minViewMs` after the serve, valid traffic only; never billed
+             * @example 300
+             */
+            completions: number;
+            /** @example 1200 */
+            impressions: number;
+            /** @example 36 */
+            clicks: number;
+            /**
+             * @description clicks / impressions (0 without impressions)
+             * @example 0.03
+             */
+            ctr: number;
+            /**
+             * @description Attributed conversions (endpoint 7), in the hour they were reported
+             * @example 4
+             */
+            conversions: number;
+            /**
+             * @description Attributed custom events `onboard` (advertisers and admins)
+             * @example 1
+             */
+            onboard?: number;
+            /**
+             * @description Attributed custom events `register`
+             * @example 1
+             */
+            register?: number;
+            /**
+             * @description Attributed custom events `play`
+             * @example 0
+             */
+            play?: number;
+            /**
+             * @description Attributed custom events `payment`
+             * @example 2
+             */
+            payment?: number;
+            /**
+             * @description Attributed custom events `withdraw`
+             * @example 0
+             */
+            withdraw?: number;
+            /**
+             * @description Spend, USDT (advertisers and admins)
+             * @example 3
+             */
+            cost?: number;
+            /**
+             * @description The publisher's earnings, USDT (publishers and admins)
+             * @example 2.1
+             */
+            earnings?: number;
+        };
+        ReportDto: {
+            /**
+             * @description The zone of `hour` and `day`
+             * @example UTC
+             */
+            timeZone: string;
+            /**
+             * @description The window: the first UTC hour, ms since epoch
+             * @example 1767225600000
+             */
+            from: number;
+            /**
+             * @description The window end (exclusive), ms since epoch
+             * @example 1767830400000
+             */
+            to: number;
+            /**
+             * @example [
+             *       "day",
+             *       "country"
+             *     ]
+             */
+            groupBy: string[];
+            rows: components["schemas"]["ReportRowDto"][];
+            /** @description The sums of every row (equal to the campaign or block series over the window) */
+            totals: components["schemas"]["ReportFiguresDto"];
         };
         ConversionEventDataDto: {
             /**
@@ -6902,6 +7128,204 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ReportsController_report: {
+        parameters: {
+            query?: {
+                /** @description Start, ms since epoch (default: `to` minus 7 days); rounded down to the UTC hour */
+                from?: number;
+                /** @description End (exclusive), ms since epoch (default: now); at most 400 days after `from` */
+                to?: number;
+                /** @description Comma list of at most 3 of hour, day, campaign, adBlock, country, platform (default: none, one row of totals). Rows come in the order of these dimensions. */
+                groupBy?: string;
+                /** @description Only this campaign (yours, unless you are a publisher: then a campaign shown on your blocks) */
+                campaignId?: string;
+                /** @description Only this ad block (yours, if you are a publisher) */
+                adBlockId?: string;
+                /** @description IANA time zone of the `hour` and `day` buckets (default: UTC) */
+                timeZone?: string;
+                /** @description `csv`: a `text/csv` download with a header row, streamed */
+                format?: "json" | "csv";
+                /** @description For an account with both roles: report as the advertiser (its campaigns, cost) or the publisher (its blocks, earnings). Default: advertiser */
+                as?: "advertiser" | "publisher";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["ReportDto"];
+                    };
+                    "text/csv": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["ReportDto"];
+                    };
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
+                     *       "data": {}
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unknown id, or another account's: both answer the same. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "campaignId: campaign not found",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "campaignId",
+                     *             "message": "campaign not found"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

@@ -21,6 +21,7 @@ import { CreativeReview1763924400000 } from './1763924400000-CreativeReview';
 import { RewardedBlocks1763921700000 } from './1763921700000-RewardedBlocks';
 import { Completions1763921800000 } from './1763921800000-Completions';
 import { RewardDeliveries1763921900000 } from './1763921900000-RewardDeliveries';
+import { ReportRollup1763906400000 } from './1763906400000-ReportRollup';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -47,4 +48,5 @@ export const SQLITE_MIGRATIONS = [
   RewardedBlocks1763921700000,
   Completions1763921800000,
   RewardDeliveries1763921900000,
+  ReportRollup1763906400000,
 ];
