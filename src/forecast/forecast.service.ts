@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../accounts/principal';
+import { AdBlocksService, type BlockControls } from '../ad-blocks/ad-blocks.service';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { Clock, DAY_MS } from '../common/clock';
 import { fromMicros } from '../common/money';
@@ -15,6 +16,7 @@ export class ForecastService {
   constructor(
     private readonly campaigns: CampaignsService,
     private readonly index: CampaignIndexService,
+    private readonly adBlocks: AdBlocksService,
     private readonly samples: ForecastSampleRepository,
     private readonly sampler: ForecastSampler,
     private readonly clock: Clock,
@@ -28,12 +30,17 @@ export class ForecastService {
     const now = this.clock.now();
     const since = now - SAMPLE_DAYS * DAY_MS;
     const { contexts, firstAt } = await this.samples.contextsSince(since);
+    const controls = new Map<string, BlockControls | null>();
+    for (const adBlockId of new Set(contexts.map((context) => context.adBlockId))) {
+      controls.set(adBlockId, (await this.adBlocks.servingBlock(adBlockId))?.controls ?? null);
+    }
     const figures = forecastDelivery({
       draft,
       contexts,
       sampleSpanMs: now - Math.max(since, firstAt ?? since),
       competitors: this.index.ranked,
       now,
+      controlsOf: (adBlockId) => controls.get(adBlockId) ?? null,
     });
     return {
       dailyRequests: figures.dailyRequests,

@@ -118,15 +118,35 @@ describe(forecastDelivery.name, () => {
     expect(run(cpc)).toEqual(expect.objectContaining({ dailyImpressions: 300, dailyClicks: 3, dailySpendMicros: 300_000 }));
   });
 
-  it('leaves out the blocks that would not show the draft', () => {
+  it("applies each block's controls to the draft and its competitors alike", () => {
+    const strict = { key: 'strict', floorCpmMicros: 3_000_000, floorCpcMicros: 0, blockedCategories: new Set<string>(), blockedDomains: [] };
+    const contexts = [...SAMPLE, { ...traffic('US', 300), adBlockId: 'strict' }];
+    const controlsOf = (adBlockId: string) => (adBlockId === 'strict' ? strict : null);
+    // below the strict block's floor: only the other block's 300
+    const below = forecastDelivery({ draft: campaign('d'), contexts, sampleSpanMs: DAY, competitors: [], now: NOW, controlsOf });
+    expect(below).toEqual(expect.objectContaining({ dailyRequests: 600, dailyImpressions: 300 }));
+    // a competitor the block refuses (a blocked category) does not take its requests from the draft
+    const gambling = campaign('g', { costPerMicros: 9_000_000, category: 'gambling' } as Partial<Campaign>);
+    const noGambling = { ...strict, key: 'no-gambling', blockedCategories: new Set(['gambling']) };
     const figures = forecastDelivery({
-      draft: campaign('d'),
-      contexts: [...SAMPLE, { ...traffic('US', 300), adBlockId: 'strict' }],
+      draft: campaign('d', { costPerMicros: 4_000_000 }),
+      contexts: [{ ...traffic('US', 300), adBlockId: 'strict' }],
       sampleSpanMs: DAY,
-      competitors: [],
+      competitors: [gambling],
       now: NOW,
-      blockAllows: (adBlockId) => adBlockId !== 'strict',
+      controlsOf: () => noGambling,
     });
-    expect(figures).toEqual(expect.objectContaining({ dailyRequests: 600, dailyImpressions: 300 }));
+    expect(figures.dailyImpressions).toBe(300);
+    expect(
+      forecastDelivery({
+        ...{
+          draft: campaign('d', { costPerMicros: 4_000_000 }),
+          contexts: [{ ...traffic('US', 300), adBlockId: 'open' }],
+          sampleSpanMs: DAY,
+          competitors: [gambling],
+          now: NOW,
+        },
+      }).dailyImpressions,
+    ).toBe(0);
   });
 });

@@ -6,6 +6,8 @@
  * campaigns keep competing.
  */
 import { isLive, matchesTargeting, smoothedCtr, type IndexedCampaign } from '../serving/campaign-matcher';
+import type { BlockControls } from '../ad-blocks/ad-blocks.service';
+import { refusedBy } from '../serving/block-controls';
 import { matchContextOf, type ContextWeight } from './forecast-sample';
 
 const DAY_MS = 86_400_000;
@@ -33,8 +35,8 @@ export interface ForecastInput {
   /** The live campaigns, best first (the serving index's ranking) */
   competitors: readonly IndexedCampaign[];
   now: number;
-  /** Whether a block lets the draft be served (its floors and blocked categories or domains) */
-  blockAllows?: (adBlockId: string) => boolean;
+  /** A block's floors and blocked categories and domains (null: none), applied to the draft and its competitors alike */
+  controlsOf?: (adBlockId: string) => BlockControls | null;
 }
 
 export function forecastDelivery(input: ForecastInput): ForecastFigures {
@@ -47,11 +49,12 @@ export function forecastDelivery(input: ForecastInput): ForecastFigures {
   let won = 0;
   for (const sample of contexts) {
     requests += sample.requests;
-    if (input.blockAllows && !input.blockAllows(sample.adBlockId)) continue;
+    const controls = input.controlsOf?.(sample.adBlockId) ?? null;
+    if (controls !== null && refusedBy(controls, draft) !== null) continue;
     const context = matchContextOf(sample, at);
     if (!matchesTargeting(draft, context)) continue;
     eligible += sample.requests;
-    if (ranksAbove(competitors, draft, context, at, sample.adLimit) < sample.adLimit) won += sample.requests;
+    if (ranksAbove(competitors, draft, context, at, sample.adLimit, controls) < sample.adLimit) won += sample.requests;
   }
   const ctr = smoothedCtr(0, 0);
   const priceOf = (impressions: number) => (draft.billingType === 'CPM' ? (impressions * draft.costPerMicros) / 1000 : impressions * ctr * draft.costPerMicros);
@@ -94,12 +97,13 @@ function ranksAbove(
   context: ReturnType<typeof matchContextOf>,
   now: number,
   limit: number,
+  controls: BlockControls | null,
 ): number {
   let above = 0;
   for (const campaign of competitors) {
     if (campaign.ecpmMicros < draft.ecpmMicros || above >= limit) break;
     if (campaign.id === draft.id) continue;
-    if (isLive(campaign, now) && matchesTargeting(campaign, context)) above += 1;
+    if (isLive(campaign, now) && matchesTargeting(campaign, context) && (controls === null || refusedBy(controls, campaign) === null)) above += 1;
   }
   return above;
 }

@@ -72,6 +72,18 @@ describe('Campaign forecast (POST ad/campaign/forecast)', () => {
     expect(small).toEqual(expect.objectContaining({ dailyImpressions: 200, dailySpend: 0.5, daysToSpendTotal: 20, limitedBy: 'budget' }));
   });
 
+  it('should leave out the requests of a block whose floor the bid is below', async () => {
+    const update = (floorCpm: number | null) =>
+      t.http().post('/api/v2/openapi/ad/block/update').set('x-api-key', publisher.apiKey).send({ adBlockId, floorCpm }).expect(200);
+    await update(3);
+    expect(await forecast(untargeted())).toEqual(
+      expect.objectContaining({ dailyRequests: 3 * DAILY_PER_COUNTRY, dailyImpressions: 0, limitedBy: 'inventory' }),
+    );
+    expect((await forecast(untargeted({ bidding: { billingType: 'CPM', costPer: 3 } }))).dailyImpressions).toBe(3 * DAILY_PER_COUNTRY);
+    await update(null);
+    expect((await forecast(untargeted())).dailyImpressions).toBe(3 * DAILY_PER_COUNTRY);
+  });
+
   it('should say bid when live campaigns outrank it, without revealing anything of theirs', async () => {
     const rivalId = await createServable(t, rival.apiKey, untargeted({ bidding: { billingType: 'CPM', costPer: 7.25 } }));
     const outbid = await t.http().post(FORECAST).set('x-api-key', advertiser.apiKey).send(untargeted()).expect(200);
