@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DeepPartial, FindOptionsWhere, In, MoreThan, Repository } from 'typeorm';
+import { DeepPartial, FindOptionsWhere, In, MoreThan, Not, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { VersionedWriter } from '../database/versioned-change';
 import { EVENT_COUNTER_COLUMNS, EVENT_TYPES, type EventType } from '../conversions/event-types';
@@ -30,9 +30,14 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
     return this.campaigns.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
   }
 
-  /** Campaigns waiting for review, oldest first, with their count. */
+  /** Campaigns waiting for review (an ended one no longer does), oldest first, with their count. */
   waitingForReview(skip: number, take: number): Promise<[Campaign[], number]> {
-    return this.campaigns.findAndCount({ where: { reviewStatus: 'pending' }, order: { reviewRequestedAt: 'ASC', id: 'ASC' }, skip, take });
+    return this.campaigns.findAndCount({
+      where: { reviewStatus: 'pending', status: Not('ended' as const) },
+      order: { reviewRequestedAt: 'ASC', id: 'ASC' },
+      skip,
+      take,
+    });
   }
 
   /** Per kind of review (new campaign, revision): how many wait and since when the oldest waits (ms; null: none). */
@@ -43,6 +48,7 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
       .addSelect('COUNT(*)', 'waiting')
       .addSelect('MIN(c.reviewRequestedAt)', 'oldest')
       .where('c.reviewStatus = :pending', { pending: 'pending' })
+      .andWhere('c.status <> :ended', { ended: 'ended' })
       .groupBy('c.approved')
       .getRawMany();
     return (['new', 'revision'] as const).map((kind) => {

@@ -1,7 +1,7 @@
 import type { EnvReader } from '../config/env-reader';
 
 export interface CampaignsConfig {
-  /** New campaigns wait for an admin's approval before they serve (docs/CONTRACT.md §11). */
+  /** New campaigns, and edits of an approved campaign's creative, wait for an admin's approval (docs/CONTRACT.md §18). */
   campaignReview: boolean;
 }
 

@@ -36,7 +36,8 @@ A failed request stores nothing; unknown extra fields are ignored.
 
 ### Campaigns
 \`campaignStatus\`: \`inReview\`, \`onGoing\`, \`paused\`, \`ended\`. A new campaign is \`onGoing\` (\`inReview\` when
-the service runs with \`CAMPAIGN_REVIEW=true\`, until an admin starts it). \`start\`: paused → onGoing (idempotent);
+the service runs with \`CAMPAIGN_REVIEW=true\`, until an admin approves it; then an edit of an approved campaign's
+\`ad\` waits as a revision, \`pendingAd\`, while the approved creative serves: docs/CONTRACT.md §18). \`start\`: paused → onGoing (idempotent);
 \`paused\`: onGoing/inReview → paused; \`end\`: any → ended, final (\`start\`/\`paused\` on it are 409, \`end\` again is
 success). \`deliveryStatus\` says why a campaign is or is not serving: \`delivering\`, \`scheduled\`, \`finished\`,
 \`dailyBudgetSpent\`, \`budgetSpent\`, \`paused\`, \`inReview\`, \`ended\`.

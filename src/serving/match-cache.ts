@@ -210,7 +210,14 @@ function flagBitsOf(c: MatchContext): number {
  */
 export class MatchCache {
   private ranked: readonly IndexedCampaign[] | null = null;
+  /** The answers of blocks without controls, by targeting key. */
   private entries = new Map<string, CachedMatch>();
+  /**
+   * The answers of blocks with controls, by controls key, then targeting key: two lookups of strings built once (the
+   * controls key is the block's, the targeting key the request's), never a key concatenated per request.
+   */
+  private controlledEntries = new Map<string, Map<string, CachedMatch>>();
+  private cachedCount = 0;
   private bitsets: TargetingBitsets | null = null;
 
   private prepared: TargetingBitsets | null = null;
@@ -231,18 +238,25 @@ export class MatchCache {
     skip?: ReadonlySet<string>,
     controls: BlockControls | null = null,
   ): IndexedCampaign[] {
-    if (ranked !== this.ranked || this.entries.size >= MAX_CACHED_CONTEXTS) {
+    if (ranked !== this.ranked || this.cachedCount >= MAX_CACHED_CONTEXTS) {
       if (ranked !== this.ranked) this.bitsets = this.prepared?.isFor(ranked) ? this.prepared : TargetingBitsets.of(ranked);
       this.prepared = null;
       this.ranked = ranked;
       this.entries = new Map();
+      this.controlledEntries = new Map();
+      this.cachedCount = 0;
     }
-    // a block's controls are one more part of the key (blocks without any share their entries)
-    const key = controls === null ? targetingKey(context) : `${targetingKey(context)}#${controls.key}`;
-    let entry = this.entries.get(key);
+    const key = targetingKey(context);
+    let entries = this.entries;
+    if (controls !== null) {
+      entries = this.controlledEntries.get(controls.key) ?? new Map<string, CachedMatch>();
+      if (entries.size === 0) this.controlledEntries.set(controls.key, entries);
+    }
+    let entry = entries.get(key);
     if (entry === undefined || context.now < entry.validFrom || context.now >= entry.validUntil) {
+      if (entry === undefined) this.cachedCount += 1;
       entry = scanForCache(ranked, this.bitsets!.matching(context, flagBitsOf(context), controls), context.now);
-      this.entries.set(key, entry);
+      entries.set(key, entry);
     }
     const picked: IndexedCampaign[] = [];
     for (const campaign of entry.campaigns) {

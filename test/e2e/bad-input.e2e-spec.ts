@@ -20,6 +20,8 @@ import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test
 /** Conversions and the custom events of docs/CONTRACT.md §13. */
 const CUSTOM_EVENT_TYPES = ['onboard', 'register', 'play', 'payment', 'withdraw'];
 const EVENT_TYPES = ['conversion', ...CUSTOM_EVENT_TYPES];
+/** Campaign categories (docs/CONTRACT.md §18). */
+const CATEGORIES = ['games', 'apps', 'finance', 'crypto', 'gambling', 'dating', 'shopping', 'education', 'entertainment', 'other'];
 
 const SEED = Number(process.env.FUZZ_SEED ?? 868_012_121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
@@ -595,6 +597,7 @@ function buildRoutes(f: Fixtures): Route[] {
     edit('ad.buttonText', bad.text(50)),
     edit('verificationUrl', bad.url(false)),
     edit('optimizationEvent', bad.oneOf(EVENT_TYPES, false)),
+    edit('category', bad.oneOf(CATEGORIES, false)),
   ];
   const campaignNoise = [edit('name', hostileText), edit('ad.text', hostileText), edit('ad.brandName', hostileText), edit('ad.buttonText', hostileText)];
 
@@ -621,11 +624,13 @@ function buildRoutes(f: Fixtures): Route[] {
     edit('ad.text', bad.text(1000, false)),
     edit('verificationUrl', bad.url(false)),
     edit('optimizationEvent', bad.oneOf(EVENT_TYPES, false)),
+    edit('category', bad.oneOf(CATEGORIES, false)),
   ];
   // valid changes that must not land when another field breaks the request
   const campaignUpdateNoise = [
     edit('name', hostileText),
     edit('optimizationEvent', fc.constantFrom(...CUSTOM_EVENT_TYPES)),
+    edit('category', fc.constantFrom('gambling', 'games')),
     edit('ad.text', hostileText),
     fc.constant<Edit[]>([['targeting', { platform: 'iOS', includedRegions: ['FR'] }]]),
     fc.constant<Edit[]>([['budget', { amount: 60 }]]),
@@ -827,7 +832,16 @@ function buildRoutes(f: Fixtures): Route[] {
       broken: jsonBody(
         brokenObject(
           () => ({ name: 'Fuzz block' }),
-          [edit('name', bad.text(200)), edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null))), ...rewardBreakers],
+          [
+            edit('name', bad.text(200)),
+            edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null))),
+            // at create a null floor or list is refused: absent means none
+            edit('floorCpm', fc.oneof(bad.usdt(false), fc.constant(null))),
+            edit('floorCpc', fc.oneof(bad.usdt(false), fc.constant(null))),
+            edit('blockedCategories', fc.oneof(badCategories, fc.constant(null))),
+            edit('blockedDomains', fc.oneof(badDomains, fc.constant(null))),
+            ...rewardBreakers,
+          ],
         ),
       ),
     },
@@ -848,6 +862,11 @@ function buildRoutes(f: Fixtures): Route[] {
             edit('name', fc.oneof(bad.text(200, false), fc.constant(null))),
             edit('requireSignedViewer', fc.oneof(bad.flag(), fc.constant(null))),
             ...rewardBreakers,
+            // a null floor removes it (valid); a null list is refused
+            edit('floorCpm', bad.usdt(false)),
+            edit('floorCpc', bad.usdt(false)),
+            edit('blockedCategories', fc.oneof(badCategories, fc.constant(null))),
+            edit('blockedDomains', fc.oneof(badDomains, fc.constant(null))),
           ],
           [edit('name', hostileText), fc.constant<Edit[]>([['requireSignedViewer', true]])],
         ),
@@ -1812,6 +1831,30 @@ async function expectNothingStored(t: TestApp, work: () => Promise<void>): Promi
   if (failure) throw failure;
   expect(changes).toEqual({});
 }
+
+/** An ad block's blocked categories and domains (docs/CONTRACT.md §18) that are not lists of known values. */
+const badCategories = fc.oneof(
+  notNumber(false),
+  fc.constantFrom<unknown>(['poker'], ['GAMBLING'], [' games'], [5], [null], [['games']], Array(11).fill('games')),
+);
+const badDomains = fc.oneof(
+  fc.integer(),
+  fc.constantFrom<unknown>(
+    'example.com',
+    ['https://example.com'],
+    ['example.com/path'],
+    ['example.com:8080'],
+    ['localhost'],
+    ['1.2.3.4'],
+    ['a..example.com'],
+    ['-a.example.com'],
+    ['under_score.example'],
+    [''],
+    [5],
+    [`${'a'.repeat(64)}.example`],
+    Array.from({ length: 201 }, (_, i) => `d${i}.example`),
+  ),
+);
 
 const FUZZ_OPTIONS = { seed: SEED, numRuns: RUNS };
 // hooks start applications and wait for a profile batch; the fuzz tests set their own, longer limits

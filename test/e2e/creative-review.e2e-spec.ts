@@ -196,6 +196,8 @@ describe(`Creative review [${TEST_PROFILE}]`, () => {
     const since = waiting.map((item) => item.waitingSince);
     expect(since).toEqual([...since].sort((a, b) => a - b));
     for (const id of [first, second, third]) await end(id);
+    // an ended campaign no longer waits
+    expect((await queue()).map((item) => item.campaignId).filter((id) => [first, second, third].includes(id))).toEqual([]);
   });
 
   it('should refuse the admin routes to advertiser and publisher keys (403) and without a key (401)', async () => {
@@ -247,7 +249,9 @@ describe(`Creative review [${TEST_PROFILE}]`, () => {
     const rows = (
       await t.app
         .get(DataSource)
-        .query(`SELECT COUNT(*) AS n FROM campaigns WHERE approved = 0 AND ${TEST_PROFILE === 'mysql' ? '`reviewStatus`' : '"reviewStatus"'} = 'pending'`)
+        .query(
+          `SELECT COUNT(*) AS n FROM campaigns WHERE approved = 0 AND status <> 'ended' AND ${TEST_PROFILE === 'mysql' ? '`reviewStatus`' : '"reviewStatus"'} = 'pending'`,
+        )
     )[0];
     expect(metrics).toContain(`adnet_campaign_reviews_waiting{kind="new"} ${Number(rows.n)}`);
     expect(metrics).toMatch(/adnet_campaign_review_oldest_age_seconds\{kind="new"\} \d/);
