@@ -4,7 +4,7 @@ import { AdBlockForm } from './AdBlockForm';
 
 export const AdBlockCreate = () => (
   <Create redirect="show">
-    <AdBlockForm defaultValues={{ requireSignedViewer: false }} />
+    <AdBlockForm defaultValues={{ requireSignedViewer: false, format: 'banner', minViewMs: 10000, dailyRewardCap: 20 }} />
   </Create>
 );
 
