@@ -53,6 +53,26 @@ export interface VerificationHealth {
   calls: VerificationCall[];
 }
 
+/** One reward callback of a rewarded block (GET ad/block/rewards). */
+export interface RewardDelivery {
+  eventId: string;
+  messengerUserId: string;
+  campaignId: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+/** What a test call to a block's rewardUrl answered (POST ad/block/rewards/test). */
+export interface RewardTestResult {
+  statusCode: number | null;
+  ms: number;
+  error: string | null;
+}
+
 /** One batch of a profile import (GET user/profile/batch/status). */
 export interface ProfileBatchStatus {
   batchId: string;
@@ -146,6 +166,11 @@ export function adBlockBody(data: FormData, forUpdate = false): Record<string, u
   }
   if (Array.isArray(data.blockedCategories)) body.blockedCategories = data.blockedCategories;
   if (data.blockedDomains !== undefined) body.blockedDomains = parseDomains(data.blockedDomains);
+  // rewarded-ad settings (docs/REWARDED_ADS.md): an emptied URL field removes the URL
+  if (typeof data.format === 'string' && data.format !== '') body.format = data.format;
+  if (typeof data.rewardUrl === 'string') body.rewardUrl = data.rewardUrl.trim() === '' ? null : data.rewardUrl.trim();
+  else if (data.rewardUrl === null && 'rewardUrl' in data) body.rewardUrl = null;
+  for (const field of ['minViewMs', 'dailyRewardCap'] as const) if (typeof data[field] === 'number') body[field] = data[field];
   return body;
 }
 
@@ -411,6 +436,10 @@ export function createDataProvider(api: Api = defaultApi) {
     /** What the campaign spent in the current UTC day (its daily budget's day): the cost of today's stats bucket. */
     adBlockSeries: (adBlockId: string, range: SeriesRange = {}) =>
       api<SeriesAnswer>(`${OPENAPI}/ad/block/stats`, { query: { adBlockId, ...range } }).then((data) => data.series),
+    rewardLog: (adBlockId: string, pageSize = 50) =>
+      api<{ rewards: RewardDelivery[]; total: number }>(`${OPENAPI}/ad/block/rewards`, { query: { adBlockId, pageSize } }),
+    replayReward: (eventId: string) => api<RewardDelivery>(`${OPENAPI}/ad/block/rewards/replay`, { body: { eventId } }),
+    testReward: (adBlockId: string) => api<RewardTestResult>(`${OPENAPI}/ad/block/rewards/test`, { body: { adBlockId } }),
     verificationHealth: (campaignId: string, limit = 20) => api<VerificationHealth>(`${OPENAPI}/ad/campaign/verification`, { query: { campaignId, limit } }),
     setExchangeCampaignStatus: (exchangeCampaignId: string, status: StatusAction) =>
       api(`${OPENAPI}/exchange/campaign/status`, { body: { exchangeCampaignId, status } }),

@@ -1,6 +1,9 @@
 import { AdnetError } from './errors.js';
 import { Transport, type CallOptions, type ClientOptions } from './transport.js';
-import type { ClickResult, ExchangeClickResult, ExchangeEntry, ServedAd } from './types.js';
+import type { ClickResult, CompletionResult, ExchangeClickResult, ExchangeEntry, ServedAd } from './types.js';
+
+/** The service's answer to a completion sent sooner than the block's minViewMs after the serve. */
+export const COMPLETION_TOO_SOON = "completion not counted: sooner than the block's minViewMs after the ad was served";
 import type { components } from './generated/openapi.js';
 
 export const OPENAPI_PATH = '/api/v2/openapi';
@@ -53,6 +56,8 @@ export class AdnetPublisher {
   private readonly impressions = new WeakMap<object, number>();
   private impressionCount = 0;
   private readonly reports = new Map<string, Promise<unknown>>();
+  /** The openId each fetched ad was fetched for: reportComplete's default user. */
+  private readonly viewers = new WeakMap<object, string>();
 
   constructor(private readonly options: PublisherOptions) {
     this.transport = new Transport(options);
@@ -73,6 +78,7 @@ export class AdnetPublisher {
       call,
     );
     this.remember(data.ads);
+    for (const ad of data.ads) this.viewers.set(ad, request.openId);
     return data.ads;
   }
 
@@ -96,6 +102,34 @@ export class AdnetPublisher {
         call,
       ),
     );
+  }
+
+  /**
+   * Reports that the user watched `ad` to the end (rewarded ad blocks, docs/REWARDED_ADS.md); `messengerUserId`
+   * defaults to the `openId` this client fetched the ad for. The service decides whether it counts (at least the
+   * block's `minViewMs` after the serve) and, on a rewarded block, sends your server the signed reward callback.
+   * Reported once per impression like a click, except that a report the service found too early may be sent again.
+   */
+  reportComplete(ad: ServedAd, messengerUserId?: string, call?: CallOptions): Promise<CompletionResult> {
+    const user = messengerUserId ?? this.viewers.get(ad);
+    if (user === undefined) return Promise.reject(new TypeError('reportComplete: pass the messengerUserId of an ad this client did not fetch'));
+    const key = `complete:${this.impressionOf(ad, ad.adBlockId, ad.adId, ad.campaignId)}:${user}`;
+    const report = this.once(key, () =>
+      this.transport.request<CompletionResult>(
+        {
+          method: 'POST',
+          path: `${OPENAPI_PATH}/ad/event/report`,
+          json: { eventType: 'complete', eventData: { adBlockId: ad.adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } },
+          repeatable: 'idempotent',
+        },
+        call,
+      ),
+    );
+    return report.then((result) => {
+      // too early: the impression is still open, so a later report is sent, not answered from memory
+      if (result.msg === COMPLETION_TOO_SOON && this.reports.get(key) === report) this.reports.delete(key);
+      return result;
+    });
   }
 
   /** Other partners' entries to show in your exchange campaign's placement; each one answered is an impression. */

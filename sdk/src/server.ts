@@ -1,6 +1,7 @@
 /**
  * `@adnet/sdk/server`: everything of `@adnet/sdk`, plus what only your server may do because it needs your
- * account's webhook secret: check the signature of the service's verification calls, and sign viewer tokens.
+ * account's webhook secret: check the signature of the service's verification calls and reward callbacks, and sign
+ * viewer tokens.
  * Node only (node:crypto); never load it in a browser.
  */
 import { Buffer } from 'node:buffer';
@@ -55,4 +56,47 @@ export function createViewerToken(openId: string, webhookSecret: string, options
   const expiresAtMs = Math.floor((options.now ?? Date.now()) + lifetimeMs);
   const signature = createHmac('sha256', webhookSecret).update(`${openId}.${expiresAtMs}`).digest('hex');
   return `${openId}.${expiresAtMs}.${signature}`;
+}
+
+/** The headers of a reward callback (docs/REWARDED_ADS.md). */
+export const REWARD_TIMESTAMP_HEADER = 'x-adnet-timestamp';
+export const REWARD_SIGNATURE_HEADER = 'x-adnet-signature';
+export const REWARD_PREVIOUS_SIGNATURE_HEADER = 'x-adnet-signature-previous';
+
+/** Request headers as Node's `req.headers` or a fetch `Headers` give them. */
+export type HeaderSource = Record<string, string | string[] | undefined> | { get(name: string): string | null };
+
+function headerOf(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const value = record[name] ?? Object.entries(record).find(([key]) => key.toLowerCase() === name)?.[1];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Whether a reward callback comes from the network (docs/REWARDED_ADS.md): `x-adnet-signature` (or, for 24 hours
+ * after a rotation, `x-adnet-signature-previous`) must be the hex HMAC-SHA256 of `<x-adnet-timestamp>.<rawBody>`
+ * keyed with `secret` (your webhook secret; several while you roll a new one out), and the timestamp within
+ * `toleranceMs` of now. Pass the body exactly as received (a string or the raw bytes), not a re-serialized object.
+ * Compared in constant time. Grant the reward once per `eventId`: retries and replays carry the same one.
+ */
+export function verifyRewardSignature(
+  rawBody: string | Uint8Array,
+  headers: HeaderSource,
+  secret: string | readonly string[],
+  options: SignatureCheckOptions = {},
+): boolean {
+  const timestamp = (headerOf(headers, REWARD_TIMESTAMP_HEADER) ?? '').trim();
+  if (!/^\d{1,16}$/.test(timestamp)) return false;
+  if (Math.abs((options.now ?? Date.now()) - Number(timestamp)) > (options.toleranceMs ?? 5 * 60 * 1000)) return false;
+  const signatures = [REWARD_SIGNATURE_HEADER, REWARD_PREVIOUS_SIGNATURE_HEADER]
+    .map((name) => headerOf(headers, name))
+    .filter((value): value is string => typeof value === 'string' && HEX_SHA256.test(value))
+    .map((value) => Buffer.from(value, 'hex'));
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  return secrets.some((key) => {
+    const expected = createHmac('sha256', key).update(`${timestamp}.`).update(body).digest();
+    return signatures.some((given) => timingSafeEqual(expected, given));
+  });
 }

@@ -10,6 +10,8 @@ type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operat
 // Publisher side
 export type ServedAd = Schemas['ServedAdDto'];
 export type ClickResult = Schemas['ClickResultDto'];
+/** What reportComplete answers: the click route's answer shape, with a `completion …` message. */
+export type CompletionResult = Schemas['ClickResultDto'];
 /** Every `msg` a click report can answer: branch on it (`'click counted'`, an invalid click's reason, …). */
 export type ClickMessage = Schemas['ClickMessage'];
 export type ExchangeEntry = Schemas['ExchangeEntryDto'];

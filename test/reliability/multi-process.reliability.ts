@@ -12,7 +12,8 @@ import { auditLines, expectClean, print, Suite } from './support/suite';
  * restarted, MariaDB stopped and restarted, the worker killed mid-job, the worker and an API stopped with SIGTERM
  * mid-work, an API killed outright (SIGKILL) under load: its budget leases and the clicks it had billed but not
  * committed must come back to the shared counters exactly once its heartbeat lapsed. After each phase the database is compared with what the clients were answered (support/audit.ts):
- * nothing answered 200 is lost or counted twice, and money (integer micro-USDT) adds up exactly.
+ * nothing answered 200 is lost or counted twice, and money (integer micro-USDT) adds up exactly. Last, phase R: the worker
+ * killed while a reward callback is in flight; the new worker delivers it under the same eventId, one reward logged.
  *
  * Redis runs with an append-only file fsynced at every write, as Redis behind BullMQ and the budget counters must
  * be run in production: a restart keeps its data. (A Redis that loses its data loses the queued jobs until a process
@@ -632,4 +633,64 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       redis.disconnect();
     }
   }, 150_000);
+
+  it('R. the worker killed (SIGKILL) while a reward callback is in flight: the reward is delivered, under one eventId', async () => {
+    // the publisher's reward endpoint: it holds the first call unanswered (the worker dies waiting), answers the rest
+    const received: { eventId: string; at: number }[] = [];
+    const server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ eventId: String((JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json).eventId), at: Date.now() });
+        if (received.length > 1) response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const rewardUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/reward`;
+    try {
+      // loopback targets allowed for this phase's workers; a long timeout keeps the first call in flight
+      await cluster.worker!.stop('SIGTERM');
+      await cluster.startWorker({ VERIFICATION_ALLOW_PRIVATE: 'true', REWARD_TIMEOUT_MS: '60000' });
+      const port = world.ports[1];
+      const publisher = world.publishers[0];
+      const created = await call(port, 'POST', '/api/v2/openapi/ad/block/create', {
+        key: publisher.key,
+        body: { name: 'Rewarded', format: 'rewarded', minViewMs: 5000, rewardUrl: 'https://rewards.example.com/hook' },
+      });
+      const adBlockId = String(created.body!.data.adBlockId);
+      // the APIs refuse a loopback URL; the worker's guard is what this phase relies on
+      await cluster.sql('UPDATE ad_blocks SET rewardUrl = ? WHERE id = ?', [rewardUrl, adBlockId]);
+      const user = newUser('reward');
+      const fetched = await call(port, 'GET', `${FETCH}?adBlockId=${adBlockId}&openId=${user}&type=messenger&limit=1`, { key: publisher.key });
+      const ad = (fetched.body!.data.ads as Json[])[0];
+      await sleep(5200);
+      const completed = await call(port, 'POST', '/api/v2/openapi/ad/event/report', {
+        key: publisher.key,
+        body: { eventType: 'complete', eventData: { adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } },
+      });
+      expect(completed.body?.data.msg).toBe('completion counted');
+      await waitUntil('the first callback in flight', async () => received.length === 1, 30_000, 20);
+      await cluster.worker!.stop('SIGKILL');
+      const killedAt = Date.now();
+      await cluster.startWorker({ VERIFICATION_ALLOW_PRIVATE: 'true' });
+      const rows = async () =>
+        cluster.sql<{ eventId: string; status: string; attempts: number }>('SELECT eventId, status, attempts FROM reward_deliveries WHERE adBlockId = ?', [
+          adBlockId,
+        ]);
+      await waitUntil('the reward delivered by the new worker', async () => (await rows())[0]?.status === 'delivered', 150_000, 200);
+      const [reward] = await rows();
+      print('R. worker killed (SIGKILL) while a reward callback was in flight', [
+        `calls received: ${received.length}, all for eventId ${reward.eventId}: ${received.every((call) => call.eventId === reward.eventId)}`,
+        `delivered ${((received[received.length - 1].at - killedAt) / 1000).toFixed(1)} s after the kill (BullMQ hands the dead worker's job back)`,
+      ]);
+      expect(await rows()).toHaveLength(1);
+      expect(received.map((call) => call.eventId)).toEqual(received.map(() => reward.eventId));
+      // the killed try was never recorded: the delivered one is the only try the log knows
+      expect({ status: reward.status, attempts: Number(reward.attempts) }).toEqual({ status: 'delivered', attempts: 1 });
+      expect(received.length).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 240_000);
 });

@@ -4,7 +4,7 @@ import { AdBlockForm } from './AdBlockForm';
 
 export const AdBlockCreate = () => (
   <Create redirect="show">
-    <AdBlockForm defaultValues={{ requireSignedViewer: false, blockedCategories: [] }} />
+    <AdBlockForm defaultValues={{ requireSignedViewer: false, blockedCategories: [], format: 'banner', minViewMs: 10000, dailyRewardCap: 20 }} />
   </Create>
 );
 

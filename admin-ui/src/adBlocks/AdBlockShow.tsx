@@ -1,5 +1,5 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { FunctionField, type RaRecord, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { FunctionField, type RaRecord, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
 import { CopyButton } from '../common/CopyButton';
 import { FigureGrid } from '../common/FigureGrid';
 import { CountField, DateTimeField, MoneyField, OwnerField, RateField } from '../common/fields';
@@ -11,6 +11,7 @@ import { ShowActions } from '../common/ShowActions';
 import { BlockId } from './BlockId';
 import { signedViewerState, SignedViewerSwitch } from './SignedViewerSwitch';
 import { TestDeliveryButton } from '../diagnosis';
+import { RewardsPanel } from './RewardsPanel';
 
 const CHARTS: ChartSpec[] = [
   { title: 'Earnings (USDT)', testId: 'chart-earnings', kind: 'bar', decimals: true, metrics: [{ key: 'earnings', label: 'Earnings', color: '#2e7d32' }] },
@@ -58,41 +59,47 @@ export const AdBlockShow = () => (
       </ShowActions>
     }
   >
-    <SimpleShowLayout>
-      <FigureGrid
-        figures={[
-          ['Name', <TextField source="name" />],
-          ['Ad block id', <BlockId />],
-          ['Impressions', <CountField source="impressions" />],
-          ['Views (SDK)', <CountField source="views" />],
-          ['Clicks', <CountField source="clicks" />],
-          ['CTR', <RateField source="ctr" />],
-          ['Earnings', <MoneyField source="earnings" />],
-          ['Owner', <OwnerField />],
-          ['Created', <DateTimeField source="createdAt" />],
-          ['Floor CPM', <FunctionField render={(record: RaRecord) => (record.floorCpm === null ? 'none' : formatUsdt(record.floorCpm))} />],
-          ['Floor CPC', <FunctionField render={(record: RaRecord) => (record.floorCpc === null ? 'none' : formatUsdt(record.floorCpc))} />],
-          [
-            'Blocked categories',
-            <FunctionField render={(record: RaRecord) => (record.blockedCategories?.length ? record.blockedCategories.join(', ') : 'none')} />,
-          ],
-          ['Blocked domains', <FunctionField render={(record: RaRecord) => (record.blockedDomains?.length ? record.blockedDomains.join(', ') : 'none')} />],
-        ]}
-      >
-        <NotBilledFigures />
-      </FigureGrid>
-      <Box>
-        <SignedViewerSwitch />
-        <FunctionField
-          render={(record: RaRecord) => (
-            <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 720 }} data-testid="signed-viewer-state">
-              {signedViewerState(Boolean(record.requireSignedViewer))}
-            </Typography>
-          )}
-        />
-      </Box>
-      <Integration />
-      <RecordCharts series="adBlockSeries" charts={CHARTS} notBilled />
-    </SimpleShowLayout>
+    <TabbedShowLayout>
+      <TabbedShowLayout.Tab label="Summary">
+        <FigureGrid
+          figures={[
+            ['Name', <TextField source="name" />],
+            ['Ad block id', <BlockId />],
+            ['Impressions', <CountField source="impressions" />],
+            ['Views (SDK)', <CountField source="views" />],
+            ['Completions', <CountField source="completions" />],
+            ['Clicks', <CountField source="clicks" />],
+            ['CTR', <RateField source="ctr" />],
+            ['Earnings', <MoneyField source="earnings" />],
+            ['Owner', <OwnerField />],
+            ['Created', <DateTimeField source="createdAt" />],
+            ['Floor CPM', <FunctionField render={(record: RaRecord) => (record.floorCpm === null ? 'none' : formatUsdt(record.floorCpm))} />],
+            ['Floor CPC', <FunctionField render={(record: RaRecord) => (record.floorCpc === null ? 'none' : formatUsdt(record.floorCpc))} />],
+            [
+              'Blocked categories',
+              <FunctionField render={(record: RaRecord) => (record.blockedCategories?.length ? record.blockedCategories.join(', ') : 'none')} />,
+            ],
+            ['Blocked domains', <FunctionField render={(record: RaRecord) => (record.blockedDomains?.length ? record.blockedDomains.join(', ') : 'none')} />],
+          ]}
+        >
+          <NotBilledFigures />
+        </FigureGrid>
+        <Box>
+          <SignedViewerSwitch />
+          <FunctionField
+            render={(record: RaRecord) => (
+              <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 720 }} data-testid="signed-viewer-state">
+                {signedViewerState(Boolean(record.requireSignedViewer))}
+              </Typography>
+            )}
+          />
+        </Box>
+        <Integration />
+        <RecordCharts series="adBlockSeries" charts={CHARTS} notBilled />
+      </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="Rewards" path="rewards">
+        <RewardsPanel />
+      </TabbedShowLayout.Tab>
+    </TabbedShowLayout>
   </RecordShow>
 );
