@@ -13,8 +13,10 @@ import { shareOfMicros } from '../common/money';
 import { CampaignIndexService } from '../serving/campaign-index.service';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
 import { budgetFacts } from '../serving/serving.service';
-import { ClickRequest, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
+import { ClickRequest, IMPRESSION_WINDOW_MS, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
 import { StatsWriterService } from '../stats/stats-writer.service';
+import { StatsService } from '../stats/stats.service';
+import { ClickStateLostError } from '../common/errors';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { VerificationScheduler } from '../verification/verification-scheduler.service';
 import { CLICK_STORE, type ClickStore } from './click-store';
@@ -41,6 +43,7 @@ export class ClicksService {
     private readonly verification: VerificationScheduler,
     private readonly traffic: TrafficClassifier,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
+    private readonly statsService: StatsService,
   ) {}
 
   private readonly logger = new Logger(ClicksService.name);
@@ -115,7 +118,16 @@ export class ClicksService {
       minDelayMs: this.trustConfig.minClickDelayMs,
     });
     const outcome = await this.state.registerClick(request);
-    if (outcome.kind === 'noImpression') throw noImpression();
+    if (outcome.kind === 'noImpression') {
+      // Redis lost the served marks lately: one of this campaign's impressions on the block before it may be the one
+      if (
+        outcome.stateLostAt !== undefined &&
+        (await readWithinDeadline(this.statsService.servedOnBlockBetween(campaign.id, event.adBlockId, now - IMPRESSION_WINDOW_MS, outcome.stateLostAt)))
+      ) {
+        throw new ClickStateLostError();
+      }
+      throw noImpression();
+    }
     if (outcome.kind === 'duplicate') return { status: 'success', msg: CLICK_MESSAGES.duplicate };
     const counted = outcome.status === 'counted';
 

@@ -13,6 +13,6 @@ import { StatsService } from './stats.service';
   imports: [TypeOrmModule.forFeature([StatsHourly]), CampaignsModule, AdBlocksModule, ClickStoreModule],
   controllers: [StatsController],
   providers: [StatsService, StatsWriterService, StatsRepository],
-  exports: [StatsWriterService],
+  exports: [StatsWriterService, StatsService],
 })
 export class StatsModule {}
