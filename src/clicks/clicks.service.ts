@@ -157,8 +157,9 @@ export class ClicksService {
     // Not awaited: the answer need not wait for it (a missed one is settled against the database later).
     this.state.clickCommitted(request).catch((error: unknown) => this.logger.warn({ err: error }, 'committed click not settled in the serving state'));
     if (click.verificationStatus === 'pending') {
-      // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again.
-      await this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));
+      // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again. Not
+      // awaited: the answer never waits for the queue's Redis (docs/OPERATIONS.md, Faults).
+      void this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));
     }
     // This process stops serving it at once; the others within a lease's permission (a second) or their next refresh.
     if (outcome.budgetSpent) this.index.markExhausted([campaign.id]);
