@@ -15,8 +15,10 @@ import { GeoService } from '../serving/geo.service';
 import { platformFromUserAgent } from '../serving/request-context';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
 import { budgetFacts } from '../serving/serving.service';
-import { ClickRequest, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
+import { ClickRequest, IMPRESSION_WINDOW_MS, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
 import { StatsWriterService } from '../stats/stats-writer.service';
+import { StatsService } from '../stats/stats.service';
+import { ClickStateLostError } from '../common/errors';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { VerificationScheduler } from '../verification/verification-scheduler.service';
 import { CLICK_STORE, type ClickStore } from './click-store';
@@ -44,6 +46,7 @@ export class ClicksService {
     private readonly traffic: TrafficClassifier,
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
     private readonly geo: GeoService,
+    private readonly statsService: StatsService,
   ) {}
 
   private readonly logger = new Logger(ClicksService.name);
@@ -118,7 +121,16 @@ export class ClicksService {
       minDelayMs: this.trustConfig.minClickDelayMs,
     });
     const outcome = await this.state.registerClick(request);
-    if (outcome.kind === 'noImpression') throw noImpression();
+    if (outcome.kind === 'noImpression') {
+      // Redis lost the served marks lately: one of this campaign's impressions on the block before it may be the one
+      if (
+        outcome.stateLostAt !== undefined &&
+        (await readWithinDeadline(this.statsService.servedOnBlockBetween(campaign.id, event.adBlockId, now - IMPRESSION_WINDOW_MS, outcome.stateLostAt)))
+      ) {
+        throw new ClickStateLostError();
+      }
+      throw noImpression();
+    }
     if (outcome.kind === 'duplicate') return { status: 'success', msg: CLICK_MESSAGES.duplicate };
     const counted = outcome.status === 'counted';
 
@@ -149,8 +161,9 @@ export class ClicksService {
     // Not awaited: the answer need not wait for it (a missed one is settled against the database later).
     this.state.clickCommitted(request).catch((error: unknown) => this.logger.warn({ err: error }, 'committed click not settled in the serving state'));
     if (click.verificationStatus === 'pending') {
-      // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again.
-      await this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));
+      // The click is committed; a failed enqueue leaves it pending and the workers' sweep schedules it again. Not
+      // awaited: the answer never waits for the queue's Redis (docs/OPERATIONS.md, Faults).
+      void this.verification.schedule(click.id).catch((error) => this.logger.warn({ err: error, clickId: click.id }, 'verification not scheduled'));
     }
     // This process stops serving it at once; the others within a lease's permission (a second) or their next refresh.
     if (outcome.budgetSpent) this.index.markExhausted([campaign.id]);

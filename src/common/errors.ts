@@ -113,3 +113,17 @@ export function isDatabaseConnectionError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return /^Pool is closed|Connection lost: The server closed the connection|connect ECONNREFUSED/.test(message);
 }
+
+/**
+ * A click without its served mark while Redis lost the served marks less than 24 h ago (restarted empty): it may be
+ * on an ad served before the loss, so it is not refused as "no matching impression" but answered 503, nothing stored.
+ */
+export class ClickStateLostError extends DomainError {
+  readonly status = 503;
+  readonly retryAfterSeconds = 3600;
+  constructor() {
+    super('impression records lost (the serving state restarted empty): this click cannot be matched now; nothing was stored', {
+      retryAfter: 3600,
+    });
+  }
+}

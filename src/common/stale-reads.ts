@@ -54,7 +54,8 @@ export const staleReads = new StaleReads();
  */
 export function readWithinDeadline<T>(read: Promise<T>, ms = DATABASE_READ_DEADLINE_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DependencyUnavailableError('database')), ms);
+    // after the replies received meanwhile are read (see afterDeadline)
+    const timer = setTimeout(() => setImmediate(() => reject(new DependencyUnavailableError('database'))), ms);
     read.then(
       (value) => {
         clearTimeout(timer);

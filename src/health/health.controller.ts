@@ -97,7 +97,8 @@ export class HealthController implements BeforeApplicationShutdown {
 async function check(probe: () => Promise<unknown>, timeoutMs: number): Promise<CheckState> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+    // after the replies received meanwhile are read (see afterDeadline in src/redis/redis-deadline.ts)
+    timer = setTimeout(() => setImmediate(() => reject(new Error('timeout'))), timeoutMs);
   });
   try {
     await Promise.race([probe(), timeout]);

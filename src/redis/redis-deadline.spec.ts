@@ -44,6 +44,7 @@ describe('RedisDeadline', () => {
     const onDeadline = jest.fn();
     const answer = deadline.run(() => work.promise, { late, onDeadline });
     jest.advanceTimersByTime(250);
+    jest.runOnlyPendingTimers(); // the setImmediate after the deadline (afterDeadline)
     await expect(answer).rejects.toBeInstanceOf(DependencyUnavailableError);
     expect(onDeadline).toHaveBeenCalledTimes(1);
     expect(deadline.available).toBe(false);
@@ -94,6 +95,7 @@ describe('RedisDeadline', () => {
     const work = deferred<void>();
     const waited = deadline.bounded(work.promise);
     jest.advanceTimersByTime(250);
+    jest.runOnlyPendingTimers(); // the setImmediate after the deadline (afterDeadline)
     await expect(waited).rejects.toBeInstanceOf(DependencyUnavailableError);
     expect(deadline.available).toBe(true);
   });

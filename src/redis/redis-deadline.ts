@@ -52,15 +52,18 @@ export class RedisDeadline {
     }
     return new Promise<T>((resolve, reject) => {
       let missed = false;
-      const timer = setTimeout(() => {
+      let settled = false;
+      const timer = afterDeadline(this.ms, () => {
+        if (settled) return;
         missed = true;
         this.refused++;
         this.open(`no answer within ${this.ms} ms`);
         hooks.onDeadline?.();
         reject(new DependencyUnavailableError('redis'));
-      }, this.ms);
+      });
       operation().then(
         (outcome) => {
+          settled = true;
           clearTimeout(timer);
           this.close();
           if (!missed) return resolve(outcome);
@@ -68,6 +71,7 @@ export class RedisDeadline {
           hooks.late?.(outcome);
         },
         (error: unknown) => {
+          settled = true;
           clearTimeout(timer);
           if (missed) return;
           if (!isConnectionError(error)) return reject(error);
@@ -85,7 +89,7 @@ export class RedisDeadline {
    */
   bounded<T>(work: Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new DependencyUnavailableError('redis')), this.ms);
+      const timer = afterDeadline(this.ms, () => reject(new DependencyUnavailableError('redis')));
       work.then(
         (outcome) => {
           clearTimeout(timer);
@@ -131,6 +135,15 @@ export class RedisDeadline {
       },
     );
   }
+}
+
+/**
+ * Runs `missed` once `ms` passed and the replies that came meanwhile were read: the timer fires in the event loop's
+ * timers phase, before the poll phase reads the sockets, so after a stall of the loop (garbage collection, a busy
+ * CPU) a reply already received would otherwise be taken for a missed deadline; setImmediate runs after the poll.
+ */
+export function afterDeadline(ms: number, missed: () => void): NodeJS.Timeout {
+  return setTimeout(() => setImmediate(missed), ms);
 }
 
 /**

@@ -303,6 +303,14 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       facts = row;
       campaign = toIndexed(row);
     }
+    // the spend as the database has it now: it seeds the shared counters should Redis have lost them
+    if (
+      campaign.spentMicros !== Number(facts.spentMicros) ||
+      campaign.daySpentMicros !== Number(facts.daySpentMicros) ||
+      campaign.spentDay !== facts.spentDay
+    ) {
+      campaign = withFields(campaign, { spentMicros: Number(facts.spentMicros), daySpentMicros: Number(facts.daySpentMicros), spentDay: facts.spentDay });
+    }
     const budgetLeft = facts.billingType === 'CPC' || (hasBudgetLeft(facts, now) && !this.exhausted.has(campaignId));
     const billable = isRunning(facts) && facts.startTime <= now && now < facts.endTime && budgetLeft;
     return { campaign, billable };

@@ -210,7 +210,9 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     if (deltas.size > 0) {
       try {
         this.roundBill ??= this.impressionsBilled();
-        await this.roundBill;
+        // clicks wait for the impressions' bill (in Redis) at most CLICKS_WAIT_FOR_BILL_MS: a frozen Redis must not
+        // hold their answers (docs/OPERATIONS.md, Faults); past it, the impressions wait for the next write
+        await (clicks.length > 0 ? atMost(this.roundBill, CLICKS_WAIT_FOR_BILL_MS) : this.roundBill);
       } catch (error) {
         // the impressions wait for a bill that succeeds; the clicks, billed on their own, are committed without them
         this.putBack(deltas);
@@ -397,4 +399,24 @@ function addTraffic(into: TrafficCounts, delta: TrafficCounts): void {
 
 function deltaKey(campaignId: string, adBlockId: string, hour: number, segment: Segment): string {
   return `${campaignId}|${adBlockId}|${hour}|${segment.country}|${segment.platform}`;
+}
+
+/** How long a write carrying clicks waits for the bill of the impressions riding along before leaving them out. */
+const CLICKS_WAIT_FOR_BILL_MS = 200;
+
+/** The promise's outcome, or a rejection once `ms` passed (the promise goes on; the round's next part awaits it again). */
+function atMost(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => setImmediate(() => reject(new Error(`impressions' bill not answered within ${ms} ms`))), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

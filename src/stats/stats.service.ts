@@ -1,3 +1,4 @@
+import { hourStart } from '../common/clock';
 import { Injectable } from '@nestjs/common';
 import { fromMicros } from '../common/money';
 import { EVENT_COUNTER_COLUMN_LIST, eventCountsOf, type EventType } from '../conversions/event-types';
@@ -28,6 +29,15 @@ export class StatsService {
     private readonly stats: StatsRepository,
     private readonly reportRollup: ReportRowsRepository,
   ) {}
+
+  /**
+   * Whether the campaign's impressions on the block were counted within [from, to] (whole UTC hours: the hour of
+   * each end included): a click without its served mark after Redis lost them may be on one of those.
+   */
+  async servedOnBlockBetween(campaignId: string, adBlockId: string, from: number, to: number): Promise<boolean> {
+    const rows = await this.stats.hourlyRows({ campaignId }, hourStart(from), hourStart(to));
+    return rows.some((row) => row.adBlockId === adBlockId && Number(row.impressions) > 0);
+  }
 
   /** `conversions` counts the campaign's optimization event, as its detail does; `events` every type. */
   async campaignSeries(campaignId: string, optimizationEvent: EventType, request: SeriesRequest, now: number) {

@@ -94,6 +94,41 @@ import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, new
     expect(ads.map((ad) => ad.campaignId)).toEqual([campaignId]);
   });
 
+  it('should answer a click on an ad served before Redis restarted empty 503 (never 400), and count clicks of new serves', async () => {
+    const user = newUser();
+    const [ad] = await fetchAds(t, publisher.apiKey, block, user);
+    await flushStats(t);
+    const before = await flushedCampaign(t, campaignId);
+    await until(async () => (await redis.exists(...(await redis.keys('*stateepoch')))) === 1);
+
+    await redis.flushall(); // what a restart without persistence leaves
+    await until(async () => {
+      const [key] = await redis.keys('*stateepoch');
+      return key !== undefined && JSON.parse((await redis.get(key))!).loss === true;
+    });
+    await until(async () => (await clickAd(t, publisher.apiKey, ad, user)).status === 503);
+    const lost = await clickAd(t, publisher.apiKey, ad, user);
+    expect(lost.status).toBe(503);
+    expect(lost.headers['retry-after']).toBe('3600');
+    expect(lost.body.message).toBe('impression records lost (the serving state restarted empty): this click cannot be matched now; nothing was stored');
+    // a block where the campaign was never served: still no matching impression
+    const otherBlock = await createAdBlock(t, publisher.apiKey, 'Never served');
+    const unserved = await clickAd(t, publisher.apiKey, { ...ad, adBlockId: otherBlock }, user);
+    expect(unserved.status).toBe(400);
+    expect(unserved.body.message).toBe('no matching impression');
+
+    // served again after the loss: its click binds and is billed once, the counters seeded from the database
+    const again = newUser();
+    const [served] = await fetchAds(t, publisher.apiKey, block, again);
+    const counted = await clickAd(t, publisher.apiKey, served, again);
+    expect(counted.body.data.msg).toBe('click counted');
+    await flushStats(t);
+    const after = await flushedCampaign(t, campaignId);
+    expect(after.clicks).toBe(before.clicks + 1);
+    expect(after.cost).toBeCloseTo(before.cost + PRICE, 6);
+    expect(await spentMicros()).toBe(Math.round(after.cost * 1_000_000));
+  });
+
   async function spentMicros(): Promise<number> {
     const [key] = await redis.keys(`*spend:{c:${campaignId}}`);
     return key === undefined ? 0 : Number(await redis.get(key));

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok } from '../envelope';
-import { DependencyUnavailableError, DomainError, isDatabaseConnectionError, RateLimitedError } from '../errors';
+import { ClickStateLostError, DependencyUnavailableError, DomainError, isDatabaseConnectionError, RateLimitedError } from '../errors';
 
 /**
  * The one writer of the `{code, message, data}` envelope on the wire: the Nest exception filter, Fastify's router
@@ -62,11 +62,11 @@ export function answerError(thrown: unknown, request: FastifyRequest | undefined
   const exception = isDatabaseConnectionError(thrown) ? new DependencyUnavailableError('database') : thrown;
   const body = errorBodyOf(exception, request);
   // a dependency's outage is logged where it is seen (src/redis/redis-deadline.ts), not once per refused request
-  if (body.code >= 500 && !(thrown instanceof DependencyUnavailableError)) {
+  if (body.code >= 500 && !(thrown instanceof DependencyUnavailableError) && !(thrown instanceof ClickStateLostError)) {
     logger.error({ err: thrown, reqId: request?.id, url: request?.url }, 'request failed');
   }
   if (reply.sent) return;
-  if (exception instanceof RateLimitedError || exception instanceof DependencyUnavailableError) {
+  if (exception instanceof RateLimitedError || exception instanceof DependencyUnavailableError || exception instanceof ClickStateLostError) {
     reply.header('Retry-After', String(exception.retryAfterSeconds));
   }
   sendError(reply, body.code, body.message, body.data);

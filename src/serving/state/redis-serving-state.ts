@@ -21,6 +21,7 @@ import { withFields } from '../../common/with-fields';
 import { Logger } from '@nestjs/common';
 import { DependencyUnavailableError } from '../../common/errors';
 import type { RedisDeadline } from '../../redis/redis-deadline';
+import { RedisStateEpoch } from './redis-state-epoch';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
 
@@ -38,6 +39,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private readonly serves: RedisServeState;
   private readonly clicks: RedisClickState;
   private readonly logger = new Logger('ServingState');
+  private readonly epoch: RedisStateEpoch;
 
   /**
    * `deadline` bounds each request's Redis work (REDIS_DEADLINE_MS, src/redis/redis-deadline.ts); past it an ad
@@ -53,6 +55,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     this.holder = new RedisLeaseHolder(redis, withFields(options, { clicksBeingWritten: () => this.clicks.fieldsBeingWritten() }));
     this.serves = new RedisServeState(redis, this.holder);
     this.clicks = new RedisClickState(redis, this.holder);
+    this.epoch = new RedisStateEpoch(redis);
   }
 
   heldLeases(): HeldLeases {
@@ -64,6 +67,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
    * ad is never refused), and the budget counters could not be asked.
    */
   reserveImpressions(request: ReserveRequest, candidates: ImpressionCandidate[]): Promise<ReserveResult> {
+    this.epoch.start();
     if (this.deadline === null) return this.serves.reserveImpressions(request, candidates);
     const ticket = { abandoned: false };
     return this.deadline
@@ -80,8 +84,9 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   }
 
   registerClick(request: ClickRequest): Promise<ClickOutcome> {
-    if (this.deadline === null) return this.clicks.registerClick(request);
-    return this.deadline.run(() => this.clicks.registerClick(request), {
+    this.epoch.start();
+    if (this.deadline === null) return this.clicks.registerClick(request).then((outcome) => this.withLoss(outcome, request.now));
+    return this.deadline.run(() => this.clicks.registerClick(request).then((outcome) => this.withLoss(outcome, request.now)), {
       late: (outcome) => {
         if (outcome.kind !== 'counted') return;
         this.clicks.undoClick(request, outcome.costMicros).catch((error: unknown) => this.logger.error({ err: error }, 'a refused click stays bound'));
@@ -91,6 +96,13 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   clickCommitted(request: ClickRequest): Promise<void> {
     return this.clicks.clickCommitted(request);
+  }
+
+  /** A click without its served mark, while a loss of Redis' data is recent: its mark may be what was lost. */
+  private withLoss(outcome: ClickOutcome, now: number): ClickOutcome {
+    if (outcome.kind !== 'noImpression') return outcome;
+    const stateLostAt = this.epoch.lostAt(now);
+    return stateLostAt === null ? outcome : { kind: 'noImpression', stateLostAt };
   }
 
   /** Within the deadline, or it goes on after the caller was answered (the click is refused either way). */
@@ -148,6 +160,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.epoch.stop();
     // Billed first, while Redis is connected; a bill that fails is tried again before the impressions are written.
     await this.serves.flushBills().catch(() => undefined);
     await this.holder.shutdown();

@@ -93,7 +93,11 @@ export type BoundClickStatus = 'counted' | 'unbilled' | 'invalid';
 export type ClickInvalidReason = 'request' | 'invalidImpression' | 'tooSoon';
 
 export type ClickOutcome =
-  | { kind: 'noImpression' }
+  /**
+   * `stateLostAt`: Redis lost the served marks then, less than IMPRESSION_WINDOW_MS ago (restarted empty), so the
+   * impression may have been served before it (see redis-state-epoch.ts).
+   */
+  | { kind: 'noImpression'; stateLostAt?: number }
   | { kind: 'duplicate' }
   /** `budgetSpent`: the campaign's total or daily budget has nothing left after this click (CPC). */
   | { kind: 'counted'; status: BoundClickStatus; invalidReason: ClickInvalidReason | null; costMicros: number; budgetSpent: boolean };
@@ -290,6 +294,8 @@ export const stateKeys = {
   campaignLeases: (campaignId: string) => `leases:{c:${campaignId}}`,
   /** Redis: a give-back that ran (its command is not run twice), in its campaign's slot. */
   giveBackToken: (campaignId: string, token: string) => `giveback:{c:${campaignId}}:${token}`,
+  /** Redis: when the serving state began, and whether a loss of it began it (redis-state-epoch.ts). */
+  epoch: () => 'stateepoch',
   /** Redis: a bill that ran and its answer (bill.lua; not run twice), in the slot of its leases' campaigns. */
   billToken: (campaignId: string, token: string) => `bill:{c:${campaignId}}:${token}`,
 };

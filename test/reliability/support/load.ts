@@ -77,8 +77,12 @@ export class Tally {
   ok = 0;
   serverErrors = 0;
   networkErrors = 0;
+  /** 503 "<dependency> unavailable: nothing was stored" with Retry-After: a dependency's outage, answered at once. */
+  refused = 0;
   readonly byKind = new Map<string, Map<string, number>>();
   readonly samples: string[] = [];
+  /** Per kind, the longest an answer took (ms). */
+  readonly slowest = new Map<string, number>();
 
   add(kind: string, answer: Answer): void {
     this.tried += 1;
@@ -86,7 +90,10 @@ export class Tally {
     const counts = this.byKind.get(kind) ?? new Map<string, number>();
     counts.set(status, (counts.get(status) ?? 0) + 1);
     this.byKind.set(kind, counts);
+    this.slowest.set(kind, Math.max(this.slowest.get(kind) ?? 0, answer.doneAt - answer.sentAt));
+    const message = (answer.body as { message?: unknown } | null)?.message;
     if (answer.status === 200) this.ok += 1;
+    else if (answer.status === 503 && typeof message === 'string' && /unavailable: nothing was stored/.test(message)) this.refused += 1;
     else if (answer.status >= 500) this.serverErrors += 1;
     else if (answer.status === 0) this.networkErrors += 1;
     if ((answer.status >= 500 || answer.status === 0) && this.samples.length < 8) {

@@ -5,13 +5,15 @@
 -- field until its row is committed: a process killed in between leaves it there, and the reclaim of its holder gives
 -- the price back to the counters. Run again for the same field (the client re-sends a command whose answer a
 -- reconnect lost), it charges nothing more and answers the price the field holds.
+-- A counter below the spend the database knows was seeded from an older view after Redis lost its data (the
+-- counters count spent or handed out, never less than the database's spend): it is raised to it.
 local spent = redis.call('GET', KEYS[1])
-if not spent then
+if not spent or tonumber(spent) < tonumber(ARGV[4]) then
   spent = ARGV[4]
   redis.call('SET', KEYS[1], spent)
 end
 local daySpent = redis.call('GET', KEYS[2])
-if not daySpent then
+if not daySpent or tonumber(daySpent) < tonumber(ARGV[5]) then
   daySpent = ARGV[5]
   redis.call('SET', KEYS[2], daySpent, 'EX', tonumber(ARGV[6]))
 end

@@ -2,13 +2,15 @@
 -- daySpent. ARGV dayTtl, price, total, daily, knownSpent, knownDaySpent, units, lease field (holder|day).
 -- The holder's heartbeat was checked and its campaign recorded just before (holder.lua), in the holder's slot.
 -- Answers the micro-USDT granted (0: no budget left; for price 0, 1 means budget is left).
+-- A counter below the spend the database knows was seeded from an older view after Redis lost its data (the
+-- counters count spent or handed out, never less than the database's spend): it is raised to it.
 local spent = redis.call('GET', KEYS[2])
-if not spent then
+if not spent or tonumber(spent) < tonumber(ARGV[5]) then
   spent = ARGV[5]
   redis.call('SET', KEYS[2], spent)
 end
 local daySpent = redis.call('GET', KEYS[3])
-if not daySpent then
+if not daySpent or tonumber(daySpent) < tonumber(ARGV[6]) then
   daySpent = ARGV[6]
   redis.call('SET', KEYS[3], daySpent, 'EX', tonumber(ARGV[1]))
 end
