@@ -5,7 +5,7 @@ import { ChangeBus } from '../common/change-bus';
 import { ForbiddenError, NotFoundError } from '../common/errors';
 import { newId } from '../common/ids';
 import { AccountRepository } from './account.repository';
-import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
+import { generateApiKey, generatePostbackToken, generateWebhookSecret, hashApiKey } from './api-key-secret';
 import { Account, Role } from './entities/account.entity';
 import { ApiKey, BootstrapKind } from './entities/api-key.entity';
 import type { KeyScope } from './key-access';
@@ -90,6 +90,30 @@ export class AccountsService implements OnModuleInit {
     return account;
   }
 
+  /** The account as `account/me` shows it: an advertiser's made before postbacks existed gets its postback token now. */
+  async ownAccount(accountId: string): Promise<Account> {
+    const account = await this.getAccount(accountId);
+    if (account.postbackToken === null && takesPostbacks(account.roleList)) {
+      account.postbackToken = generatePostbackToken();
+      await this.accounts.setPostbackToken(accountId, account.postbackToken);
+    }
+    return account;
+  }
+
+  /** A new postback token: postback URLs with the old one are refused (401) from the moment this commits. */
+  async rotatePostbackToken(accountId: string): Promise<Account> {
+    const account = await this.getAccount(accountId);
+    account.postbackToken = generatePostbackToken();
+    await this.accounts.setPostbackToken(accountId, account.postbackToken);
+    return account;
+  }
+
+  /** The id of the advertiser (or admin) account a postback token names, or null. */
+  async advertiserOfPostbackToken(postbackToken: string): Promise<string | null> {
+    const account = await this.accounts.accountByPostbackToken(postbackToken);
+    return account !== null && takesPostbacks(account.roleList) ? account.id : null;
+  }
+
   /** The account's webhook secret (remembered for KEY_CACHE_TTL_MS); null for an unknown account. */
   async webhookSecretOf(accountId: string): Promise<string | null> {
     const now = Date.now();
@@ -161,6 +185,7 @@ export class AccountsService implements OnModuleInit {
       name,
       roles: [...new Set(roles)].join(','),
       webhookSecret: generateWebhookSecret(),
+      postbackToken: takesPostbacks(roles) ? generatePostbackToken() : null,
       sandbox,
       createdAt: Date.now(),
     });
@@ -209,4 +234,9 @@ export class AccountsService implements OnModuleInit {
       if (!(await this.accounts.findKeyByHash(hashApiKey(rawKey)))) throw error;
     }
   }
+}
+
+/** Accounts that report conversions: advertisers (and admins, who hold every role). */
+function takesPostbacks(roles: Role[]): boolean {
+  return roles.includes('advertiser') || roles.includes('admin');
 }

@@ -4,6 +4,7 @@ import { AdBlock } from '../ad-blocks/entities/ad-block.entity';
 import { Campaign } from '../campaigns/entities/campaign.entity';
 import { Click } from '../clicks/entities/click.entity';
 import { Conversion } from '../conversions/entities/conversion.entity';
+import { ConversionTransaction } from '../conversions/entities/conversion-transaction.entity';
 import { VerificationCall } from '../verification/entities/verification-call.entity';
 import { StatsHourly } from '../stats/entities/stats-hourly.entity';
 import { StatsWrite } from '../stats/entities/stats-write.entity';
@@ -25,6 +26,7 @@ export const ENTITIES = [
   StatsReportHourly,
   StatsWrite,
   Conversion,
+  ConversionTransaction,
   VerificationCall,
   ExchangeCampaign,
   ExchangeClick,

@@ -39,6 +39,7 @@ export const KNOWN_SCHEMA_DRIFT: Record<'sqlite' | 'mysql', readonly string[]> =
      * Nullable columns the migrations create exactly as the entities declare them (`… NULL`): TypeORM reads MariaDB's
      * NULL default back as a difference and proposes the same column again.
      */
+    'ALTER TABLE `accounts` CHANGE `postbackToken` `postbackToken` varchar(64) NULL',
     'ALTER TABLE `api_keys` CHANGE `allowedOrigins` `allowedOrigins` text NULL',
     'ALTER TABLE `api_keys` CHANGE `bootstrap` `bootstrap` varchar(10) NULL',
     'ALTER TABLE `api_keys` CHANGE `revokedAt` `revokedAt` bigint NULL',
@@ -46,6 +47,7 @@ export const KNOWN_SCHEMA_DRIFT: Record<'sqlite' | 'mysql', readonly string[]> =
     'ALTER TABLE `campaigns` CHANGE `frequencyCapImpressions` `frequencyCapImpressions` int NULL',
     'ALTER TABLE `campaigns` CHANGE `frequencyCapHours` `frequencyCapHours` int NULL',
     'ALTER TABLE `clicks` CHANGE `invalidReason` `invalidReason` varchar(32) NULL',
+    'ALTER TABLE `clicks` CHANGE `clickToken` `clickToken` varchar(40) NULL',
     'ALTER TABLE `clicks` CHANGE `verificationError` `verificationError` varchar(500) NULL',
     'ALTER TABLE `clicks` CHANGE `verifiedAt` `verifiedAt` bigint NULL',
     'ALTER TABLE `conversions` CHANGE `clickId` `clickId` varchar(26) NULL',

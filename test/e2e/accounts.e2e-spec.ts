@@ -25,6 +25,7 @@ describe('Accounts, roles and API keys', () => {
         roles: ['admin'],
         createdAt: expect.any(Number),
         webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+        postbackToken: expect.stringMatching(/^pbt_[A-Za-z0-9_-]{32}$/),
       },
     });
   });
@@ -51,6 +52,7 @@ describe('Accounts, roles and API keys', () => {
       roles: ['advertiser', 'publisher'],
       createdAt: expect.any(Number),
       webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      postbackToken: expect.stringMatching(/^pbt_[A-Za-z0-9_-]{32}$/),
     });
 
     const list = (await t.http().get(ACCOUNTS).set('x-api-key', ADMIN_KEY).expect(200)).body.data;

@@ -15,6 +15,7 @@ import { Views1763895600000 } from './1763895600000-Views';
 import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
 import { CampaignStatusIdIndex1763902800000 } from './1763902800000-CampaignStatusIdIndex';
 import { ReportRollup1763906400000 } from './1763906400000-ReportRollup';
+import { ClickIdsPostbacks1763910000000 } from './1763910000000-ClickIdsPostbacks';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const SQLITE_MIGRATIONS = [
   EventPartitions1763899200000,
   CampaignStatusIdIndex1763902800000,
   ReportRollup1763906400000,
+  ClickIdsPostbacks1763910000000,
 ];
