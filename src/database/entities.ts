@@ -15,6 +15,7 @@ import { ExchangeCampaign } from '../exchange/entities/exchange-campaign.entity'
 import { ExchangeClick } from '../exchange/entities/exchange-click.entity';
 import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.entity';
 import { ExchangeConversion } from '../exchange/entities/exchange-conversion.entity';
+import { IdempotencyRecord } from '../idempotency/entities/idempotency-record.entity';
 
 export const ENTITIES = [
   Account,
@@ -34,4 +35,5 @@ export const ENTITIES = [
   ExchangeConversion,
   Profile,
   ProfileBatch,
+  IdempotencyRecord,
 ];

@@ -16,6 +16,7 @@ import { EventPartitions1763899200000 } from './1763899200000-EventPartitions';
 import { CampaignStatusIdIndex1763902800000 } from './1763902800000-CampaignStatusIdIndex';
 import { ReportRollup1763906400000 } from './1763906400000-ReportRollup';
 import { ClickIdsPostbacks1763910000000 } from './1763910000000-ClickIdsPostbacks';
+import { IdempotencyKeys1763913600000 } from './1763913600000-IdempotencyKeys';
 
 /** Every mysql migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const MYSQL_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MYSQL_MIGRATIONS = [
   CampaignStatusIdIndex1763902800000,
   ReportRollup1763906400000,
   ClickIdsPostbacks1763910000000,
+  IdempotencyKeys1763913600000,
 ];
