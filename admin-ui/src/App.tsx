@@ -15,6 +15,7 @@ import { PageError } from './layout/PageError';
 import { QueuesPage } from './layout/QueuesPage';
 import { LoginPage } from './login/LoginPage';
 import { ProfileImport } from './profiles/ProfileImport';
+import { ReportsPage } from './reports/ReportsPage';
 
 /** Resources follow the roles of the logged-in key; admin holds them all. */
 export const App = () => (
@@ -40,6 +41,7 @@ export const App = () => (
         {isAdmin(permissions) ? <Resource name="accounts" {...accounts} recordRepresentation="name" /> : null}
         <CustomRoutes>
           <Route path="/me" element={<MyAccount />} />
+          {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? <Route path="/reports" element={<ReportsPage />} /> : null}
           {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? <Route path="/test-delivery" element={<DeliveryTestPage />} /> : null}
           {hasRole(permissions, 'publisher') ? <Route path="/profiles/import" element={<ProfileImport />} /> : null}
           {isAdmin(permissions) ? <Route path="/queues" element={<QueuesPage />} /> : null}
