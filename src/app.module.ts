@@ -21,6 +21,7 @@ import { ProfilesModule } from './profiles/profiles.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { ReportsModule } from './reports/reports.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { RetentionModule } from './retention/retention.module';
 import { ServingModule } from './serving/serving.module';
 import { StatsModule } from './stats/stats.module';
@@ -58,6 +59,7 @@ export class AppModule {
         ForecastModule,
         ClicksModule,
         ReportsModule,
+        IdempotencyModule,
         ConversionsModule,
         ProfilesModule,
         ExchangeModule,

@@ -16,6 +16,8 @@ import type { EdgeRouteConfig } from './common/edge/route-config';
 import { installRouteEdge } from './common/edge/route-edge';
 import { answerFrameworkError } from './common/framework-errors';
 import { registerJsonParser } from './common/json-body';
+import { installIdempotency } from './common/edge/idempotency';
+import { IdempotencyService } from './idempotency/idempotency.service';
 import { installLeanAsyncResourceBind } from './common/lean-async-resource-bind';
 import { accessLogWriter, createPinoLogger, lazyChildLogger, PinoNestLogger } from './common/logging';
 import { projectRoot } from './common/project-root';
@@ -89,6 +91,7 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
   registerCors(fastify, config.corsOrigins);
   installEdgeKeyCheck(fastify, app.get(PrincipalResolver), app.get(RateLimiter));
   installRouteEdge(fastify, config, (lane) => app.get(lane, { strict: false }));
+  installIdempotency(fastify, app.get(IdempotencyService));
 
   await mountQueueBoard(app, config);
   setUpSwagger(app);

@@ -16,6 +16,7 @@ import { QueuesPage } from './layout/QueuesPage';
 import { LoginPage } from './login/LoginPage';
 import { ProfileImport } from './profiles/ProfileImport';
 import { ReviewQueuePage } from './reviews/ReviewQueuePage';
+import { ReportsPage } from './reports/ReportsPage';
 
 /** Resources follow the roles of the logged-in key; admin holds them all. */
 export const App = () => (
@@ -41,6 +42,7 @@ export const App = () => (
         {isAdmin(permissions) ? <Resource name="accounts" {...accounts} recordRepresentation="name" /> : null}
         <CustomRoutes>
           <Route path="/me" element={<MyAccount />} />
+          {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? <Route path="/reports" element={<ReportsPage />} /> : null}
           {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? <Route path="/test-delivery" element={<DeliveryTestPage />} /> : null}
           {hasRole(permissions, 'publisher') ? <Route path="/profiles/import" element={<ProfileImport />} /> : null}
           {isAdmin(permissions) ? <Route path="/queues" element={<QueuesPage />} /> : null}

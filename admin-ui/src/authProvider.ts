@@ -7,6 +7,8 @@ export interface Me {
   name: string;
   roles: Role[];
   webhookSecret?: string;
+  /** Advertisers: names the account in postback URLs (GET /postback?token=). */
+  postbackToken?: string;
   createdAt?: number;
   /** The IANA zone of the account's days (daily budgets, day series) in force now */
   timeZone?: string;

@@ -35,6 +35,23 @@ export interface SeriesPoint {
   [counter: string]: number;
 }
 
+/** What the Reports page asks for (GET /report). */
+export interface ReportQuery {
+  groupBy?: string;
+  from?: number;
+  to?: number;
+  timeZone?: string;
+}
+
+export interface ReportAnswer {
+  timeZone: string;
+  from: number;
+  to: number;
+  groupBy: string[];
+  rows: Record<string, string | number>[];
+  totals: Record<string, number>;
+}
+
 /** One call to an advertiser's verification endpoint (GET ad/campaign/verification). */
 export interface VerificationCall {
   clickId: string;
@@ -430,6 +447,9 @@ export function createDataProvider(api: Api = defaultApi) {
     /** A create body (and `campaignId` for an edit of one's own campaign) forecast over a day; nothing is stored. */
     forecastCampaign: (body: Record<string, unknown>) => api<CampaignForecast>(`${OPENAPI}/ad/campaign/forecast`, { body }),
     changeTimeZone: (timeZone: string) => api<Me>(`${OPENAPI}/account/update`, { body: { timeZone } }),
+    rotatePostbackToken: () => api<Me>(`${OPENAPI}/account/postback-token/rotate`, { body: {} }),
+    /** A report (GET /report, JSON): rows grouped by up to 3 dimensions, and their totals. */
+    report: (query: ReportQuery) => api<ReportAnswer>(`${OPENAPI}/report`, { query: { ...query } }),
     setCampaignStatus: (campaignId: string, status: StatusAction) => api(`${OPENAPI}/ad/campaign/status`, { body: { campaignId, status } }),
     campaignSeries: (campaignId: string, range: SeriesRange = {}) =>
       api<SeriesAnswer>(`${OPENAPI}/ad/campaign/stats`, { query: { campaignId, ...range } }).then((data) => data.series),

@@ -21,6 +21,9 @@ import type {
   CampaignStatusAction,
   CampaignUpdate,
   ConversionResult,
+  ConversionSubject,
+  Report,
+  ReportQuery,
   CustomEventResult,
   CustomEventType,
   ProfileBatchStatus,
@@ -81,6 +84,19 @@ export class AdnetServerClient {
     return this.transport.request({ method: 'GET', path: `${OPENAPI_PATH}/account/me`, repeatable: 'idempotent' }, call);
   }
 
+  /** Replaces your postback token (the old one's postback URLs answer 401 from then on); answers the account with the new one. */
+  rotatePostbackToken(call?: CallOptions): Promise<AccountMe> {
+    return this.transport.request({ method: 'POST', path: `${OPENAPI_PATH}/account/postback-token/rotate`, repeatable: 'once' }, call);
+  }
+
+  /**
+   * A report (docs/CONTRACT.md §19): your figures grouped by up to 3 of hour, day, campaign, adBlock, country, platform,
+   * as JSON (at most 10,000 rows; for more, download `format=csv` from the API).
+   */
+  report(query: Omit<ReportQuery, 'format'> = {}, call?: CallOptions): Promise<Report> {
+    return this.transport.request({ method: 'GET', path: `${OPENAPI_PATH}/report`, query: { ...query }, repeatable: 'idempotent' }, call);
+  }
+
   /**
    * Issues a key of your account, shown this once. A `serve` key is the publishable one for your frontend
    * (`AdnetPublisher`); `allowedOrigins` limits the web pages that may use it.
@@ -103,12 +119,12 @@ export class AdnetServerClient {
    * Reports that this user converted (endpoint 7). It is credited to the user's latest counted click on your
    * campaigns within the attribution window, at most once per click. Only when the user truly converted (rule 5).
    */
-  sendConversion(messengerUserId: string, call?: CallOptions): Promise<ConversionResult> {
+  sendConversion(subject: string | ConversionSubject, call?: CallOptions): Promise<ConversionResult> {
     return this.transport.request(
       {
         method: 'POST',
         path: `${OPENAPI_PATH}/ad/event/report/conversion`,
-        json: { eventType: 'conversion', eventData: { messengerUserId } },
+        json: { eventType: 'conversion', eventData: typeof subject === 'string' ? { messengerUserId: subject } : subject },
         // Credited at most once per click, so a repeat after a lost answer cannot count twice.
         repeatable: 'idempotent',
       },
@@ -117,7 +133,7 @@ export class AdnetServerClient {
   }
 
   /** Reports a custom event of this user (docs/CONTRACT.md §13), attributed like a conversion, once per click and type. */
-  sendEvent(eventType: CustomEventType, messengerUserId: string, call?: CallOptions): Promise<CustomEventResult> {
+  sendEvent(eventType: CustomEventType, subject: string | ConversionSubject, call?: CallOptions): Promise<CustomEventResult> {
     if (!(CUSTOM_EVENT_TYPES as readonly string[]).includes(eventType)) {
       return Promise.reject(new TypeError(`eventType must be one of ${CUSTOM_EVENT_TYPES.join(', ')}`));
     }
@@ -125,7 +141,7 @@ export class AdnetServerClient {
       {
         method: 'POST',
         path: `${OPENAPI_PATH}/ad/event/report/custom`,
-        json: { eventType, eventData: { messengerUserId } },
+        json: { eventType, eventData: typeof subject === 'string' ? { messengerUserId: subject } : subject },
         repeatable: 'idempotent',
       },
       call,

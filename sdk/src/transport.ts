@@ -85,7 +85,8 @@ export class Transport {
   }
 
   /** Sends the request, retrying as RetryPolicy says; answers the envelope's `data` (or the bare body of 7 and 9). */
-  async request<T>(spec: RequestSpec, call: CallOptions = {}): Promise<T> {
+  async request<T>(given: RequestSpec, call: CallOptions = {}): Promise<T> {
+    const spec = this.withIdempotencyKey(given);
     const timeoutMs = call.timeoutMs ?? this.timeoutMs;
     for (let attempt = 1; ; attempt++) {
       call.signal?.throwIfAborted();
@@ -100,6 +101,26 @@ export class Transport {
       if (wait === null) throw failure;
       await sleep(wait, call.signal);
     }
+  }
+
+  /**
+   * A POST that may take effect (a create, a profile batch) carries an `Idempotency-Key`, one per call and the same on
+   * every try: the service answers a repeat with the first answer (docs/CONTRACT.md §20), so such a call is retried
+   * like an idempotent one. A raw upload (the CSV import) is not covered by the key and is still sent once.
+   */
+  private withIdempotencyKey(spec: RequestSpec): RequestSpec {
+    if (spec.method !== 'POST' || spec.repeatable !== 'once' || spec.raw !== undefined || spec.headers?.['Idempotency-Key'] !== undefined) return spec;
+    return { ...spec, headers: { ...spec.headers, 'Idempotency-Key': this.newIdempotencyKey() }, repeatable: 'idempotent' };
+  }
+
+  private newIdempotencyKey(): string {
+    const uuid = (globalThis.crypto as { randomUUID?: () => string } | undefined)?.randomUUID;
+    if (uuid) return uuid.call(globalThis.crypto);
+    return Array.from({ length: 4 }, () =>
+      Math.floor(this.random() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0'),
+    ).join('-');
   }
 
   /** How long to wait before trying again after `failure` on try number `attempt`, or null to give up. */

@@ -41,6 +41,13 @@ export type ApiKeyCreate = Schemas['KeyCreateDto'];
 export type ApiKeyCreated = Schemas['KeyCreatedDto'];
 export type ApiKey = Schemas['KeyResponseDto'];
 export type ConversionResult = Schemas['ConversionResultDto'];
+/**
+ * Who converted: the user, or the `{click_id}` your landing URL received (docs/CONTRACT.md §20); `transactionId`
+ * makes a repeat of the same event answer `duplicate` and count nothing.
+ */
+export type ConversionSubject = Schemas['ConversionEventDataDto'];
+export type Report = Schemas['ReportDto'];
+export type ReportQuery = QueryOf<'ReportsController_report'>;
 /** Whether a conversion or custom event was credited to a click. */
 export type ConversionMessage = Schemas['ConversionMessage'];
 export type ProfileRecord = Schemas['ProfileRecordDto'];

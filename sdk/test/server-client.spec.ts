@@ -24,6 +24,36 @@ describe('AdnetServerClient: custom events', () => {
     expect(fake.bodies()).toEqual([{ eventType: 'register', eventData: { messengerUserId: 'user-1' } }]);
   });
 
+  it('reports a conversion or event by click id with a transaction id (docs/CONTRACT.md §20)', async () => {
+    const fake = new FakeFetch().answer(json({ status: 'success', msg: 'attributed to a click' }), json({ status: 'success', msg: 'duplicate' }));
+    const client = server(fake);
+    await expect(client.sendConversion({ clickId: 'mip4x2k0aQe1Zr8VtL0pXy7BnC5dFgHjKq', transactionId: 'order-7' })).resolves.toEqual({
+      status: 'success',
+      msg: 'attributed to a click',
+    });
+    await expect(client.sendEvent('payment', { clickId: 'mip4x2k0aQe1Zr8VtL0pXy7BnC5dFgHjKq', transactionId: 'order-7' })).resolves.toEqual({
+      status: 'success',
+      msg: 'duplicate',
+    });
+    expect(fake.calls.map((call) => call.url.pathname)).toEqual(['/api/v2/openapi/ad/event/report/conversion', '/api/v2/openapi/ad/event/report/custom']);
+    expect(fake.bodies()).toEqual([
+      { eventType: 'conversion', eventData: { clickId: 'mip4x2k0aQe1Zr8VtL0pXy7BnC5dFgHjKq', transactionId: 'order-7' } },
+      { eventType: 'payment', eventData: { clickId: 'mip4x2k0aQe1Zr8VtL0pXy7BnC5dFgHjKq', transactionId: 'order-7' } },
+    ]);
+  });
+
+  it('reads a report and rotates the postback token', async () => {
+    const report = { timeZone: 'UTC', from: 0, to: 3_600_000, groupBy: ['country'], rows: [], totals: {} };
+    const fake = new FakeFetch().answer(envelope(report), envelope({ accountId: 'a1', postbackToken: 'pbt_new' }));
+    const client = server(fake);
+    await expect(client.report({ groupBy: 'country', from: 0, to: 3_600_000 })).resolves.toEqual(report);
+    await expect(client.rotatePostbackToken()).resolves.toEqual({ accountId: 'a1', postbackToken: 'pbt_new' });
+    expect(fake.calls.map((call) => `${call.method} ${call.url.pathname}${call.url.search}`)).toEqual([
+      'GET /api/v2/openapi/report?groupBy=country&from=0&to=3600000',
+      'POST /api/v2/openapi/account/postback-token/rotate',
+    ]);
+  });
+
   it('refuses an event type the service does not know, without a request', async () => {
     const fake = new FakeFetch();
     await expect(server(fake).sendEvent('signup' as never, 'user-1')).rejects.toThrow('eventType must be one of onboard, register, play, payment, withdraw');

@@ -176,15 +176,22 @@ describe('transport: retries', () => {
     }
   });
 
-  it('repeats a call that may have taken effect (a create) only after a 429 or 408, never after a 5xx or no answer', async () => {
-    const created = new FakeFetch().answer(failure(503, 'not answered in time'));
-    await expect(client(created).campaigns.create({} as never)).rejects.toMatchObject({ status: 503 });
-    expect(created.calls).toHaveLength(1);
+  it('repeats a create after a 5xx or no answer with the same Idempotency-Key on every try, a new one per call', async () => {
+    const created = new FakeFetch().answer(failure(503, 'not answered in time'), new TypeError('fetch failed'), envelope({ campaignId: 'c1' }));
+    const call = client(created).campaigns.create({} as never);
+    await jest.advanceTimersByTimeAsync(5000);
+    await expect(call).resolves.toEqual({ campaignId: 'c1' });
+    const keys = created.calls.map((one) => one.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{32,40}$/);
+    expect(new Set(keys).size).toBe(1);
 
-    const unanswered = new FakeFetch().answer(new TypeError('fetch failed'));
-    await expect(client(unanswered).adBlocks.create({ name: 'b' })).rejects.toBeInstanceOf(AdnetNetworkError);
-    expect(unanswered.calls).toHaveLength(1);
+    const next = new FakeFetch().answer(envelope({ adBlockId: 'b1' }));
+    await client(next).adBlocks.create({ name: 'b' });
+    expect(next.calls[0].headers['idempotency-key']).not.toBe(keys[0]);
+  });
 
+  it('repeats a call after a 429 or 408: it was not acted upon', async () => {
     const limited = new FakeFetch().answer(
       failure(429, 'too many requests', undefined, { 'retry-after': '1' }),
       failure(408, 'request timeout'),

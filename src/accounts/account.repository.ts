@@ -66,6 +66,15 @@ export class AccountRepository implements AccountStore {
     });
   }
 
+  async setPostbackToken(accountId: string, postbackToken: string): Promise<void> {
+    await this.accounts.update({ id: accountId }, { postbackToken });
+  }
+
+  /** The advertiser account a postback token names, or null. */
+  async accountByPostbackToken(postbackToken: string): Promise<Account | null> {
+    return this.accounts.findOneBy({ postbackToken });
+  }
+
   /** The account's webhook secret; null for an unknown account. */
   async webhookSecretOf(accountId: string): Promise<string | null> {
     const account = await this.accounts.findOne({ where: { id: accountId }, select: { id: true, webhookSecret: true } });

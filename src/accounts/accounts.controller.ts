@@ -41,7 +41,20 @@ export class AccountsController {
   @ApiEnvelope(AccountMeDto)
   @ApiErrors(401)
   async me(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
-    return ok(AccountMeDto.fromAccount(await this.accounts.getAccount(principal.accountId)));
+    return ok(AccountMeDto.fromAccount(await this.accounts.ownAccount(principal.accountId)));
+  }
+
+  @Post('postback-token/rotate')
+  @HttpCode(200)
+  @Roles('advertiser')
+  @ApiOperation({
+    summary: 'Replace your postback token; answers the new one',
+    description: 'It names your account in server-to-server postback URLs (`GET /postback?token=`): URLs with the old token answer 401 from then on.',
+  })
+  @ApiEnvelope(AccountMeDto)
+  @ApiErrors(401, 403)
+  async rotatePostbackToken(@CurrentPrincipal() principal: Principal): Promise<Envelope<AccountMeDto>> {
+    return ok(AccountMeDto.fromAccount(await this.accounts.rotatePostbackToken(principal.accountId)));
   }
 
   @Post('update')

@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, scheduleZoneChange } from '../common/time-zone';
 import { newId } from '../common/ids';
 import { AccountRepository } from './account.repository';
-import { generateApiKey, generateWebhookSecret, hashApiKey } from './api-key-secret';
+import { generateApiKey, generatePostbackToken, generateWebhookSecret, hashApiKey } from './api-key-secret';
 import { Account, Role } from './entities/account.entity';
 import { ApiKey, BootstrapKind } from './entities/api-key.entity';
 import type { KeyScope } from './key-access';
@@ -108,6 +108,30 @@ export class AccountsService implements OnModuleInit {
     return account;
   }
 
+  /** The account as `account/me` shows it: an advertiser's made before postbacks existed gets its postback token now. */
+  async ownAccount(accountId: string): Promise<Account> {
+    const account = await this.getAccount(accountId);
+    if (account.postbackToken === null && takesPostbacks(account.roleList)) {
+      account.postbackToken = generatePostbackToken();
+      await this.accounts.setPostbackToken(accountId, account.postbackToken);
+    }
+    return account;
+  }
+
+  /** A new postback token: postback URLs with the old one are refused (401) from the moment this commits. */
+  async rotatePostbackToken(accountId: string): Promise<Account> {
+    const account = await this.getAccount(accountId);
+    account.postbackToken = generatePostbackToken();
+    await this.accounts.setPostbackToken(accountId, account.postbackToken);
+    return account;
+  }
+
+  /** The id of the advertiser (or admin) account a postback token names, or null. */
+  async advertiserOfPostbackToken(postbackToken: string): Promise<string | null> {
+    const account = await this.accounts.accountByPostbackToken(postbackToken);
+    return account !== null && takesPostbacks(account.roleList) ? account.id : null;
+  }
+
   /** The account's webhook secret (remembered for KEY_CACHE_TTL_MS); null for an unknown account. */
   async webhookSecretOf(accountId: string): Promise<string | null> {
     const cached = this.secretCache.get(accountId);
@@ -192,6 +216,7 @@ export class AccountsService implements OnModuleInit {
       name,
       roles: [...new Set(roles)].join(','),
       webhookSecret: generateWebhookSecret(),
+      postbackToken: takesPostbacks(roles) ? generatePostbackToken() : null,
       sandbox,
       createdAt: Date.now(),
       timeZone: canonicalTimeZone(timeZone) ?? DEFAULT_TIME_ZONE,
@@ -243,4 +268,9 @@ export class AccountsService implements OnModuleInit {
       if (!(await this.accounts.findKeyByHash(hashApiKey(rawKey)))) throw error;
     }
   }
+}
+
+/** Accounts that report conversions: advertisers (and admins, who hold every role). */
+function takesPostbacks(roles: Role[]): boolean {
+  return roles.includes('advertiser') || roles.includes('admin');
 }

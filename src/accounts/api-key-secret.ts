@@ -14,3 +14,8 @@ export function hashApiKey(key: string): string {
 export function generateWebhookSecret(): string {
   return randomBytes(32).toString('hex');
 }
+
+/** An advertiser's postback token (docs/CONTRACT.md §20): 192 random bits, URL-safe. */
+export function generatePostbackToken(): string {
+  return `pbt_${randomBytes(24).toString('base64url')}`;
+}

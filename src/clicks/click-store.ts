@@ -30,6 +30,14 @@ export interface ClickStore extends CommittedClicks {
     advertiserId: string,
     since: number,
   ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt'> | null>;
+  /** The counted click of this advertiser since `since` that kept this click id (minted at `servedAt`), or null. */
+  countedByToken(
+    manager: EntityManager,
+    clickToken: string,
+    servedAt: number,
+    advertiserId: string,
+    since: number,
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt' | 'messengerUserId'> | null>;
   findToVerify(clickId: string): Promise<ClickToVerify | undefined>;
   /** Records a failed try of a click still pending. */
   recordVerificationTry(clickId: string, attempts: number, error: string | null): Promise<void>;

@@ -27,18 +27,19 @@ describe(ClickRepository.name, () => {
       verificationStatus: 'pending',
       status: 'invalid',
       invalidReason: 'datacenter',
+      clickToken: 'mip4x2k0aQe1Zr8VtL0pXy7BnC5dFgHjKq',
     } as Click;
 
     await repository.insertMany(into, [counted, invalid]);
 
     expect(statements).toHaveLength(1);
     expect(statements[0].sql).toBe(
-      'INSERT INTO clicks (id, campaignId, advertiserId, adBlockId, adId, messengerUserId, costMicros, earningsMicros, createdAt, verificationStatus, status, invalidReason) ' +
-        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO clicks (id, campaignId, advertiserId, adBlockId, adId, messengerUserId, costMicros, earningsMicros, createdAt, verificationStatus, status, invalidReason, clickToken) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     expect(statements[0].params).toEqual([
-      ...['k1', 'c1', 'a1', 'b1', 'ad_c1', 'u1', 90_000, 63_000, 5, 'none', 'counted', null],
-      ...['k2', 'c1', 'a1', 'b1', 'ad_c1', 'u1', 0, 0, 5, 'pending', 'invalid', 'datacenter'],
+      ...['k1', 'c1', 'a1', 'b1', 'ad_c1', 'u1', 90_000, 63_000, 5, 'none', 'counted', null, null],
+      ...['k2', 'c1', 'a1', 'b1', 'ad_c1', 'u1', 0, 0, 5, 'pending', 'invalid', 'datacenter', 'mip4x2k0aQe1Zr8VtL0pXy7BnC5dFgHjKq'],
     ]);
   });
 });

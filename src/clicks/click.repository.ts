@@ -20,6 +20,7 @@ const CLICK_COLUMNS = [
   'verificationStatus',
   'status',
   'invalidReason',
+  'clickToken',
 ] as const;
 
 /** Ids per `IN (...)` list. */
@@ -56,6 +57,30 @@ export class ClickRepository implements ClickStore, EventTablesOwner {
       for (const row of rows) found.add(row.id);
     }
     return found;
+  }
+
+  /**
+   * The click that kept this click id, if it is a counted click of this advertiser made since `since` (the id's serve
+   * time bounds the days read).
+   */
+  async countedByToken(
+    manager: EntityManager,
+    clickToken: string,
+    servedAt: number,
+    advertiserId: string,
+    since: number,
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt' | 'messengerUserId'> | null> {
+    return manager
+      .getRepository(Click)
+      .createQueryBuilder('click')
+      .select(['click.id', 'click.campaignId', 'click.createdAt', 'click.messengerUserId'])
+      .where('click.clickToken = :clickToken AND click.createdAt >= :from AND click.advertiserId = :advertiserId', {
+        clickToken,
+        from: Math.max(servedAt, since),
+        advertiserId,
+      })
+      .andWhere("click.status = 'counted'")
+      .getOne();
   }
 
   async latestCounted(
@@ -147,6 +172,6 @@ export class ClickRepository implements ClickStore, EventTablesOwner {
 function defaultOf(column: (typeof CLICK_COLUMNS)[number]): string | number | null {
   if (column === 'verificationStatus') return 'none';
   if (column === 'status') return 'counted';
-  if (column === 'invalidReason') return null;
+  if (column === 'invalidReason' || column === 'clickToken') return null;
   return 0;
 }

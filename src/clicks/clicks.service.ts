@@ -14,7 +14,8 @@ import { CampaignIndexService } from '../serving/campaign-index.service';
 import { GeoService } from '../serving/geo.service';
 import { platformFromUserAgent } from '../serving/request-context';
 import { TEST_AD_PREFIX } from '../serving/debug-ads';
-import { budgetFacts } from '../serving/serving.service';
+import { budgetFacts, usesMacros } from '../serving/serving.service';
+import { ClickIdStore } from './click-ids';
 import { ClickRequest, IMPRESSION_WINDOW_MS, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { StatsService } from '../stats/stats.service';
@@ -47,6 +48,7 @@ export class ClicksService {
     @Inject(CLICK_STORE) private readonly clicks: ClickStore,
     private readonly geo: GeoService,
     private readonly statsService: StatsService,
+    private readonly clickIds: ClickIdStore,
   ) {}
 
   private readonly logger = new Logger(ClicksService.name);
@@ -133,6 +135,13 @@ export class ClicksService {
     }
     if (outcome.kind === 'duplicate') return { status: 'success', msg: CLICK_MESSAGES.duplicate };
     const counted = outcome.status === 'counted';
+    // the click keeps its impression's click id (docs/CONTRACT.md §20); a lost one leaves the click without
+    const clickToken = usesMacros(campaign)
+      ? await this.clickIds.find(event.adBlockId, event.messengerUserId, event.adId, now).catch((error: unknown) => {
+          this.logger.warn({ err: error }, 'click id not read');
+          return null;
+        })
+      : null;
 
     const click = Object.assign(new Click(), {
       id: clickId,
@@ -150,6 +159,7 @@ export class ClicksService {
       verificationAttempts: 0,
       verificationError: null,
       verifiedAt: null,
+      clickToken,
     });
     try {
       // the report rollup's country and platform: those of the click's request

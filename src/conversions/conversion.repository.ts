@@ -7,6 +7,7 @@ import { newId } from '../common/ids';
 import { DayPartitionedTable } from '../database/day-partitions';
 import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { Conversion } from './entities/conversion.entity';
+import { ConversionTransaction } from './entities/conversion-transaction.entity';
 import type { EventType } from './event-types';
 
 export interface AttributionCount {
@@ -51,6 +52,11 @@ export class ConversionRepository implements EventTablesOwner {
       createdAt: now,
       partitionAt: click?.createdAt ?? now,
     });
+  }
+
+  /** Fails with a duplicate key (see isDuplicateKey) when this advertiser sent this transaction id for this event type. */
+  async insertTransaction(manager: EntityManager, advertiserId: string, eventType: EventType, transactionId: string, now: number): Promise<void> {
+    await manager.insert(ConversionTransaction, { advertiserId, eventType, transactionId, createdAt: now });
   }
 
   /** The advertiser's events in [from, to) per type, attributed and in all; types without any are left out. */

@@ -27,7 +27,7 @@ export class ConversionsController {
   @ApiOkResponse({ type: ConversionResultDto, description: 'Stored (attributed or not)' })
   @ApiErrors(400, 401, 403)
   async report(@CurrentPrincipal() principal: Principal, @Body() body: ConversionReportDto): Promise<ConversionResultDto> {
-    return { status: 'success', msg: conversionMessage(await this.conversions.report(principal, body.eventData.messengerUserId)) };
+    return { status: 'success', msg: conversionMessage(await this.conversions.report(principal, body.eventData)) };
   }
 
   @Post('event/report/custom')
@@ -44,7 +44,7 @@ export class ConversionsController {
   @ApiOkResponse({ type: ConversionResultDto, description: 'Stored (attributed or not)' })
   @ApiErrors(400, 401, 403)
   async reportCustom(@CurrentPrincipal() principal: Principal, @Body() body: CustomEventReportDto): Promise<ConversionResultDto> {
-    const outcome = await this.conversions.report(principal, body.eventData.messengerUserId, body.eventType);
+    const outcome = await this.conversions.report(principal, body.eventData, body.eventType);
     return { status: 'success', msg: conversionMessage(outcome) };
   }
 

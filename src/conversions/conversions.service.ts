@@ -6,6 +6,8 @@ import type { Principal } from '../accounts/principal';
 import { attributeOnce } from '../common/attribute-once';
 import { Clock, DAY_MS } from '../common/clock';
 import { ValidationError } from '../common/errors';
+import { isDuplicateKey } from '../database/duplicate-key';
+import { clickIdTime } from '../clicks/click-ids';
 import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
 import { MetricsService } from '../metrics/metrics.service';
 import { StatsWriterService } from '../stats/stats-writer.service';
@@ -13,7 +15,16 @@ import { ConversionRepository } from './conversion.repository';
 import { AttributionSummaryDto, ConversionSummaryDto, ConversionSummaryQueryDto } from './dto/conversion.dto';
 import { EVENT_TYPES, type EventType } from './event-types';
 
-export type ConversionOutcome = { attributed: true; campaignId: string; clickId: string } | { attributed: false };
+export type ConversionOutcome = { attributed: true; campaignId: string; clickId: string } | { attributed: false; duplicate?: boolean };
+
+/** Who converted: the user (their latest counted click is credited) or a click id (that click is), and a dedup id. */
+export interface ConversionSubject {
+  messengerUserId?: string;
+  /** The `{click_id}` the advertiser's landing page received (docs/CONTRACT.md §20). */
+  clickId?: string;
+  /** A second event with the same (advertiser, event type, transactionId) is a duplicate: stored and counted never. */
+  transactionId?: string;
+}
 
 /**
  * Conversions (endpoint 7, docs/CONTRACT.md §6) and custom events (§13), one attribution path for both: an event is
@@ -33,26 +44,46 @@ export class ConversionsService {
     private readonly metrics: MetricsService,
   ) {}
 
-  async report(principal: Principal, messengerUserId: string, eventType: EventType = 'conversion'): Promise<ConversionOutcome> {
-    const outcome = await this.store(principal, messengerUserId, eventType);
-    this.metrics.countEvent(eventType, outcome.attributed);
+  async report(principal: Pick<Principal, 'accountId'>, subject: string | ConversionSubject, eventType: EventType = 'conversion'): Promise<ConversionOutcome> {
+    const outcome = await this.store(principal.accountId, typeof subject === 'string' ? { messengerUserId: subject } : subject, eventType);
+    if (!('duplicate' in outcome && outcome.duplicate)) this.metrics.countEvent(eventType, outcome.attributed);
     return outcome;
   }
 
-  /** Stores the event, committed before it answers (then, and only then, it is counted in the metrics). */
-  private async store(principal: Principal, messengerUserId: string, eventType: EventType): Promise<ConversionOutcome> {
+  /**
+   * Stores the event, committed before it answers (then, and only then, it is counted in the metrics). By user: the
+   * user's latest counted click on this advertiser's campaigns is credited; by click id: that click, if it is a counted
+   * click of this advertiser's within the window (else the event is kept unattributed).
+   */
+  private async store(advertiserId: string, subject: ConversionSubject, eventType: EventType): Promise<ConversionOutcome> {
     const now = this.clock.now();
     const since = now - this.config.attributionDays * DAY_MS;
-    const event = { advertiserId: principal.accountId, messengerUserId, eventType };
-    // A repeat, or a report whose latest click was credited with this event type already, is kept unattributed.
-    const click = await attributeOnce(this.dataSource, {
-      latestClick: (manager) => this.clicks.latestCounted(manager, messengerUserId, principal.accountId, since),
-      store: async (manager, credited) => {
-        await this.conversions.insert(manager, event, credited, now);
-        if (credited) await this.counters.countEvent(manager, credited.campaignId, eventType, now);
-      },
-    });
-    return click ? { attributed: true, campaignId: click.campaignId, clickId: click.id } : { attributed: false };
+    const byClick = subject.clickId !== undefined;
+    let messengerUserId = subject.messengerUserId ?? '';
+    const servedAt = byClick ? clickIdTime(subject.clickId!) : null;
+    try {
+      // A repeat, or a report whose click was credited with this event type already, is kept unattributed.
+      const click = await attributeOnce(this.dataSource, {
+        latestClick: async (manager) => {
+          if (!byClick) return this.clicks.latestCounted(manager, messengerUserId, advertiserId, since);
+          if (servedAt === null) return null;
+          const found = await this.clicks.countedByToken(manager, subject.clickId!, servedAt, advertiserId, since);
+          if (found) messengerUserId = found.messengerUserId;
+          return found;
+        },
+        store: async (manager, credited) => {
+          // first, so a duplicate transaction id stores nothing (the unique key fails the whole transaction)
+          if (subject.transactionId !== undefined) await this.conversions.insertTransaction(manager, advertiserId, eventType, subject.transactionId, now);
+          await this.conversions.insert(manager, { advertiserId, messengerUserId, eventType }, credited, now);
+          if (credited) await this.counters.countEvent(manager, credited.campaignId, eventType, now);
+        },
+      });
+      return click ? { attributed: true, campaignId: click.campaignId, clickId: click.id } : { attributed: false };
+    } catch (error) {
+      // attributeOnce tries a click credited already once more unattributed: a duplicate key left is the transaction id
+      if (subject.transactionId !== undefined && isDuplicateKey(error)) return { attributed: false, duplicate: true };
+      throw error;
+    }
   }
 
   async summary(principal: Principal, query: ConversionSummaryQueryDto): Promise<ConversionSummaryDto> {

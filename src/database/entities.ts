@@ -4,6 +4,7 @@ import { AdBlock } from '../ad-blocks/entities/ad-block.entity';
 import { Campaign } from '../campaigns/entities/campaign.entity';
 import { Click } from '../clicks/entities/click.entity';
 import { Conversion } from '../conversions/entities/conversion.entity';
+import { ConversionTransaction } from '../conversions/entities/conversion-transaction.entity';
 import { VerificationCall } from '../verification/entities/verification-call.entity';
 import { StatsHourly } from '../stats/entities/stats-hourly.entity';
 import { StatsWrite } from '../stats/entities/stats-write.entity';
@@ -16,6 +17,7 @@ import { ExchangeStatsHourly } from '../exchange/entities/exchange-stats-hourly.
 import { ExchangeConversion } from '../exchange/entities/exchange-conversion.entity';
 import { ForecastSample } from '../forecast/entities/forecast-sample.entity';
 import { RewardDayCount, RewardDelivery } from '../rewards/entities/reward-delivery.entity';
+import { IdempotencyRecord } from '../idempotency/entities/idempotency-record.entity';
 
 export const ENTITIES = [
   Account,
@@ -27,6 +29,7 @@ export const ENTITIES = [
   StatsReportHourly,
   StatsWrite,
   Conversion,
+  ConversionTransaction,
   VerificationCall,
   ExchangeCampaign,
   ExchangeClick,
@@ -37,4 +40,5 @@ export const ENTITIES = [
   ForecastSample,
   RewardDelivery,
   RewardDayCount,
+  IdempotencyRecord,
 ];

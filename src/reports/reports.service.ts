@@ -197,8 +197,7 @@ function figuresOf(sums: Partial<Record<ReportCounter, number>>, view: ReportVie
     clicks: count('clicks'),
     ctr: count('impressions') > 0 ? count('clicks') / count('impressions') : 0,
     conversions: count('conversions'),
-    // COMPLETIONS: count('completions') once the rollup carries the rewarded-ads counter
-    completions: 0,
+    completions: count('completions'),
     unbilledClicks: count('unbilledClicks'),
     invalidClicks: count('invalidClicks'),
     invalidImpressions: count('invalidImpressions'),

@@ -1,5 +1,5 @@
 import type { IndexedCampaign } from './campaign-matcher';
-import { toServedAd } from './serving.service';
+import { toServedAd, usesMacros } from './serving.service';
 
 /**
  * The data of endpoint 5's answer as JSON text, the same bytes as JSON.stringify of the data the controller returns.
@@ -18,9 +18,13 @@ function adTail(campaign: IndexedCampaign): string {
   return tail;
 }
 
-export function servedAdsJson(msg: string, adBlockId: string, campaigns: readonly IndexedCampaign[]): string {
+/** `clickIds`: each ad's click id (ServingService.serve); an ad whose destination has macros is serialized whole. */
+export function servedAdsJson(msg: string, adBlockId: string, campaigns: readonly IndexedCampaign[], clickIds: readonly (string | null)[] = []): string {
   const head = `{"adBlockId":${JSON.stringify(adBlockId)},`;
   let ads = '';
-  for (let i = 0; i < campaigns.length; i++) ads += (i === 0 ? head : `,${head}`) + adTail(campaigns[i]);
+  for (let i = 0; i < campaigns.length; i++) {
+    if (i > 0) ads += ',';
+    ads += usesMacros(campaigns[i]) ? JSON.stringify(toServedAd(campaigns[i], adBlockId, clickIds[i] ?? null)) : head + adTail(campaigns[i]);
+  }
   return `{"msg":${JSON.stringify(msg)},"success":true,"ads":[${ads}]}`;
 }

@@ -41,8 +41,9 @@ export class ServingFastLane extends FastLaneHandler {
       );
       return true;
     }
-    this.serving.serve(query, facts).then(
-      (served) => sendOkJson(reply, servedAdsJson(servedMessage(served.length), query.adBlockId, served)),
+    const clickIds: (string | null)[] = [];
+    this.serving.serve(query, facts, clickIds).then(
+      (served) => sendOkJson(reply, servedAdsJson(servedMessage(served.length), query.adBlockId, served, clickIds)),
       (error: unknown) => answerError(error, request, reply),
     );
     return true;

@@ -22,6 +22,7 @@ import { SignedViewers } from './signed-viewer';
 import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
 import { withFields } from '../common/with-fields';
 import { ForecastSampler } from '../forecast/forecast-sampler';
+import { ClickIdStore, fillDestinationMacros, hasDestinationMacros, newClickId } from '../clicks/click-ids';
 
 @Injectable()
 export class ServingService {
@@ -38,6 +39,7 @@ export class ServingService {
     private readonly traffic: TrafficClassifier,
     private readonly forecastSample: ForecastSampler,
     metrics: MetricsService,
+    private readonly clickIds: ClickIdStore,
   ) {
     metrics.gauge('adnet_campaign_index_campaigns', "Servable campaigns in this process's campaign index.", () => index.ranked.length);
     metrics.gauge(
@@ -55,8 +57,9 @@ export class ServingService {
   async fetchAds(principal: Principal, query: AdFetchQueryDto, facts: RequestFacts): Promise<ServedAdsDto> {
     await this.adBlocks.assertUsable(principal, query.adBlockId);
     if (isDebug(facts.header('debug'))) return this.debugAds(query, facts);
-    const served = await this.serve(query, facts);
-    const ads = served.map((campaign) => toServedAd(campaign, query.adBlockId));
+    const clickIds: (string | null)[] = [];
+    const served = await this.serve(query, facts, clickIds);
+    const ads = served.map((campaign, i) => toServedAd(campaign, query.adBlockId, clickIds[i]));
     return { msg: servedMessage(ads.length), success: true, ads };
   }
 
@@ -74,10 +77,11 @@ export class ServingService {
       const debug = await this.debugAds(query, facts);
       return { msg: debug.msg, ads: debug.ads.map((ad) => withFields(ad, { verifiable: false })) };
     }
-    const served = await this.serve(query, facts);
+    const clickIds: (string | null)[] = [];
+    const served = await this.serve(query, facts, clickIds);
     return {
       msg: servedMessage(served.length),
-      ads: served.map((campaign) => withFields(toServedAd(campaign, query.adBlockId), { verifiable: Boolean(campaign.verificationUrl) })),
+      ads: served.map((campaign, i) => withFields(toServedAd(campaign, query.adBlockId, clickIds[i]), { verifiable: Boolean(campaign.verificationUrl) })),
     };
   }
 
@@ -94,9 +98,10 @@ export class ServingService {
    * Selects, reserves and counts the ads of one request whose block the caller may use: the campaigns served, best
    * first (each one impression, billed for CPM). The block's viewer rule is checked first; targeting reads the
    * profile the block's owner uploaded for this user. General invalid traffic is served the same ads, but bills
-   * nothing and is counted in `invalidImpressions` (docs/TRUST_AND_SAFETY.md).
+   * nothing and is counted in `invalidImpressions` (docs/TRUST_AND_SAFETY.md). `clickIds`, when given, receives each
+   * served ad's click id (null for a campaign whose destination URL has no macro), remembered for its click.
    */
-  async serve(query: AdFetchQueryDto, facts: RequestFacts): Promise<IndexedCampaign[]> {
+  async serve(query: AdFetchQueryDto, facts: RequestFacts, clickIds?: (string | null)[]): Promise<IndexedCampaign[]> {
     // What this process remembers is read without a promise: each awaited one is a microtask turn on every request.
     const block = this.adBlocks.knownServingBlock(query.adBlockId) ?? (await this.blockOf(query.adBlockId));
     if (block.requireSignedViewer) await this.viewers.assertSigned(block, query.openId, facts);
@@ -122,6 +127,13 @@ export class ServingService {
       }),
       now,
     );
+    if (clickIds !== undefined) {
+      for (const campaign of served) {
+        const clickId = usesMacros(campaign) ? newClickId(now) : null;
+        if (clickId !== null) this.clickIds.remember(query.adBlockId, query.openId, campaign.adId, clickId, now);
+        clickIds.push(clickId);
+      }
+    }
     return served;
   }
 
@@ -229,7 +241,25 @@ export function budgetFacts(campaign: IndexedCampaign, day: string) {
   };
 }
 
-export function toServedAd(campaign: IndexedCampaign, adBlockId: string): ServedAdDto {
+const macroUse = new WeakMap<IndexedCampaign, boolean>();
+
+/** Whether the campaign's destination URL has `{click_id}`, `{campaign_id}` or `{ad_block_id}` (per campaign version). */
+export function usesMacros(campaign: IndexedCampaign): boolean {
+  let uses = macroUse.get(campaign);
+  if (uses === undefined) {
+    uses = hasDestinationMacros(campaign.creative.destination.url);
+    macroUse.set(campaign, uses);
+  }
+  return uses;
+}
+
+/** The served ad; a destination URL's macros are filled with this impression's click id and the ids (docs/CONTRACT.md §20). */
+export function toServedAd(campaign: IndexedCampaign, adBlockId: string, clickId: string | null = null): ServedAdDto {
+  const destination = usesMacros(campaign)
+    ? withFields(campaign.creative.destination, {
+        url: fillDestinationMacros(campaign.creative.destination.url, { clickId, campaignId: campaign.id, adBlockId }),
+      })
+    : campaign.creative.destination;
   return {
     adBlockId,
     adId: campaign.adId,
@@ -239,6 +269,6 @@ export function toServedAd(campaign: IndexedCampaign, adBlockId: string): Served
     text: campaign.creative.text,
     brandName: campaign.creative.brandName,
     buttonText: campaign.creative.buttonText,
-    destination: campaign.creative.destination,
+    destination,
   };
 }

@@ -26,7 +26,7 @@ export const REPORT_COUNTERS = [
   'verifiedClicks',
   'spendMicros',
   'earningsMicros',
-  // COMPLETIONS: add 'completions' here with its column in stats-report-hourly.entity.ts.
+  'completions',
 ] as const;
 
 export type ReportCounter = (typeof REPORT_COUNTERS)[number];

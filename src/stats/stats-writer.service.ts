@@ -171,6 +171,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     const { campaignId, adBlockId, now, rewardCapped } = completion;
     // the flush's order (hourly rows, campaigns, blocks), so that the two never deadlock on each other's rows
     await this.counters.addHourly(manager, [{ campaignId, adBlockId, hour: hourStart(now), completions: 1, ...(rewardCapped ? { rewardsCapped: 1 } : {}) }]);
+    await this.counters.addReportHourly(manager, [{ campaignId, adBlockId, hour: hourStart(now), completions: 1, ...UNKNOWN_SEGMENT }]);
     await this.counters.addCompletion(manager, campaignId, adBlockId, rewardCapped);
   }
 

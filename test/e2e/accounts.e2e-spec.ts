@@ -30,6 +30,7 @@ describe('Accounts, roles and API keys', () => {
         nextTimeZone: null,
         timeZoneChangesAt: null,
         webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+        postbackToken: expect.stringMatching(/^pbt_[A-Za-z0-9_-]{32}$/),
       },
     });
   });
@@ -59,6 +60,7 @@ describe('Accounts, roles and API keys', () => {
       nextTimeZone: null,
       timeZoneChangesAt: null,
       webhookSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      postbackToken: expect.stringMatching(/^pbt_[A-Za-z0-9_-]{32}$/),
     });
 
     const list = (await t.http().get(ACCOUNTS).set('x-api-key', ADMIN_KEY).expect(200)).body.data;

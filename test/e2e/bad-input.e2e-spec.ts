@@ -1225,6 +1225,65 @@ function buildRoutes(f: Fixtures): Route[] {
       valid: () => ({}),
     },
     {
+      name: `POST ${OPENAPI}/account/postback-token/rotate`,
+      method: 'POST',
+      path: `${OPENAPI}/account/postback-token/rotate`,
+      key: adv,
+      wrongRoleKeys: [pub, partner],
+      body: 'none',
+      valid: () => ({}),
+    },
+    {
+      name: `GET ${OPENAPI}/report`,
+      method: 'GET',
+      path: `${OPENAPI}/report`,
+      key: adv,
+      wrongRoleKeys: [partner],
+      valid: () => ({ query: [['groupBy', 'day,country']] }),
+      broken: queryOf(
+        brokenQuery(
+          () => ({ groupBy: 'day,country' }),
+          [
+            ...rangeBreakers,
+            edit(
+              'groupBy',
+              fc.oneof(fc.constantFrom('week', 'hour,day,campaign,country', 'country,country', 'day,,country', 'Day'), fc.constant(['day', 'country'])),
+            ),
+            edit('campaignId', fc.oneof(longerThan(64), unknownId(knownIds), fc.constant(['a', 'b']))),
+            edit('adBlockId', fc.oneof(longerThan(64), fc.constant(['a', 'b']))),
+            edit('timeZone', fc.oneof(fc.constantFrom('', 'Mars/Olympus', 'UTC+1', 'europe/nowhere'), longerThan(64))),
+            edit('format', badQuery.oneOf(['json', 'csv'])),
+            edit('as', fc.constantFrom('publisher', 'partner', 'admin', '')),
+          ],
+        ),
+      ),
+    },
+    {
+      name: `GET ${OPENAPI}/postback`,
+      method: 'GET',
+      path: `${OPENAPI}/postback`,
+      // public (the postback token names the advertiser): a request whose token is unknown is the 401 here
+      key: adv,
+      wrongRoleKeys: [],
+      valid: () => ({
+        query: [
+          ['token', 'pbt_fuzz-unknown-token'],
+          ['clickId', 'mip4x2k0a3Qe1Zr8VtL0pXy7BnC5dFgH'],
+        ],
+      }),
+      broken: queryOf(
+        brokenQuery(
+          () => ({ token: 'pbt_fuzz-unknown-token', clickId: 'mip4x2k0a3Qe1Zr8VtL0pXy7BnC5dFgH' }),
+          [
+            edit('token', fc.oneof(fc.constant(ABSENT), fc.constant(''), longerThan(100), fc.constant(['a', 'b']))),
+            edit('clickId', fc.oneof(fc.constant(ABSENT), fc.constant(''), longerThan(64), fc.constant(['a', 'b']))),
+            edit('event', badQuery.oneOf(['conversion', 'onboard', 'register', 'play', 'payment', 'withdraw'])),
+            edit('transactionId', fc.oneof(fc.constant(''), longerThan(128), fc.constant('caf\u00e9'), fc.constant(['a', 'b']))),
+          ],
+        ),
+      ),
+    },
+    {
       name: `GET ${OPENAPI}/account/keys`,
       method: 'GET',
       path: `${OPENAPI}/account/keys`,
@@ -2167,6 +2226,7 @@ describe(`Bodies over BODY_LIMIT and CSV files over PROFILE_CSV_MAX_BYTES answer
     [`${OPENAPI}/account/update`, 'advertiser'],
     [`${OPENAPI}/ad/campaign/forecast`, 'advertiser'],
     [`${OPENAPI}/account/webhook-secret/rotate`, 'advertiser'],
+    [`${OPENAPI}/account/postback-token/rotate`, 'advertiser'],
     [`${OPENAPI}/account/keys`, 'advertiser'],
     [`${OPENAPI}/account/keys/revoke`, 'advertiser'],
     [`${ADMIN}/accounts`, 'admin'],

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/common/clock';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 import { CLICK, createAdBlock, flushStats, IP, UA } from '../support/serving-helpers';
@@ -278,6 +279,44 @@ describe('Reports (GET /report)', () => {
         ['DE', '6', '0.0049'],
         ['US', '9', '0.35735'],
       ]);
+    });
+  });
+
+  describe('a year of hourly rows', () => {
+    it('should stream a year of hourly rows by country as CSV (past every page), and refuse it as JSON naming format', async () => {
+      // a campaign of its own, with a year of rollup rows written straight to the table: 2 countries x 8,760 hours
+      const yearly = await createServable(t, otherAdvertiser.apiKey, openCampaign({ name: 'A year' }, clock.now()));
+      const start = h0 - (h0 % DAY) - 400 * DAY;
+      const hours = 365 * 24;
+      const db = t.app.get(DataSource);
+      const rows: (string | number)[][] = [];
+      for (let i = 0; i < hours; i++) for (const country of ['DE', 'US']) rows.push([yearly, block, start + i * HOUR, country, 'iOS', 1, 1000]);
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = rows.slice(i, i + 500);
+        await db.query(
+          `INSERT INTO stats_report_hourly (campaignId, adBlockId, hour, country, platform, impressions, spendMicros) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          chunk.flat(),
+        );
+      }
+      const query = { from: start, to: start + hours * HOUR, groupBy: 'hour,country', campaignId: yearly };
+      expectValidationError(await report(otherAdvertiser.apiKey, query), 'format');
+      const rssBefore = process.memoryUsage().rss;
+      const response = await report(otherAdvertiser.apiKey, { ...query, format: 'csv' });
+      expect(response.status).toBe(200);
+      const lines = response.text.split('\r\n').filter((line) => line.length > 0);
+      expect(lines).toHaveLength(1 + 2 * hours);
+      expect(lines[1]).toBe(`${new Date(start).toISOString().slice(0, 16)},DE,1,0,0,0,0,0,0,0,0,0,0.001,0,0,0,0`);
+      expect(lines[lines.length - 1].startsWith(`${new Date(start + (hours - 1) * HOUR).toISOString().slice(0, 16)},US,1,`)).toBe(true);
+      // in order, every hour twice
+      const keys = lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','));
+      expect([...keys].sort()).toEqual(keys);
+      expect(new Set(keys).size).toBe(2 * hours);
+      // the same year by day as JSON: 365 rows whose totals are the year's
+      const byDay = await okReport(otherAdvertiser.apiKey, { ...query, groupBy: 'day' });
+      expect(byDay.rows).toHaveLength(365);
+      expect([byDay.totals.impressions, byDay.totals.cost]).toEqual([2 * hours, 0.001 * 2 * hours]);
+      // not asserted (the test process holds the whole answer too): the growth of this process's RSS, for the notes
+      process.stdout.write(`report CSV of ${2 * hours} rows: RSS ${Math.round((process.memoryUsage().rss - rssBefore) / 1e6)} MB more\n`);
     });
   });
 

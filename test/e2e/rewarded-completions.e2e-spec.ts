@@ -181,6 +181,17 @@ describe(`Completions (endpoint 6, eventType complete) [${TEST_PROFILE}]`, () =>
     expect(listed.find((item) => item.id === campaignId)?.completions).toBe(totals.campaign);
     const blocks = (await t.http().get(`${BLOCK_BASE}/list`).set('x-api-key', publisher.apiKey).expect(200)).body.data.adBlocks as Body[];
     expect(blocks.find((item) => item.adBlockId === block)?.completions).toBe(totals.block);
+    // and in the reports, by block for the publisher and by campaign for the advertiser
+    const report = async (key: string, groupBy: string) =>
+      (await t.http().get('/api/v2/openapi/report').query({ from, to, groupBy }).set('x-api-key', key).expect(200)).body.data as {
+        rows: Body[];
+        totals: Body;
+      };
+    const byBlock = await report(publisher.apiKey, 'adBlock');
+    expect(byBlock.rows.find((row) => row.adBlockId === block)?.completions).toBe(totals.block);
+    expect(byBlock.rows.find((row) => row.adBlockId === otherBlock)?.completions).toBe(1);
+    const byCampaign = await report(advertiser.apiKey, 'campaign');
+    expect(byCampaign.rows.find((row) => row.campaignId === campaignId)?.completions).toBe(totals.campaign);
   });
 
   it("should answer another publisher's block like an unknown one, an advertiser key 403, and a bad body 400", async () => {

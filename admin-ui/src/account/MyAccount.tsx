@@ -23,6 +23,17 @@ export const MyAccount = () => {
       .catch((error: Error) => notify(error.message, { type: 'error' }));
   }, [dataProvider, notify]);
 
+  const [confirmingToken, setConfirmingToken] = useState(false);
+  const rotateToken = async () => {
+    setConfirmingToken(false);
+    try {
+      setMe(await dataProvider.rotatePostbackToken());
+      notify('New postback token: update the postback URLs of your attribution tools', { type: 'success' });
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+
   const rotate = async () => {
     setConfirming(false);
     try {
@@ -78,6 +89,32 @@ export const MyAccount = () => {
         ) : (
           <Alert severity="info">Only advertiser and publisher accounts have a webhook secret.</Alert>
         )}
+        {me.postbackToken ? (
+          <Box sx={{ mt: 3 }}>
+            <Typography variant="h6">Postback token</Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1, maxWidth: 720 }}>
+              Attribution tools report conversions by click id with it:{' '}
+              <code>GET /api/v2/openapi/postback?token=…&amp;clickId=&#123;click_id&#125;&amp;event=conversion&amp;transactionId=…</code>. It can only report
+              events of your account; it is not an API key.
+            </Typography>
+            <Stack direction="row" alignItems="center" spacing={1}>
+              <Typography component="code" data-testid="postback-token" sx={{ fontFamily: 'monospace', bgcolor: 'action.hover', p: 1, borderRadius: 1 }}>
+                {me.postbackToken}
+              </Typography>
+              <CopyButton value={me.postbackToken} label="Copy token" />
+              <Button label="Replace token" onClick={() => setConfirmingToken(true)} color="warning">
+                <AutorenewIcon />
+              </Button>
+            </Stack>
+            <Confirm
+              isOpen={confirmingToken}
+              title="Rotate the postback token?"
+              content="Postback URLs with the old token are refused at once; update your attribution tools."
+              onConfirm={rotateToken}
+              onClose={() => setConfirmingToken(false)}
+            />
+          </Box>
+        ) : null}
         <Box sx={{ mt: 3 }}>
           <ApiKeys owner={{ own: true }} />
         </Box>

@@ -1,3 +1,4 @@
+import AssessmentIcon from '@mui/icons-material/Assessment';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import QueueIcon from '@mui/icons-material/Queue';
 import RateReviewIcon from '@mui/icons-material/RateReview';
@@ -14,6 +15,9 @@ const Menu = () => {
       <RaMenu.DashboardItem />
       <RaMenu.ResourceItems />
       {hasRole(permissions, 'publisher') ? <RaMenu.Item to="/profiles/import" primaryText="Profile import" leftIcon={<UploadFileIcon />} /> : null}
+      {hasRole(permissions, 'advertiser') || hasRole(permissions, 'publisher') ? (
+        <RaMenu.Item to="/reports" primaryText="Reports" leftIcon={<AssessmentIcon />} />
+      ) : null}
       <RaMenu.Item to="/me" primaryText="My account" leftIcon={<AccountCircleIcon />} />
       {isAdmin(permissions) ? <RaMenu.Item to="/queues" primaryText="Queues" leftIcon={<QueueIcon />} data-testid="queues-link" /> : null}
       {isAdmin(permissions) ? <RaMenu.Item to="/reviews" primaryText="Reviews" leftIcon={<RateReviewIcon />} data-testid="reviews-link" /> : null}

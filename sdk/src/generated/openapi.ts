@@ -19,6 +19,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/openapi/account/postback-token/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your postback token; answers the new one
+         * @description It names your account in server-to-server postback URLs (`GET /postback?token=`): URLs with the old token answer 401 from then on.
+         */
+        post: operations["AccountsController_rotatePostbackToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/openapi/account/update": {
         parameters: {
             query?: never;
@@ -554,6 +574,26 @@ export interface paths {
         };
         /** Your conversions and custom events in a time range: attributed to clicks, and unattributed (shown apart) */
         get: operations["ConversionsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/openapi/postback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Postback: report a conversion or custom event by click id, with your postback token (for attribution tools)
+         * @description The same rules and answer as `POST ad/event/report/conversion` with `eventData.clickId`: credited to that click if it is a counted click on your campaigns within `ATTRIBUTION_DAYS`; a repeated `transactionId` answers `duplicate`. An unknown or rotated token is 401; POSTBACK_RATE_LIMIT_PER_SECOND per token (429 above).
+         */
+        get: operations["PostbackController_postback"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1223,6 +1263,11 @@ export interface components {
              * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             webhookSecret?: string;
+            /**
+             * @description Advertisers: names your account in server-to-server postback URLs (`GET /api/v2/openapi/postback?token=…&clickId=…`); it can only report conversions. Rotate it with `POST account/postback-token/rotate`
+             * @example pbt_Zx3kq0a8VtL0pXy7BnC5dFgHjKr2Ws1e
+             */
+            postbackToken?: string;
         };
         FieldErrorDto: {
             /**
@@ -2856,10 +2901,20 @@ export interface components {
              */
             telegramUserId?: string;
             /**
-             * @description The converting user's id on the messaging platform
+             * @description The converting user's id on the messaging platform (required without `clickId`)
              * @example 5512345678
              */
-            messengerUserId: string;
+            messengerUserId?: string;
+            /**
+             * @description Instead of messengerUserId: the `{click_id}` your landing URL received. Credited to that click if it is a counted click on your campaigns within `ATTRIBUTION_DAYS`
+             * @example mip4x2k0a3Qe1Zr8VtL0pXy7BnC5dFgHjK
+             */
+            clickId?: string;
+            /**
+             * @description Your id of the event (an order id): a second event of this type with the same transactionId answers msg 'duplicate' and counts nothing
+             * @example order-10452
+             */
+            transactionId?: string;
         };
         ConversionReportDto: {
             /**
@@ -2873,7 +2928,7 @@ export interface components {
          * @description Beside the interface's `status`, what became of the report: credited to the user's latest counted click on your campaigns, or stored unattributed (no such click within `ATTRIBUTION_DAYS`, or that click already credited with this event type).
          * @enum {string}
          */
-        ConversionMessage: "attributed to a click" | "stored, not attributed: no click to credit within the attribution window";
+        ConversionMessage: "attributed to a click" | "stored, not attributed: no click to credit within the attribution window" | "duplicate";
         ConversionResultDto: {
             /** @example success */
             status: string;
@@ -4058,6 +4113,80 @@ export interface operations {
                      * @example {
                      *       "code": 401,
                      *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AccountsController_rotatePostbackToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 0 */
+                        code: number;
+                        /** @example success */
+                        message: string;
+                        data: components["schemas"]["AccountMeDto"];
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The key's account lacks the role for this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "this key's account lacks the advertiser role",
                      *       "data": {}
                      *     }
                      */
@@ -7605,6 +7734,94 @@ export interface operations {
                 };
             };
             /** @description Rate limited; see the `Retry-After` header. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "message": "rate limit exceeded, retry after 1 s",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    PostbackController_postback: {
+        parameters: {
+            query: {
+                /** @description Your postback token (`account/me`); never an API key */
+                token: string;
+                /** @description The `{click_id}` your landing URL received */
+                clickId: string;
+                /** @description The event: a conversion (default) or a custom event */
+                event?: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+                /** @description Your id of the event: a repeat of it for the same event answers msg 'duplicate' and counts nothing */
+                transactionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stored (attributed or not), or a duplicate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionResultDto"];
+                };
+            };
+            /** @description Bad input: a missing or invalid field, named in `message` and `data.errors` (dotted paths). Nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "budget.amount must be a positive number",
+                     *       "data": {
+                     *         "errors": [
+                     *           {
+                     *             "field": "budget.amount",
+                     *             "message": "budget.amount must be a positive number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked `x-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "x-api-key is not a valid key (unknown or revoked)",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /**
+             * @description Rate limited; see the `Retry-After` header.
+             *
+             *     Rate limited; see the `Retry-After` header.
+             */
             429: {
                 headers: {
                     [name: string]: unknown;

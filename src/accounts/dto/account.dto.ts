@@ -140,10 +140,19 @@ export class AccountMeDto extends AccountResponseDto {
   })
   webhookSecret?: string;
 
+  @ApiPropertyOptional({
+    description:
+      'Advertisers: names your account in server-to-server postback URLs (`GET /api/v2/openapi/postback?token=…&clickId=…`); it can only report ' +
+      'conversions. Rotate it with `POST account/postback-token/rotate`',
+    example: 'pbt_Zx3kq0a8VtL0pXy7BnC5dFgHjKr2Ws1e',
+  })
+  postbackToken?: string;
+
   static fromAccount(account: Account): AccountMeDto {
     const roles = account.roleList;
     const showSecret = roles.includes('advertiser') || roles.includes('publisher') || roles.includes('admin');
-    return withFields(AccountResponseDto.from(account), showSecret ? { webhookSecret: account.webhookSecret } : {});
+    const me: AccountMeDto = withFields(AccountResponseDto.from(account), showSecret ? { webhookSecret: account.webhookSecret } : {});
+    return account.postbackToken ? withFields(me, { postbackToken: account.postbackToken }) : me;
   }
 }
 

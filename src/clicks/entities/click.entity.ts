@@ -13,6 +13,8 @@ export type ClickStatus = 'counted' | 'unbilled' | 'invalid';
 @Index('idx_clicks_user_time', ['messengerUserId', 'createdAt'])
 // The workers' sweep for verifications whose job was lost reads pending clicks by age.
 @Index('idx_clicks_verification_time', ['verificationStatus', 'createdAt'])
+// A conversion or postback naming a click id finds its click (docs/CONTRACT.md §20).
+@Index('idx_clicks_click_token', ['clickToken'])
 export class Click {
   // MySQL's primary key is (id, createdAt): the table is partitioned by day of createdAt (docs/SCALING.md).
   @PrimaryColumn({ type: 'varchar', length: 26 })
@@ -63,4 +65,8 @@ export class Click {
 
   @Column({ type: 'bigint', nullable: true, transformer: bigintToNumber })
   verifiedAt: number | null;
+
+  /** The click id of the clicked impression (`{click_id}` in its destination URL), null when the URL had none. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  clickToken: string | null;
 }

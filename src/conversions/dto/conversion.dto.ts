@@ -1,18 +1,41 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { IsOneOf, MaxChars, OptionalQueryTimestampMs } from '../../common/validators';
 import { OpenApiAlias } from '../../common/open-api-aliases';
 import { CUSTOM_EVENT_TYPES, type CustomEventType } from '../event-types';
 import { CONVERSION_MESSAGE_VALUES, CONVERSION_MESSAGES, type ConversionMessage } from '../conversion-messages';
 
 export class ConversionEventDataDto {
-  @ApiProperty({ description: "The converting user's id on the messaging platform", example: '5512345678' })
+  @ApiPropertyOptional({ description: "The converting user's id on the messaging platform (required without `clickId`)", example: '5512345678' })
+  @ValidateIf((data: ConversionEventDataDto) => data.clickId === undefined || data.messengerUserId !== undefined)
   @IsString()
-  @IsNotEmpty({ message: '$property is required' })
+  @IsNotEmpty({ message: '$property is required (or clickId)' })
   @MaxChars(128)
   @OpenApiAlias()
-  messengerUserId: string;
+  messengerUserId?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Instead of messengerUserId: the `{click_id}` your landing URL received. Credited to that click if it is a counted click on your campaigns within `ATTRIBUTION_DAYS`',
+    example: 'mip4x2k0a3Qe1Zr8VtL0pXy7BnC5dFgHjK',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: '$property must not be empty' })
+  @MaxChars(64)
+  clickId?: string;
+
+  @ApiPropertyOptional({
+    description: "Your id of the event (an order id): a second event of this type with the same transactionId answers msg 'duplicate' and counts nothing",
+    example: 'order-10452',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: '$property must not be empty' })
+  @MaxChars(128)
+  @Matches(/^[\x20-\x7e]+$/, { message: '$property must be printable ASCII' })
+  transactionId?: string;
 }
 
 export class ConversionReportDto {

@@ -74,8 +74,9 @@ export class StatsReportHourly {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   verifiedClicks: number;
 
-  // COMPLETIONS: the rewarded-ads `completions` counter goes here (a column, its migration, REPORT_COUNTERS in
-  // stats.repository.ts) once that counter exists on `stats_hourly`; reports answer `completions: 0` until then.
+  /** Rewarded ads watched to the end: reported by the app without the viewer's facts, so under `''` (unknown). */
+  @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
+  completions: number;
 
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   spendMicros: number;

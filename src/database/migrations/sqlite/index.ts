@@ -22,6 +22,9 @@ import { RewardedBlocks1763921700000 } from './1763921700000-RewardedBlocks';
 import { Completions1763921800000 } from './1763921800000-Completions';
 import { RewardDeliveries1763921900000 } from './1763921900000-RewardDeliveries';
 import { ReportRollup1763906400000 } from './1763906400000-ReportRollup';
+import { ClickIdsPostbacks1763910000000 } from './1763910000000-ClickIdsPostbacks';
+import { IdempotencyKeys1763913600000 } from './1763913600000-IdempotencyKeys';
+import { ReportCompletions1763928000000 } from './1763928000000-ReportCompletions';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -49,4 +52,7 @@ export const SQLITE_MIGRATIONS = [
   Completions1763921800000,
   RewardDeliveries1763921900000,
   ReportRollup1763906400000,
+  ClickIdsPostbacks1763910000000,
+  IdempotencyKeys1763913600000,
+  ReportCompletions1763928000000,
 ];
