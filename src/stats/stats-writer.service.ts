@@ -148,18 +148,20 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
    * total of that type and its hourly row of no ad block (the event happens off the publisher's app).
    */
   async countEvent(manager: EntityManager, campaignId: string, eventType: EventType, now: number): Promise<void> {
-    await this.counters.addCampaignEvent(manager, campaignId, eventType);
+    // the flush's order (hourly rows, report rows, campaigns), so that the two never deadlock on each other's rows
     const row: HourlyIncrement = { campaignId, adBlockId: '', hour: hourStart(now), [EVENT_COUNTER_COLUMNS[eventType]]: 1 };
     await this.counters.addHourly(manager, [row]);
     await this.counters.addReportHourly(manager, [withFields(row, UNKNOWN_SEGMENT)]);
+    await this.counters.addCampaignEvent(manager, campaignId, eventType);
   }
 
   /** A verified click, in the caller's transaction: it counts in the hour and block of the click itself, beside its click count. */
   async countVerifiedClick(manager: EntityManager, click: { campaignId: string; adBlockId: string; createdAt: number }): Promise<void> {
-    await this.counters.addCampaignVerifiedClick(manager, click.campaignId);
+    // the flush's order, as countEvent
     const row: HourlyIncrement = { campaignId: click.campaignId, adBlockId: click.adBlockId, hour: hourStart(click.createdAt), verifiedClicks: 1 };
     await this.counters.addHourly(manager, [row]);
     await this.counters.addReportHourly(manager, [withFields(row, UNKNOWN_SEGMENT)]);
+    await this.counters.addCampaignVerifiedClick(manager, click.campaignId);
   }
 
   /**
