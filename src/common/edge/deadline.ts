@@ -5,9 +5,12 @@ import { answerError } from './envelope-writer';
 /**
  * The one handler deadline of every route (its length per route: see HandlerDeadline; armed by route-edge.ts before
  * the body is read), for the fast lane and the Nest handler alike: past it the request is answered 503 in the
- * envelope, and the late answer is dropped. A plain timer: Fastify's own handler deadline creates an AbortController per request and
- * aborts it when the request ends, and that abort (a DOMException with its stack) cost the click route a sixth of
- * its CPU. A click that commits after its 503 is safe to retry: a repeat is answered success and not counted again.
+ * envelope, and the late answer is dropped. A plain timer: Fastify's own handler deadline creates an AbortController
+ * per request and aborts it when the request ends, and that abort (a DOMException with its stack) cost the click route
+ * a sixth of its CPU. This deadline does not cancel the work: a click whose group commit outlives it (a database
+ * frozen longer than HANDLER_TIMEOUT_MS) can still be stored after its 503, against CONTRACT §21; its retry is then
+ * answered success and not counted again (docs/OPERATIONS.md, "Faults"). Redis waits have their own shorter deadline
+ * that does cancel (src/redis).
  */
 export function armDeadline(request: FastifyRequest, reply: FastifyReply, ms: number): void {
   const timer = setTimeout(() => {
