@@ -11,7 +11,7 @@ import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
 import { eventCountsOf } from '../conversions/event-types';
 import { CampaignRepository } from './campaign.repository';
-import { DEFAULT_CATEGORY } from './categories';
+import { type CampaignCategory, DEFAULT_CATEGORY } from './categories';
 import {
   AdDto,
   AdUpdateDto,
@@ -158,8 +158,9 @@ export class CampaignsService {
       const changes = mergeUpdate(campaign, dto, now);
       if (!underReview) return changes;
       if (!campaign.approved) return Object.assign(changes, resubmitted(campaign, now) ?? {});
-      if (dto.ad === undefined) return changes;
-      const edited = editedCreative(campaign.pendingAd ?? creativeOf(campaign), dto.ad);
+      if (dto.ad === undefined && dto.category === undefined) return changes;
+      // the creative and the category waiting (or approved), with this edit on top
+      const edited = editedCreative({ ...creativeOf(campaign), ...(campaign.pendingAd ?? {}) }, dto.ad, dto.category);
       // the ad columns keep the approved creative; the edited one waits
       return Object.assign(changes, creativeOf(campaign), reviseCreative(campaign, edited, now) ?? {});
     });
@@ -259,7 +260,7 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
     endTime: budget.endTime,
     billingType: bidding.billingType,
     costPerMicros: toMicros(bidding.costPer),
-    ...editedCreative(campaign, dto.ad),
+    ...editedCreative(campaign, dto.ad, dto.category),
     verificationUrl: dto.verificationUrl === undefined ? campaign.verificationUrl : dto.verificationUrl,
     ...mergeFrequencyCap(campaign, dto.frequencyCap),
     optimizationEvent: dto.optimizationEvent ?? campaign.optimizationEvent,
@@ -270,7 +271,7 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
 }
 
 /** The creative `base` with the given ad fields changed. */
-function editedCreative(base: CampaignCreative, given: AdUpdateDto | undefined): CampaignCreative {
+function editedCreative(base: CampaignCreative, given: AdUpdateDto | undefined, category: CampaignCategory | undefined): CampaignCreative {
   const ad = definedOnly(given);
   const destination = definedOnly(given?.destination);
   return {
@@ -282,6 +283,7 @@ function editedCreative(base: CampaignCreative, given: AdUpdateDto | undefined):
     text: ad.text ?? base.text,
     brandName: ad.brandName ?? base.brandName,
     buttonText: ad.buttonText ?? base.buttonText,
+    category: category ?? base.category,
   };
 }
 
@@ -298,6 +300,12 @@ function adOf(creative: CampaignCreative): AdDto {
   };
 }
 
+/** The category a waiting revision would give the campaign, when it changes it; null otherwise. */
+function pendingCategoryOf(campaign: Campaign): CampaignCategory | null {
+  const pending = campaign.pendingAd?.category;
+  return pending !== undefined && pending !== campaign.category ? pending : null;
+}
+
 function toReviewItem(campaign: Campaign): ReviewItemDto {
   const kind = reviewKindOf(campaign);
   return {
@@ -308,6 +316,7 @@ function toReviewItem(campaign: Campaign): ReviewItemDto {
     waitingSince: campaign.reviewRequestedAt,
     campaignStatus: campaign.status,
     category: campaign.category,
+    pendingCategory: pendingCategoryOf(campaign),
     approvedAd: kind === 'revision' ? adOf(campaign) : null,
     pendingAd: adOf(kind === 'revision' ? campaign.pendingAd! : campaign),
   };
@@ -422,6 +431,7 @@ export function toResponse(campaign: Campaign, now: number, priors: EventRatePri
     reviewStatus: campaign.reviewStatus,
     reviewNote: campaign.reviewNote === '' ? null : campaign.reviewNote,
     pendingAd: campaign.pendingAd === null ? null : adOf(campaign.pendingAd),
+    pendingCategory: pendingCategoryOf(campaign),
     verificationUrl: campaign.verificationUrl,
     frequencyCap: frequencyCapOf(campaign),
     campaignStatus: campaign.status,

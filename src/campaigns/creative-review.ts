@@ -6,7 +6,8 @@
 import { ConflictError } from '../common/errors';
 import type { Campaign, CampaignCreative } from './entities/campaign.entity';
 
-export const CREATIVE_COLUMNS = ['adFormat', 'popupImage', 'icon', 'actionType', 'destinationUrl', 'text', 'brandName', 'buttonText'] as const;
+/** What review covers: the creative and the category (blocks refuse categories, docs/CONTRACT.md §18). */
+export const CREATIVE_COLUMNS = ['adFormat', 'popupImage', 'icon', 'actionType', 'destinationUrl', 'text', 'brandName', 'buttonText', 'category'] as const;
 
 export type ReviewKind = 'new' | 'revision';
 
@@ -17,7 +18,8 @@ export function creativeOf(campaign: CampaignCreative): CampaignCreative {
 }
 
 export function sameCreative(a: CampaignCreative, b: CampaignCreative): boolean {
-  return CREATIVE_COLUMNS.every((column) => a[column] === b[column]);
+  // a revision stored before categories were reviewed has none: it keeps the category
+  return CREATIVE_COLUMNS.every((column) => a[column] === b[column] || (column === 'category' && (a[column] === undefined || b[column] === undefined)));
 }
 
 /** What waits: a campaign never approved is `new`, an approved one with a pending creative a `revision`. */
@@ -60,7 +62,7 @@ export function approval(campaign: Campaign): Partial<Campaign> {
   assertWaiting(campaign);
   const decided = { reviewStatus: 'approved' as const, reviewNote: '', pendingAd: null, reviewRequestedAt: 0 };
   if (!campaign.approved) return { ...decided, approved: true, status: campaign.status === 'inReview' ? 'onGoing' : campaign.status };
-  return { ...decided, ...campaign.pendingAd! };
+  return { ...decided, ...creativeOf({ ...creativeOf(campaign), ...campaign.pendingAd! }) };
 }
 
 /**

@@ -166,6 +166,7 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         reviewStatus: 'approved',
         reviewNote: null,
         pendingAd: null,
+        pendingCategory: null,
         verificationUrl: 'https://verify.example.com/adnet?source=exact',
         frequencyCap: null,
         campaignStatus: 'onGoing',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
 import { createAdBlock, refreshIndex } from '../support/serving-helpers';
-import { Body, CAMPAIGN_BASE, expectValidationError, fetchAds, newUser, openCampaign, UNKNOWN_ID } from '../support/serving-fixtures';
+import { BLOCK_BASE, Body, CAMPAIGN_BASE, expectValidationError, fetchAds, newUser, openCampaign, UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
 
 const REVIEWS = '/api/v2/admin/reviews';
@@ -69,6 +69,7 @@ describe(`Creative review [${TEST_PROFILE}]`, () => {
       waitingSince: expect.any(Number),
       campaignStatus: 'inReview',
       category: 'other',
+      pendingCategory: null,
       approvedAd: null,
       pendingAd: expect.objectContaining({ text: 'Fresh text', destination: { actionType: 'visit.website', url: OLD_URL } }),
     });
@@ -182,6 +183,35 @@ describe(`Creative review [${TEST_PROFILE}]`, () => {
     const withdrawn = await update({ campaignId, ad: { text: 'Budget only text' } }).expect(200);
     expect(withdrawn.body.data).toEqual(expect.objectContaining({ reviewStatus: 'approved', pendingAd: null }));
     expect((await queue()).map((item) => item.campaignId)).not.toContain(campaignId);
+    await end(campaignId);
+  });
+
+  it('should review a category change with the creative: a block that refuses the category keeps refusing it until approval', async () => {
+    const campaignId = await create('Casino');
+    await update({ campaignId, category: 'gambling' }).expect(200);
+    await approve({ campaignId }).expect(200);
+    const strict = await createAdBlock(t, publisher.apiKey, 'No gambling');
+    await t
+      .http()
+      .post(`${BLOCK_BASE}/update`)
+      .set('x-api-key', publisher.apiKey)
+      .send({ adBlockId: strict, blockedCategories: ['gambling'] })
+      .expect(200);
+    await refreshIndex(t);
+    const servedOnStrict = async () => (await fetchAds(t, publisher.apiKey, strict, newUser())).some((ad) => ad.campaignId === campaignId);
+    expect(await servedOnStrict()).toBe(false);
+
+    // leaving the category is an edit nobody saw: it waits, and the approved category keeps applying
+    const edited = (await update({ campaignId, category: 'games' }).expect(200)).body.data;
+    expect(edited).toEqual(expect.objectContaining({ category: 'gambling', pendingCategory: 'games', reviewStatus: 'pending' }));
+    expect((await queue()).find((item) => item.campaignId === campaignId)).toEqual(expect.objectContaining({ category: 'gambling', pendingCategory: 'games' }));
+    await refreshIndex(t);
+    expect(await servedOnStrict()).toBe(false);
+
+    await approve({ campaignId }).expect(200);
+    expect(await detail(campaignId)).toEqual(expect.objectContaining({ category: 'games', pendingCategory: null, reviewStatus: 'approved' }));
+    await refreshIndex(t);
+    expect(await servedOnStrict()).toBe(true);
     await end(campaignId);
   });
 

@@ -119,7 +119,13 @@ export const CampaignShow = () => (
             ['Status', <StatusChip source="campaignStatus" />],
             ['Delivery', <StatusChip source="deliveryStatus" />],
             ['Review', <StatusChip source="reviewStatus" />],
-            ['Category', <TextField source="category" />],
+            [
+              'Category',
+              <FunctionField
+                source="category"
+                render={(record: RaRecord) => (record.pendingCategory ? `${record.category} (${record.pendingCategory} waits for review)` : record.category)}
+              />,
+            ],
             ['Impressions', <CountField source="impressions" />],
             ['Views (SDK)', <CountField source="views" />],
             ['Clicks', <CountField source="clicks" />],

@@ -24,6 +24,8 @@ interface ReviewItem {
   waitingSince: number;
   campaignStatus: string;
   category: string;
+  /** The category the revision would give it, when it changes it */
+  pendingCategory?: string | null;
   approvedAd: Creative | null;
   pendingAd: Creative;
 }
@@ -89,7 +91,13 @@ const ReviewCard = ({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
         <Stack direction="row" spacing={1} alignItems="center" sx={{ mb: 1, flexWrap: 'wrap' }}>
           <Typography variant="h6">{item.name}</Typography>
           <Chip size="small" label={item.kind === 'new' ? 'new campaign' : 'edited creative'} />
-          <Chip size="small" label={item.category} variant="outlined" />
+          <Chip
+            size="small"
+            label={item.pendingCategory ? `category ${item.category} → ${item.pendingCategory}` : item.category}
+            color={item.pendingCategory ? 'warning' : 'default'}
+            variant="outlined"
+            data-testid="review-category"
+          />
           <Typography variant="body2" color="text.secondary">
             waiting since {formatDateTime(item.waitingSince)}
           </Typography>

@@ -1959,6 +1959,12 @@ export interface components {
             /** @description An edited creative waiting for review (CAMPAIGN_REVIEW=true): `ad` keeps serving until an admin approves it; null when none waits */
             pendingAd: components["schemas"]["AdDto"] | null;
             /**
+             * @description A category change waiting for review with the creative (CAMPAIGN_REVIEW=true): `category` applies until an admin approves it; null when none waits
+             * @example null
+             * @enum {string|null}
+             */
+            pendingCategory: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other" | null;
+            /**
              * @description Verification endpoint, or null
              * @example https://api.example.com/adnet/verify
              */
@@ -2157,6 +2163,12 @@ export interface components {
             approvedAd: components["schemas"]["AdDto"] | null;
             /** @description The creative waiting for review */
             pendingAd: components["schemas"]["AdDto"];
+            /**
+             * @description The category the revision would give the campaign, when it changes it
+             * @example null
+             * @enum {string|null}
+             */
+            pendingCategory: "games" | "apps" | "finance" | "crypto" | "gambling" | "dating" | "shopping" | "education" | "entertainment" | "other" | null;
         };
         ReviewListDto: {
             /**

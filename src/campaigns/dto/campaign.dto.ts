@@ -491,6 +491,15 @@ export class CampaignResponseDto extends CampaignStatsDto {
   })
   pendingAd: AdDto | null;
 
+  @ApiProperty({
+    enum: CAMPAIGN_CATEGORIES,
+    nullable: true,
+    description:
+      'A category change waiting for review with the creative (CAMPAIGN_REVIEW=true): `category` applies until an admin approves it; null when none waits',
+    example: null,
+  })
+  pendingCategory: CampaignCategory | null;
+
   @ApiProperty({ description: 'Verification endpoint, or null', example: 'https://api.example.com/adnet/verify', nullable: true, type: String })
   verificationUrl: string | null;
 
@@ -545,6 +554,14 @@ export class ReviewItemDto {
 
   @ApiProperty({ type: AdDto, description: 'The creative waiting for review' })
   pendingAd: AdDto;
+
+  @ApiProperty({
+    enum: CAMPAIGN_CATEGORIES,
+    nullable: true,
+    description: 'The category the revision would give the campaign, when it changes it',
+    example: null,
+  })
+  pendingCategory: CampaignCategory | null;
 }
 
 export class ReviewListDto extends SuccessPageDto {

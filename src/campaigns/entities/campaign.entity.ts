@@ -20,6 +20,11 @@ export interface CampaignCreative {
   text: string;
   brandName: string;
   buttonText: string;
+  /**
+   * Reviewed with the creative: a block's blocked categories rely on it, so an approved campaign cannot leave a
+   * category by an edit nobody saw. Absent in revisions stored before it was reviewed (then: unchanged).
+   */
+  category?: CampaignCategory;
 }
 
 export interface CampaignTargeting {
