@@ -45,6 +45,8 @@ test.describe('reports', () => {
     await expect(row).toContainText(campaignId);
     await expect(row).toContainText('US');
     await expect(page.getByTestId('report-totals')).toContainText(String(expected.totals.cost));
+    // the chart: one group per value of the first dimension (one campaign here), a bar each for impressions and clicks
+    await expect(page.getByTestId('report-chart').locator('.recharts-bar-rectangle')).toHaveCount(2);
     await screenshot(page, '50-reports');
 
     const downloading = page.waitForEvent('download');

@@ -20,6 +20,8 @@ import { useState } from 'react';
 import { Button, Title, useDataProvider, useNotify } from 'react-admin';
 import { API_KEY_STORAGE } from '../api';
 import type { AdnetDataProvider, ReportAnswer } from '../dataProvider';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { chartPoints } from './reportChart';
 
 const DIMENSIONS: [value: string, label: string][] = [
   ['day', 'Day'],
@@ -143,6 +145,21 @@ export const ReportsPage = () => {
           <Alert severity="info">No traffic in this window.</Alert>
         ) : (
           <Box sx={{ overflowX: 'auto' }}>
+            {report.groupBy.length > 0 ? (
+              <Box sx={{ height: 260, minWidth: 320, mb: 2 }} data-testid="report-chart">
+                <ResponsiveContainer width="100%" height="100%">
+                  <BarChart data={chartPoints(report)}>
+                    <CartesianGrid strokeDasharray="3 3" />
+                    <XAxis dataKey="label" />
+                    <YAxis allowDecimals={false} />
+                    <Tooltip />
+                    <Legend />
+                    <Bar dataKey="impressions" name="Impressions" fill="#1976d2" />
+                    <Bar dataKey="clicks" name="Clicks" fill="#2e7d32" />
+                  </BarChart>
+                </ResponsiveContainer>
+              </Box>
+            ) : null}
             <Table size="small" data-testid="report-table">
               <TableHead>
                 <TableRow>
