@@ -65,22 +65,15 @@ const EXPLANATION =
   'The ad requests of the last 7 days, sampled, replayed through this targeting and bid against the campaigns live now, ' +
   'scaled to a day. Frequency caps are not replayed.';
 
-/** In the campaign form: the forecast of what the form holds now (an edit forecasts without competing with itself). */
-export const FormForecast = () => {
-  const { getValues } = useFormContext();
-  const record = useRecordContext();
+/** The explanation, the Forecast button and, once answered, the figures of the body `bodyOf` gives at the press. */
+const ForecastRunner = ({ bodyOf }: { bodyOf: () => Record<string, unknown> }) => {
   const { forecast, loading, run } = useForecast();
   return (
-    <Box sx={{ width: '100%', maxWidth: 900 }}>
+    <>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {EXPLANATION}
       </Typography>
-      <Button
-        label="Forecast"
-        variant="outlined"
-        disabled={loading}
-        onClick={() => void run({ ...campaignBody(getValues()), ...(record?.id ? { campaignId: String(record.id) } : {}) })}
-      >
+      <Button label="Forecast" variant="outlined" disabled={loading} onClick={() => void run(bodyOf())}>
         <InsightsIcon />
       </Button>
       {forecast ? (
@@ -88,6 +81,17 @@ export const FormForecast = () => {
           <ForecastFigures forecast={forecast} />
         </Box>
       ) : null}
+    </>
+  );
+};
+
+/** In the campaign form: the forecast of what the form holds now (an edit forecasts without competing with itself). */
+export const FormForecast = () => {
+  const { getValues } = useFormContext();
+  const record = useRecordContext();
+  return (
+    <Box sx={{ width: '100%', maxWidth: 900 }}>
+      <ForecastRunner bodyOf={() => ({ ...campaignBody(getValues()), ...(record?.id ? { campaignId: String(record.id) } : {}) })} />
     </Box>
   );
 };
@@ -95,23 +99,12 @@ export const FormForecast = () => {
 /** On the campaign: the forecast of its current settings. */
 export const CampaignForecastCard = () => {
   const record = useRecordContext();
-  const { forecast, loading, run } = useForecast();
   if (!record) return null;
   return (
     <Card variant="outlined" sx={{ width: '100%' }} data-testid="forecast-card">
       <CardContent>
         <Typography variant="h6">Forecast</Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-          {EXPLANATION}
-        </Typography>
-        <Button label="Forecast" variant="outlined" disabled={loading} onClick={() => void run({ ...campaignBody(record), campaignId: String(record.id) })}>
-          <InsightsIcon />
-        </Button>
-        {forecast ? (
-          <Box sx={{ mt: 2 }}>
-            <ForecastFigures forecast={forecast} />
-          </Box>
-        ) : null}
+        <ForecastRunner bodyOf={() => ({ ...campaignBody(record), campaignId: String(record.id) })} />
       </CardContent>
     </Card>
   );
