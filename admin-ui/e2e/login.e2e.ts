@@ -18,14 +18,14 @@ test.describe('login', () => {
 
     const advertiser = await createAccount(['advertiser']);
     await login(page, advertiser.apiKey);
-    expect(await menus()).toEqual(['Dashboard', 'Campaigns', 'My account']);
+    expect(await menus()).toEqual(['Dashboard', 'Campaigns', 'Reports', 'My account']);
     await page.getByRole('button', { name: 'Profile' }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await expect(page.locator('input[name="apiKey"]')).toBeVisible();
 
     const publisher = await createAccount(['publisher']);
     await login(page, publisher.apiKey);
-    expect(await menus()).toEqual(['Dashboard', 'Ad blocks', 'Profile import', 'My account']);
+    expect(await menus()).toEqual(['Dashboard', 'Ad blocks', 'Profile import', 'Reports', 'My account']);
     await page.evaluate(() => localStorage.clear());
 
     const partner = await createAccount(['partner']);
@@ -34,7 +34,18 @@ test.describe('login', () => {
     await page.evaluate(() => localStorage.clear());
 
     await login(page, adminKey());
-    expect(await menus()).toEqual(['Dashboard', 'Campaigns', 'Ad blocks', 'Exchange', 'Accounts', 'Profile import', 'My account', 'Queues']);
+    expect(await menus()).toEqual([
+      'Dashboard',
+      'Campaigns',
+      'Ad blocks',
+      'Exchange',
+      'Accounts',
+      'Profile import',
+      'Reports',
+      'My account',
+      'Queues',
+      'Reviews',
+    ]);
     await screenshot(page, '02-admin-dashboard');
   });
 

@@ -46,7 +46,14 @@ test.describe('rewarded ad blocks', () => {
       });
 
       // a user watches an ad to the end: reported until the block's 5 s have passed on the service's clock
-      const { campaignId } = await apiData('/api/v2/openapi/ad/campaign/create', advertiser.apiKey, campaignBody('Rewarded campaign'));
+      const { campaignId } = await apiData(
+        '/api/v2/openapi/ad/campaign/create',
+        advertiser.apiKey,
+        campaignBody('Rewarded campaign', {
+          // the suite's other specs leave campaigns running on the same server: this one must rank first on the block
+          bidding: { billingType: 'CPM', costPer: 95 },
+        }),
+      );
       await untilServed(publisher.apiKey, adBlockId, campaignId);
       const [served] = await traffic(publisher.apiKey, adBlockId, 1, 0, campaignId);
       const complete = () =>
