@@ -96,7 +96,7 @@ const ReviewCard = ({ item, onDecided }: { item: ReviewItem; onDecided: () => vo
             label={item.pendingCategory ? `category ${item.category} → ${item.pendingCategory}` : item.category}
             color={item.pendingCategory ? 'warning' : 'default'}
             variant="outlined"
-            data-testid="review-category"
+            data-testid="category-change"
           />
           <Typography variant="body2" color="text.secondary">
             waiting since {formatDateTime(item.waitingSince)}
