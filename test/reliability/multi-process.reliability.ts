@@ -706,12 +706,15 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       // loopback targets allowed for this phase's workers; a long timeout keeps the first call in flight
       await cluster.worker!.stop('SIGTERM');
       await cluster.startWorker({ VERIFICATION_ALLOW_PRIVATE: 'true', REWARD_TIMEOUT_MS: '60000' });
-      const port = world.ports[1];
+      // the API the earlier phases left serving (B5 SIGKILLs api0 and leaves api1)
+      const port = cluster.apiPorts[1];
+      await waitUntil(`API :${port} ready`, async () => (await call(port, 'GET', '/health/ready')).status === 200, 20_000, 100);
       const publisher = world.publishers[0];
       const created = await call(port, 'POST', '/api/v2/openapi/ad/block/create', {
         key: publisher.key,
         body: { name: 'Rewarded', format: 'rewarded', minViewMs: 5000, rewardUrl: 'https://rewards.example.com/hook' },
       });
+      if (created.status !== 200) throw new Error(`block create answered ${created.status} ${created.error ?? JSON.stringify(created.body)}`);
       const adBlockId = String(created.body!.data.adBlockId);
       // the APIs refuse a loopback URL; the worker's guard is what this phase relies on
       await cluster.sql('UPDATE ad_blocks SET rewardUrl = ? WHERE id = ?', [rewardUrl, adBlockId]);
