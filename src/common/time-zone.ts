@@ -1,7 +1,7 @@
 /**
  * Calendar days in an account's IANA time zone (docs/CONTRACT.md "Time zones"): a day runs from one local midnight to
  * the next, 23 or 25 hours across a daylight-saving change. A day is identified by the instant it starts (ms), which
- * stays unique when an account moves between zones, where a date name (`2026-03-08`) could repeat.
+ * stays unique when an account moves between zones, where a date name could repeat.
  */
 export const DEFAULT_TIME_ZONE = 'UTC';
 
