@@ -3,7 +3,8 @@ import { ACCOUNTS_CONFIG, AccountsConfig } from './accounts.config';
 import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
 import { ChangeBus } from '../common/change-bus';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors';
-import { canonicalTimeZone, DEFAULT_TIME_ZONE, scheduleZoneChange } from '../common/time-zone';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE, scheduleZoneChange, ZoneSchedule } from '../common/time-zone';
+import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { AccountRepository } from './account.repository';
 import { generateApiKey, generatePostbackToken, generateWebhookSecret, hashApiKey } from './api-key-secret';
@@ -27,6 +28,9 @@ const MAX_CACHED_KEYS = 50_000;
 const WEBHOOK_SECRET_CHANGED = 'webhookSecret';
 const SANDBOX_ROLES: Role[] = ['advertiser', 'publisher', 'partner'];
 
+/** Told of an account's new zone schedule once it is stored (the campaigns feature keeps a copy on its rows). */
+export type ZoneScheduleListener = (accountId: string, schedule: ZoneSchedule) => Promise<void>;
+
 @Injectable()
 export class AccountsService implements OnModuleInit {
   private readonly logger = new Logger(AccountsService.name);
@@ -34,6 +38,7 @@ export class AccountsService implements OnModuleInit {
   private readonly secretCache = new LruCache<string, { secret: string; expiresAt: number; loadedAt: number }>(MAX_CACHED_KEYS);
   /** Secrets loaded before this are reloaded at their next use (the change notices were lost meanwhile). */
   private secretsStaleBefore = 0;
+  private readonly zoneListeners: ZoneScheduleListener[] = [];
 
   constructor(
     private readonly accounts: AccountRepository,
@@ -41,6 +46,7 @@ export class AccountsService implements OnModuleInit {
     @Inject(RUNTIME_CONFIG) private readonly runtimeConfig: RuntimeConfig,
     private readonly changes: ChangeBus,
     private readonly principals: PrincipalResolver,
+    private readonly clock: Clock,
   ) {
     changes.on(WEBHOOK_SECRET_CHANGED, (accountId) => this.secretCache.delete(accountId));
     changes.onReconnect(() => (this.secretsStaleBefore = Date.now()));
@@ -89,9 +95,22 @@ export class AccountsService implements OnModuleInit {
     const zone = canonicalTimeZone(timeZone);
     if (zone === null) throw ValidationError.of('timeZone', 'must be an IANA time zone name such as Europe/Berlin or UTC');
     const account = await this.getAccount(accountId);
-    Object.assign(account, scheduleZoneChange(account, zone, Date.now()));
+    const schedule = scheduleZoneChange(account, zone, this.clock.now());
+    Object.assign(account, schedule);
     await this.accounts.setTimeZoneSchedule(accountId, account);
+    for (const listener of this.zoneListeners) await listener(accountId, schedule);
     return account;
+  }
+
+  /** Calls `listener` after every change of an account's zone schedule (before the change is answered). */
+  onTimeZoneChange(listener: ZoneScheduleListener): void {
+    this.zoneListeners.push(listener);
+  }
+
+  /** The account's zone schedule as stored (UTC days for an account that never chose a zone). */
+  async zoneScheduleOf(accountId: string): Promise<ZoneSchedule> {
+    const { timeZone, nextTimeZone, timeZoneChangesAt } = await this.getAccount(accountId);
+    return { timeZone, nextTimeZone, timeZoneChangesAt };
   }
 
   /**

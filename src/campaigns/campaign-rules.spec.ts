@@ -1,7 +1,7 @@
 import { ConflictError, ValidationError } from '../common/errors';
 import { applyStatusAction, checkCampaignNumbers, deliveryStatus, StatusAction } from './campaign-rules';
 import type { CampaignStatus } from './entities/campaign.entity';
-import { utcDay } from '../common/day';
+import { dayKeyOf } from '../common/time-zone';
 
 describe('applyStatusAction', () => {
   const cases: Array<[CampaignStatus, boolean, StatusAction, boolean, CampaignStatus | 'conflict']> = [
@@ -50,7 +50,10 @@ describe('deliveryStatus', () => {
     totalBudgetMicros: 100,
     dailyBudgetMicros: 10,
     daySpentMicros: 0,
-    spentDay: utcDay(now),
+    spentDay: dayKeyOf(now - (now % 86_400_000)),
+    timeZone: 'UTC',
+    nextTimeZone: null,
+    timeZoneChangesAt: null,
   };
 
   it('should follow the stored status when not onGoing', () => {
@@ -68,7 +71,7 @@ describe('deliveryStatus', () => {
   });
 
   it("should not count yesterday's spend against today's budget", () => {
-    expect(deliveryStatus({ ...base, daySpentMicros: 10, spentDay: utcDay(now - 86_400_000) }, now)).toBe('delivering');
+    expect(deliveryStatus({ ...base, daySpentMicros: 10, spentDay: dayKeyOf(now - (now % 86_400_000) - 86_400_000) }, now)).toBe('delivering');
   });
 });
 

@@ -1,5 +1,5 @@
 import { ConflictError, FieldError, ValidationError } from '../common/errors';
-import { utcDay } from '../common/day';
+import { BudgetDay, budgetDayAt, ZoneSchedule } from '../common/time-zone';
 import { hasAtMostDecimals } from '../common/money';
 import type { Campaign, CampaignStatus } from './entities/campaign.entity';
 
@@ -30,16 +30,24 @@ export function applyStatusAction(state: StatusState, action: StatusAction, byAd
   return { status: 'onGoing', approved: true };
 }
 
-/** Spend of the UTC day of `now`: the stored day total only counts when it is today's. */
-export function spentToday(campaign: Pick<Campaign, 'daySpentMicros' | 'spentDay'>, now: number): number {
-  return campaign.spentDay === utcDay(now) ? campaign.daySpentMicros : 0;
+type ZoneFacts = Pick<Campaign, 'timeZone' | 'nextTimeZone' | 'timeZoneChangesAt'>;
+
+/** The campaign's budget day holding `now`: a day of its account's zone (docs/CONTRACT.md §16). */
+export function budgetDayOf(campaign: ZoneFacts, now: number): BudgetDay {
+  return budgetDayAt(campaign as ZoneSchedule, now);
+}
+
+/** Spend of the campaign's budget day holding `now`: the stored day total only counts when it is that day's. */
+export function spentToday(campaign: Pick<Campaign, 'daySpentMicros' | 'spentDay'> & ZoneFacts, now: number): number {
+  return campaign.spentDay === budgetDayOf(campaign, now).key ? campaign.daySpentMicros : 0;
 }
 
 type DeliveryFacts = Pick<
   Campaign,
   'status' | 'startTime' | 'endTime' | 'spentMicros' | 'totalBudgetMicros' | 'dailyBudgetMicros' | 'daySpentMicros' | 'spentDay'
->;
-type BudgetFacts = Pick<Campaign, 'spentMicros' | 'totalBudgetMicros' | 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'>;
+> &
+  ZoneFacts;
+type BudgetFacts = Pick<Campaign, 'spentMicros' | 'totalBudgetMicros' | 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'> & ZoneFacts;
 
 /**
  * The rules of whether a campaign may serve, each defined once: the delivery status, the serving index (which
@@ -53,7 +61,7 @@ export function hasTotalBudgetLeft(campaign: Pick<Campaign, 'spentMicros' | 'tot
   return campaign.spentMicros < campaign.totalBudgetMicros;
 }
 
-export function hasDailyBudgetLeft(campaign: Pick<Campaign, 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'>, now: number): boolean {
+export function hasDailyBudgetLeft(campaign: Pick<Campaign, 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'> & ZoneFacts, now: number): boolean {
   return spentToday(campaign, now) < campaign.dailyBudgetMicros;
 }
 

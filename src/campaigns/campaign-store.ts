@@ -26,6 +26,9 @@ export type CampaignBillingFacts = Pick<
   | 'spentMicros'
   | 'daySpentMicros'
   | 'spentDay'
+  | 'timeZone'
+  | 'nextTimeZone'
+  | 'timeZoneChangesAt'
 >;
 
 /** The campaign rows' port for the serving index (the campaigns feature owns the `campaigns` table). */

@@ -1,3 +1,4 @@
+import type { ZoneSchedule } from '../common/time-zone';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DeepPartial, FindOptionsWhere, In, MoreThan, Not, Repository } from 'typeorm';
@@ -63,6 +64,16 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
     return (await this.campaigns.find({ select: { id: true }, where: { accountId } })).map((row) => row.id);
   }
 
+  /**
+   * Copies an account's new zone schedule onto its campaigns (a new version of each, so that every serving index
+   * reloads them); answers their ids.
+   */
+  async followAccountZone(accountId: string, schedule: ZoneSchedule): Promise<string[]> {
+    const { timeZone, nextTimeZone, timeZoneChangesAt } = schedule;
+    await this.campaigns.update({ accountId }, { timeZone, nextTimeZone, timeZoneChangesAt, version: () => 'version + 1' });
+    return this.idsOf(accountId);
+  }
+
   async updateAtVersion(id: string, version: number, changes: Partial<Campaign>): Promise<boolean> {
     const result = await this.campaigns.update({ id, version } as FindOptionsWhere<Campaign>, changes as QueryDeepPartialEntity<Campaign>);
     return result.affected === 1;
@@ -122,6 +133,9 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
           spentMicros: Number(row.spentMicros),
           daySpentMicros: Number(row.daySpentMicros),
           spentDay: String(row.spentDay),
+          timeZone: String(row.timeZone),
+          nextTimeZone: row.nextTimeZone === null ? null : String(row.nextTimeZone),
+          timeZoneChangesAt: row.timeZoneChangesAt === null ? null : Number(row.timeZoneChangesAt),
         },
       ]),
     );
@@ -166,6 +180,9 @@ const BILLING_COLUMNS: readonly (keyof CampaignBillingFacts)[] = [
   'spentMicros',
   'daySpentMicros',
   'spentDay',
+  'timeZone',
+  'nextTimeZone',
+  'timeZoneChangesAt',
 ];
 
 function servableWhere(now: number) {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CampaignReviewMetrics } from './campaign-review-metrics';
 import { CampaignReviewsController } from './campaign-reviews.controller';
@@ -9,7 +10,7 @@ import { CampaignsService } from './campaigns.service';
 import { Campaign } from './entities/campaign.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Campaign])],
+  imports: [TypeOrmModule.forFeature([Campaign]), AccountsModule],
   controllers: [CampaignsController, CampaignReviewsController],
   providers: [CampaignsService, CampaignRepository, CampaignReviewMetrics, { provide: CAMPAIGN_STORE, useExisting: CampaignRepository }],
   exports: [CampaignsService, CAMPAIGN_STORE],

@@ -1,4 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { AccountsService } from '../accounts/accounts.service';
+import { DEFAULT_TIME_ZONE, ZoneSchedule } from '../common/time-zone';
+import { DEFAULT_PACING, pacingOf } from './pacing';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { CAMPAIGNS_CONFIG, CampaignsConfig } from './campaigns.config';
 import { isAdmin, Principal } from '../accounts/principal';
 import { ChangeBus } from '../common/change-bus';
@@ -8,7 +11,7 @@ import { newId } from '../common/ids';
 import { zeroEventCounters } from '../database/counter-columns';
 import { changeWithVersion } from '../database/versioned-change';
 import { fromMicros, toMicros } from '../common/money';
-import { applyStatusAction, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
+import { applyStatusAction, budgetDayOf, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
 import { eventCountsOf } from '../conversions/event-types';
 import { CampaignRepository } from './campaign.repository';
 import { type CampaignCategory, DEFAULT_CATEGORY } from './categories';
@@ -44,6 +47,7 @@ const EDITABLE_COLUMNS = [
   'budgetStrategy',
   'startTime',
   'endTime',
+  'pacing',
   'billingType',
   'costPerMicros',
   'adFormat',
@@ -69,14 +73,25 @@ const EDITABLE_COLUMNS = [
 /** How long the network's event-rate priors are kept before they are read again (one query over every campaign). */
 const PRIORS_MAX_AGE_MS = 60_000;
 
+/** The zone schedule of an account that never chose a zone. */
+const UTC_DAYS: ZoneSchedule = { timeZone: DEFAULT_TIME_ZONE, nextTimeZone: null, timeZoneChangesAt: null };
+
 @Injectable()
-export class CampaignsService {
+export class CampaignsService implements OnModuleInit {
   constructor(
     @Inject(CAMPAIGNS_CONFIG) private readonly config: CampaignsConfig,
     private readonly changes: ChangeBus,
     private readonly clock: Clock,
     private readonly store: CampaignRepository,
+    private readonly accounts: AccountsService,
   ) {}
+
+  onModuleInit(): void {
+    this.accounts.onTimeZoneChange(async (accountId, schedule) => {
+      const ids = await this.store.followAccountZone(accountId, schedule);
+      await this.changes.publishMany(CAMPAIGN_CHANGED, ids);
+    });
+  }
 
   private priors: { readAt: number; value: Promise<EventRatePriors> } | null = null;
 
@@ -84,7 +99,7 @@ export class CampaignsService {
    * The campaign a create body makes, checked as create checks it but not stored (create stores it; the forecast
    * replays it).
    */
-  draft(principal: Principal, dto: CampaignCreateDto): Campaign {
+  draft(principal: Principal, dto: CampaignCreateDto, zone: ZoneSchedule = UTC_DAYS): Campaign {
     checkCampaignNumbers({ ...dto.budget, ...dto.bidding });
     const now = this.clock.now();
     const review = this.config.campaignReview && !isAdmin(principal);
@@ -123,6 +138,10 @@ export class CampaignsService {
       spentMicros: 0,
       daySpentMicros: 0,
       spentDay: '',
+      pacing: dto.budget.pacing ?? DEFAULT_PACING,
+      timeZone: zone.timeZone,
+      nextTimeZone: zone.nextTimeZone,
+      timeZoneChangesAt: zone.timeZoneChangesAt,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -130,7 +149,7 @@ export class CampaignsService {
   }
 
   async create(principal: Principal, dto: CampaignCreateDto): Promise<string> {
-    const campaign = this.draft(principal, dto);
+    const campaign = this.draft(principal, dto, await this.accounts.zoneScheduleOf(principal.accountId));
     await this.store.insert(campaign);
     this.changes.publish(CAMPAIGN_CHANGED, campaign.id);
     return campaign.id;
@@ -258,6 +277,7 @@ function mergeUpdate(campaign: Campaign, dto: CampaignUpdateDto, now: number): P
     budgetStrategy: budget.strategy,
     startTime: budget.startTime,
     endTime: budget.endTime,
+    pacing: budget.pacing,
     billingType: bidding.billingType,
     costPerMicros: toMicros(bidding.costPer),
     ...editedCreative(campaign, dto.ad, dto.category),
@@ -355,6 +375,7 @@ function budgetOf(campaign: Campaign) {
     strategy: campaign.budgetStrategy,
     startTime: campaign.startTime,
     endTime: campaign.endTime,
+    pacing: campaign.pacing,
   };
 }
 
@@ -437,6 +458,7 @@ export function toResponse(campaign: Campaign, now: number, priors: EventRatePri
     campaignStatus: campaign.status,
     deliveryStatus: deliveryStatus(campaign, now),
     ...stats,
+    ...pacingOf(campaign, budgetDayOf(campaign, now), spentToday(campaign, now), now),
     estimatedEventRate: estimatedEventRate(stats.conversions, campaign.clicks, priors[campaign.optimizationEvent]),
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,

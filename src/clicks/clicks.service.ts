@@ -4,7 +4,7 @@ import { SERVING_CONFIG, ServingConfig } from '../serving/serving.config';
 import { TRUST_CONFIG, TrustConfig } from '../trust/trust.config';
 import { AdBlocksService } from '../ad-blocks/ad-blocks.service';
 import { isAdmin, type Principal } from '../accounts/principal';
-import { utcDay } from '../common/day';
+import { budgetDayOf } from '../campaigns/campaign-rules';
 import { Clock } from '../common/clock';
 import type { RequestFacts } from '../common/request-facts';
 import { newId } from '../common/ids';
@@ -107,14 +107,13 @@ export class ClicksService {
     if (!found || found.campaign.adId !== event.adId) throw noImpression();
     const { campaign, billable } = found;
     const requestInvalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent });
-    const day = utcDay(now);
+    const day = budgetDayOf(campaign, now).key;
     const clickId = newId(now);
     const request: ClickRequest = withFields(budgetFacts(campaign, day), {
       userId: event.messengerUserId,
       adBlockId: event.adBlockId,
       adId: event.adId,
       now,
-      day,
       priceMicros: campaign.billingType === 'CPC' ? campaign.costPerMicros : 0,
       exclusionMs: this.runtimeConfig.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
       clickId,
@@ -163,7 +162,7 @@ export class ClicksService {
     });
     try {
       // the report rollup's country and platform: those of the click's request
-      await this.stats.recordClick(withFields(click, { country: this.geo.countryOf(facts.ip), platform: platformFromUserAgent(facts.userAgent) }));
+      await this.stats.recordClick(withFields(click, { country: this.geo.countryOf(facts.ip), platform: platformFromUserAgent(facts.userAgent), day }));
     } catch (error) {
       await this.state.undoClick(request, outcome.costMicros);
       throw error;

@@ -1,4 +1,4 @@
-import { canonicalTimeZone, localDate, localDayStart, nextLocalMidnight, scheduleZoneChange, zoneAt } from './time-zone';
+import { budgetDayAt, canonicalTimeZone, dayKeyOf, localDate, localDayStart, nextLocalMidnight, scheduleZoneChange, zoneAt } from './time-zone';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -48,5 +48,28 @@ describe('time zones', () => {
     const later = scheduleZoneChange(schedule, 'Europe/Berlin', at('2026-12-05T12:00:00Z'));
     expect(later.timeZone).toBe('America/New_York');
     expect(later.timeZoneChangesAt).toBe(at('2026-12-06T05:00:00Z'));
+  });
+
+  it('keys budget days by their start so that keys sort in time, also across a zone change either way', () => {
+    const utc = { timeZone: 'UTC', nextTimeZone: null, timeZoneChangesAt: null };
+    expect(budgetDayAt(utc, at('2026-12-04T10:00:00Z'))).toEqual({
+      key: dayKeyOf(at('2026-12-04T00:00:00Z')),
+      start: at('2026-12-04T00:00:00Z'),
+      end: at('2026-12-05T00:00:00Z'),
+    });
+    expect(dayKeyOf(at('2026-12-04T00:00:00Z'))).toHaveLength(10);
+    // Tokyo -> New York at Tokyo's midnight: New York is still on the 4th, so the day of the change is a short one
+    const west = scheduleZoneChange({ timeZone: 'Asia/Tokyo', nextTimeZone: null, timeZoneChangesAt: null }, 'America/New_York', at('2026-12-04T10:00:00Z'));
+    const before = budgetDayAt(west, at('2026-12-04T14:00:00Z'));
+    const short = budgetDayAt(west, at('2026-12-04T16:00:00Z'));
+    const next = budgetDayAt(west, at('2026-12-05T06:00:00Z'));
+    expect([before.start, before.end]).toEqual([at('2026-12-03T15:00:00Z'), at('2026-12-04T15:00:00Z')]);
+    expect([short.start, short.end]).toEqual([at('2026-12-04T15:00:00Z'), at('2026-12-05T05:00:00Z')]);
+    expect([next.start, next.end]).toEqual([at('2026-12-05T05:00:00Z'), at('2026-12-06T05:00:00Z')]);
+    expect(before.key < short.key && short.key < next.key).toBe(true);
+    // New York -> Tokyo at New York's midnight: Tokyo's next midnight ends the day of the change
+    const east = scheduleZoneChange({ timeZone: 'America/New_York', nextTimeZone: null, timeZoneChangesAt: null }, 'Asia/Tokyo', at('2026-12-04T12:00:00Z'));
+    const changeDay = budgetDayAt(east, at('2026-12-05T06:00:00Z'));
+    expect([changeDay.start, changeDay.end]).toEqual([at('2026-12-05T05:00:00Z'), at('2026-12-05T15:00:00Z')]);
   });
 });

@@ -116,3 +116,33 @@ export function scheduleZoneChange(schedule: ZoneSchedule, zone: string, now: nu
   if (zone === current) return { timeZone: current, nextTimeZone: null, timeZoneChangesAt: null };
   return { timeZone: current, nextTimeZone: zone, timeZoneChangesAt: nextLocalMidnight(current, now) };
 }
+
+/**
+ * One budget day of an account: [start, end) and its key. A day runs from a local midnight to the next in the zone in
+ * force; the day a changed zone takes over starts at the change (the old zone's midnight) and ends at the new zone's
+ * next midnight, so days never overlap or go back, whichever way the zone moves.
+ */
+export interface BudgetDay {
+  /** The day's start in minutes since the epoch, ten digits: keys of later days sort after earlier ones as text. */
+  key: string;
+  start: number;
+  end: number;
+}
+
+/** The key of the budget day that starts at `startMs` (see BudgetDay). */
+export function dayKeyOf(startMs: number): string {
+  return String(Math.floor(startMs / MINUTE_MS)).padStart(10, '0');
+}
+
+/** The budget day holding `ms` for an account whose zones follow `schedule`. */
+export function budgetDayAt(schedule: ZoneSchedule, ms: number): BudgetDay {
+  const zone = zoneAt(schedule, ms);
+  let start = localDayStart(zone, ms);
+  let end = nextLocalMidnight(zone, ms);
+  const changesAt = schedule.nextTimeZone ? schedule.timeZoneChangesAt : null;
+  if (changesAt !== null && changesAt !== undefined) {
+    if (ms >= changesAt && start < changesAt) start = changesAt;
+    else if (ms < changesAt && end > changesAt) end = changesAt;
+  }
+  return { key: dayKeyOf(start), start, end };
+}

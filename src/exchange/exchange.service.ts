@@ -3,7 +3,7 @@ import { RUNTIME_CONFIG, RuntimeConfig } from '../common/runtime.config';
 import { TRUST_CONFIG, TrustConfig } from '../trust/trust.config';
 import type { RequestFacts } from '../common/request-facts';
 import type { Principal } from '../accounts/principal';
-import { utcDay } from '../common/day';
+import { budgetDayAt, DEFAULT_TIME_ZONE } from '../common/time-zone';
 import { Clock } from '../common/clock';
 import { ConflictError } from '../common/errors';
 import { newId } from '../common/ids';
@@ -22,6 +22,9 @@ import { TrafficClassifier } from '../trust/traffic-classifier';
 import { withFields } from '../common/with-fields';
 
 /** Exchange entries cost nothing and have no budget: the serving state's budget checks always pass. */
+/** Exchange entries have no budget: their serving state counters follow UTC days. */
+const UTC_DAYS = { timeZone: DEFAULT_TIME_ZONE, nextTimeZone: null, timeZoneChangesAt: null };
+
 const NO_BUDGET = {
   totalBudgetMicros: Number.MAX_SAFE_INTEGER,
   dailyBudgetMicros: Number.MAX_SAFE_INTEGER,
@@ -88,14 +91,14 @@ export class ExchangeService {
     limit: number,
     invalid: boolean,
   ): Promise<RankedExchangeCampaign[]> {
-    const day = utcDay(now);
+    const day = budgetDayAt(UTC_DAYS, now).key;
     return reserveInRounds({
       limit,
       candidates: (max, offered) => selectExchangeCandidates(this.index.ranked, context, max, offered)[group],
       reserve: (candidates, wanted) =>
         this.state.reserveImpressions(
-          { userId: query.openId, adBlockId: query.exchangeCampaignId, now, day, limit: wanted, invalid },
-          candidates.map(toCandidate),
+          { userId: query.openId, adBlockId: query.exchangeCampaignId, now, limit: wanted, invalid },
+          candidates.map((campaign) => toCandidate(campaign, day)),
         ),
     });
   }
@@ -126,7 +129,7 @@ export class ExchangeService {
       adBlockId: out.id,
       userId: event.messengerUserId,
       now,
-      day: utcDay(now),
+      day: budgetDayAt(UTC_DAYS, now).key,
       priceMicros: 0,
       exclusionMs: this.runtimeConfig.appEnv === 'test' ? 0 : CLICK_EXCLUSION_MS,
       invalidRequest: this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null,
@@ -147,8 +150,9 @@ export class ExchangeService {
   }
 }
 
-function toCandidate(campaign: RankedExchangeCampaign): ImpressionCandidate {
-  return withFields(NO_BUDGET, { campaignId: campaign.entryId, adId: campaign.entryId, priceMicros: 0 });
+/** Exchange entries cost nothing and have no budget: their day only names the counters the serving state keeps. */
+function toCandidate(campaign: RankedExchangeCampaign, day: string): ImpressionCandidate {
+  return withFields(NO_BUDGET, { campaignId: campaign.entryId, adId: campaign.entryId, priceMicros: 0, day });
 }
 
 function toEntry(campaign: RankedExchangeCampaign, outId: string): ExchangeEntryDto {

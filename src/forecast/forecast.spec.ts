@@ -34,6 +34,10 @@ function campaign(id: string, overrides: Partial<Campaign> = {}, regions: string
     spentMicros: 0,
     daySpentMicros: 0,
     spentDay: '',
+    pacing: 'asap',
+    timeZone: 'UTC',
+    nextTimeZone: null,
+    timeZoneChangesAt: null,
     ...overrides,
   } as unknown as Campaign);
 }

@@ -64,6 +64,10 @@ export function toIndexed(campaign: Campaign): IndexedCampaign {
     spentMicros: campaign.spentMicros,
     daySpentMicros: campaign.daySpentMicros,
     spentDay: campaign.spentDay,
+    pacing: campaign.pacing,
+    timeZone: campaign.timeZone,
+    nextTimeZone: campaign.nextTimeZone,
+    timeZoneChangesAt: campaign.timeZoneChangesAt,
     category: campaign.category,
     destinationHost: hostOf(campaign.destinationUrl),
     ecpmMicros: expectedRevenuePerMille(campaign.billingType, campaign.costPerMicros, ctr),
@@ -95,6 +99,11 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private rankedList: IndexedCampaign[] = [];
   /** Campaigns the shared state found out of budget; skipped until the next full refresh. */
   private exhausted = new Set<string>();
+  /** Campaigns the shared state found ahead of their pacing line: skipped until the time given (the line moves on). */
+  private heldBack = new Map<string, number>();
+  private heldBackExpiresAt = Number.POSITIVE_INFINITY;
+  /** exhausted and heldBack together, built when asked for after either changed. */
+  private skippedNow: Set<string> | null = null;
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | null = null;
   /** Campaigns changed while a full refresh was reading: its snapshot may predate the change, so reload them after. */
@@ -131,8 +140,35 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     return this.rankedList;
   }
 
-  get skipped(): ReadonlySet<string> {
-    return this.exhausted;
+  /** The campaigns a request at `now` skips: out of budget, or ahead of their pacing line. */
+  skippedAt(now: number): ReadonlySet<string> {
+    if (this.heldBack.size === 0) return this.exhausted;
+    if (now >= this.heldBackExpiresAt) this.releaseHeldBack(now);
+    this.skippedNow ??= new Set([...this.exhausted, ...this.heldBack.keys()]);
+    return this.skippedNow;
+  }
+
+  /** Whether the campaign is skipped now for being ahead of its pacing line. */
+  isHeldBack(campaignId: string, now: number): boolean {
+    const until = this.heldBack.get(campaignId);
+    return until !== undefined && now < until;
+  }
+
+  /** Campaigns ahead of their pacing line are skipped until `until`, when the serving state is asked again. */
+  holdBack(campaignIds: string[], until: number): void {
+    for (const id of campaignIds) this.heldBack.set(id, until);
+    this.heldBackExpiresAt = Math.min(this.heldBackExpiresAt, until);
+    this.skippedNow = null;
+  }
+
+  private releaseHeldBack(now: number): void {
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, until] of this.heldBack) {
+      if (now >= until) this.heldBack.delete(id);
+      else next = Math.min(next, until);
+    }
+    this.heldBackExpiresAt = next;
+    this.skippedNow = null;
   }
 
   private readonly matches = new MatchCache();
@@ -148,6 +184,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   markExhausted(campaignIds: string[]): void {
     for (const id of campaignIds) this.exhausted.add(id);
+    this.skippedNow = null;
   }
 
   /**
@@ -218,6 +255,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     this.byId = next;
     this.rankedList = ranked;
     this.exhausted = new Set();
+    this.skippedNow = null;
   }
 
   /** Brings one campaign up to date after a change: added, replaced or dropped. */
@@ -249,7 +287,9 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
         next.delete(id);
       }
       this.exhausted.delete(id);
+      this.heldBack.delete(id);
     }
+    this.skippedNow = null;
     this.byId = next;
     this.rankedList = rerankCampaigns(this.rankedList, next);
   }

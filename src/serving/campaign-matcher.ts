@@ -1,3 +1,4 @@
+import type { Pacing } from '../campaigns/pacing';
 /**
  * The pure heart of ad serving: an index of active campaigns and a request context in, ranked ads out.
  * No I/O here; budgets, exclusions and counting happen at the edges (serving state, stats writer). Its parts:
@@ -37,6 +38,12 @@ export interface IndexedCampaign {
   spentMicros: number;
   daySpentMicros: number;
   spentDay: string;
+  /** How its daily budget is spent over the day (src/campaigns/pacing.ts). */
+  pacing: Pacing;
+  /** Its account's zone schedule: which budget day a moment is in (src/common/time-zone.ts). */
+  timeZone: string;
+  nextTimeZone: string | null;
+  timeZoneChangesAt: number | null;
   /** What it advertises (a block may refuse it); absent: `other`. */
   category?: string;
   /** The lower-case host of the destination URL (a block may refuse it and its parents). */

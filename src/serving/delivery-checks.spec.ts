@@ -4,6 +4,7 @@ import { campaignChecks, FactSources, matchChecks, noCountryDetail, ordinal, sta
 import { MemoryServingState } from './state/memory-serving-state';
 import { ImpressionCandidate, previewReserve } from './state/serving-state';
 import { utcDay } from '../common/day';
+import { dayKeyOf } from '../common/time-zone';
 
 const NOW = Date.UTC(2026, 0, 10, 12);
 const COUNTRIES = ['US', 'DE', 'FR'];
@@ -40,6 +41,10 @@ const campaignArb = (id: string) =>
       spentMicros: 0,
       daySpentMicros: 0,
       spentDay: '',
+      pacing: 'asap',
+      timeZone: 'UTC',
+      nextTimeZone: null,
+      timeZoneChangesAt: null,
       creative: { icon: 'i', image: 'm', text: 't', brandName: 'b', buttonText: 'go', destination: { actionType: 'visit.website', url: 'u' } },
       ...fields,
     }));
@@ -110,6 +115,10 @@ describe('delivery checks', () => {
       totalBudgetMicros: 5_000_000,
       daySpentMicros: 0,
       spentDay: '',
+      pacing: 'asap',
+      timeZone: 'UTC',
+      nextTimeZone: null,
+      timeZoneChangesAt: null,
       dailyBudgetMicros: 1_000_000,
     };
     expect(campaignChecks(facts, NOW).every((check) => check.passed)).toBe(true);
@@ -119,9 +128,14 @@ describe('delivery checks', () => {
       passed: false,
       detail: '5 USDT spent of 5 USDT: the total budget is spent',
     });
-    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: utcDay(NOW) }, NOW)[2]).toMatchObject({ check: 'budget.daily', passed: false });
+    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: dayKeyOf(NOW - (NOW % 86_400_000)) }, NOW)[2]).toMatchObject({
+      check: 'budget.daily',
+      passed: false,
+    });
     // yesterday's spend does not count today
-    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: utcDay(NOW - 86_400_000) }, NOW)[2]).toMatchObject({ passed: true });
+    expect(campaignChecks({ ...facts, daySpentMicros: 1_000_000, spentDay: dayKeyOf(NOW - (NOW % 86_400_000) - 86_400_000) }, NOW)[2]).toMatchObject({
+      passed: true,
+    });
   });
 
   it('should word the frequency cap and the exclusion of a user from the serving state', () => {
@@ -169,9 +183,17 @@ describe('delivery checks', () => {
       dailyBudgetMicros: 5000,
       knownSpentMicros: 0,
       knownDaySpentMicros: 0,
+      day: utcDay(NOW),
       ...fields,
     });
-    const ads = [ad(0, { frequencyCap: { impressions: 2, windowMs: 1000 } }), ad(1, { priceMicros: 0 }), ad(2, { knownSpentMicros: 6000 }), ad(3)];
+    const ads = [
+      ad(0, { frequencyCap: { impressions: 2, windowMs: 1000 } }),
+      ad(1, { priceMicros: 0 }),
+      ad(2, { knownSpentMicros: 6000 }),
+      ad(3),
+      // an even campaign whose day began just before: its line starts at 5 % of the budget and rises
+      ad(4, { dailyBudgetMicros: 40_000, totalBudgetMicros: 80_000, pace: { start: NOW - 100, end: NOW + 10_000 } }),
+    ];
     const step = fc.record({
       user: fc.constantFrom('u1', 'u2', 'u3'),
       block: fc.constantFrom('b1', 'b2'),
@@ -185,15 +207,16 @@ describe('delivery checks', () => {
         let now = NOW;
         for (const { user, block, advance, limit, click } of steps) {
           now += advance;
-          const request = { userId: user, adBlockId: block, now, day: utcDay(NOW), limit, userImpressionsPerHour: 6 };
-          const predicted = previewReserve(request, ads, await state.preview({ userId: user, adBlockId: block, now, day: request.day }, ads));
+          const request = { userId: user, adBlockId: block, now, limit, userImpressionsPerHour: 6 };
+          const predicted = previewReserve(request, ads, await state.preview({ userId: user, adBlockId: block, now }, ads));
           const actual = await state.reserveImpressions(request, ads);
           expect(predicted.served).toEqual(actual.served);
           expect(predicted.exhausted).toEqual(actual.exhausted);
+          expect(predicted.heldBack).toEqual(actual.heldBack);
           expect(predicted.userCapped).toBe(actual.userCapped);
           if (click && actual.served.length > 0) {
             const clicked = ads[actual.served[0]];
-            await state.registerClick({ ...clicked, userId: user, adBlockId: block, now, day: request.day, priceMicros: 0, exclusionMs: 300 });
+            await state.registerClick({ ...clicked, userId: user, adBlockId: block, now, priceMicros: 0, exclusionMs: 300 });
           }
         }
       }),

@@ -73,7 +73,19 @@ const FLAGS: Partial<Record<TargetingRule, { words: string; has: (context: Match
 
 /** The campaign's status and its budgets as the database holds them (what the serving index loads it by). */
 export function campaignChecks(
-  campaign: Pick<Campaign, 'status' | 'approved' | 'spentMicros' | 'totalBudgetMicros' | 'daySpentMicros' | 'spentDay' | 'dailyBudgetMicros'>,
+  campaign: Pick<
+    Campaign,
+    | 'status'
+    | 'approved'
+    | 'spentMicros'
+    | 'totalBudgetMicros'
+    | 'daySpentMicros'
+    | 'spentDay'
+    | 'dailyBudgetMicros'
+    | 'timeZone'
+    | 'nextTimeZone'
+    | 'timeZoneChangesAt'
+  >,
   now: number,
 ): DeliveryCheck[] {
   const running = isRunning(campaign);

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { isAdmin, type Principal } from '../accounts/principal';
 import { AdBlocksService, type ServingBlock } from '../ad-blocks/ad-blocks.service';
-import { utcDay } from '../common/day';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { Clock } from '../common/clock';
@@ -41,7 +40,6 @@ const RANK_DEPTH = 1000;
 
 interface Setting {
   now: number;
-  day: string;
   facts: RequestFacts;
   block: (ServingBlock & { id: string }) | null;
   openId: string | null;
@@ -154,19 +152,19 @@ export class DeliveryDiagnosisService {
       profile: profile !== null,
       noProfileReason,
     };
-    return { now, day: utcDay(now), facts, block, openId, context, sources, limit: query.limit ?? 1 };
+    return { now, facts, block, openId, context, sources, limit: query.limit ?? 1 };
   }
 
   /** The shared budget counters, frequency cap and exclusion of the campaign, as the serving state holds them. */
   private async servingCounterCheck(campaign: Campaign, indexed: IndexedCampaign, setting: Setting): Promise<DeliveryCheck> {
-    const candidate = toCandidate(indexed, setting.day);
-    const preview = await this.state.preview({ userId: null, adBlockId: null, now: setting.now, day: setting.day }, [candidate]);
+    const candidate = toCandidate(indexed, setting.now);
+    const preview = await this.state.preview({ userId: null, adBlockId: null, now: setting.now }, [candidate]);
     return stateChecks(campaign, preview.candidates[0], null, false, setting.now)[0];
   }
 
   private async userChecks(indexed: IndexedCampaign, setting: Setting): Promise<DeliveryCheck[]> {
-    const candidate = toCandidate(indexed, setting.day);
-    const preview = await this.state.preview({ userId: setting.openId, adBlockId: setting.block?.id ?? null, now: setting.now, day: setting.day }, [candidate]);
+    const candidate = toCandidate(indexed, setting.now);
+    const preview = await this.state.preview({ userId: setting.openId, adBlockId: setting.block?.id ?? null, now: setting.now }, [candidate]);
     const [, frequencyCap, exclusion] = stateChecks(indexed, preview.candidates[0], candidate.frequencyCap ?? null, setting.openId !== null, setting.now);
     return [frequencyCap, exclusion];
   }
@@ -174,7 +172,7 @@ export class DeliveryDiagnosisService {
   /** The serving index holds the campaigns serving reads: a change reaches it through a change notice, within a moment. */
   private indexCheck(campaign: Campaign, now: number): DeliveryCheck {
     const held = this.index.get(campaign.id) !== undefined;
-    if (this.index.skipped.has(campaign.id)) {
+    if (this.index.skippedAt(now).has(campaign.id) && !this.index.isHeldBack(campaign.id, now)) {
       return { check: 'index', passed: false, detail: 'the serving state found its budget spent: skipped until the next index refresh' };
     }
     if (held) return { check: 'index', passed: true, detail: 'in the serving index' };
@@ -239,7 +237,7 @@ export class DeliveryDiagnosisService {
     if (cap === 0) userCap = { check: 'userCap', passed: true, detail: 'off (USER_IMPRESSIONS_PER_HOUR=0)' };
     else if (openId === null) userCap = { check: 'userCap', passed: true, detail: `not checked: no user (openId) given; the cap is ${cap} per hour` };
     else {
-      const preview = await this.state.preview({ userId: openId, adBlockId: block.id, now: setting.now, day: setting.day }, []);
+      const preview = await this.state.preview({ userId: openId, adBlockId: block.id, now: setting.now }, []);
       const seen = preview.userImpressionsInHour;
       userCap = {
         check: 'userCap',
@@ -260,10 +258,15 @@ export class DeliveryDiagnosisService {
     return reserveInRounds({
       limit: setting.limit,
       candidates: (max, offered) =>
-        this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped, block?.controls ?? null),
+        this.index.candidates(
+          context,
+          max,
+          offered ? new Set([...this.index.skippedAt(setting.now), ...offered]) : this.index.skippedAt(setting.now),
+          block?.controls ?? null,
+        ),
       reserve: async (candidates, wanted) => {
-        const offered = candidates.map((campaign) => toCandidate(campaign, setting.day));
-        const preview = await this.state.preview({ userId: openId, adBlockId: block?.id ?? null, now: context.now, day: setting.day }, offered);
+        const offered = candidates.map((campaign) => toCandidate(campaign, setting.now));
+        const preview = await this.state.preview({ userId: openId, adBlockId: block?.id ?? null, now: context.now }, offered);
         // the impressions of the earlier rounds count against the hourly cap, as they would have been recorded
         preview.userImpressionsInHour += servedSoFar;
         const result = previewReserve({ now: context.now, limit: wanted, userImpressionsPerHour: this.userCapFor(setting) }, offered, preview);
@@ -275,9 +278,9 @@ export class DeliveryDiagnosisService {
 
   /** Where the campaign places among those the serving state would serve for these facts (no limit), best first. */
   private async rankOf(campaignId: string, setting: Setting, answered: IndexedCampaign[]): Promise<DiagnosisRankDto> {
-    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.skipped, setting.block?.controls ?? null);
-    const candidates: ImpressionCandidate[] = matching.map((campaign) => toCandidate(campaign, setting.day));
-    const preview = await this.state.preview({ userId: setting.openId, adBlockId: setting.block?.id ?? null, now: setting.now, day: setting.day }, candidates);
+    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.skippedAt(setting.now), setting.block?.controls ?? null);
+    const candidates: ImpressionCandidate[] = matching.map((campaign) => toCandidate(campaign, setting.now));
+    const preview = await this.state.preview({ userId: setting.openId, adBlockId: setting.block?.id ?? null, now: setting.now }, candidates);
     const servable = previewReserve({ now: setting.now, limit: Number.MAX_SAFE_INTEGER }, candidates, preview).served.map((i) => matching[i].id);
     const place = servable.indexOf(campaignId);
     return {

@@ -1,5 +1,4 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { CampaignIndexService } from './campaign-index.service';
@@ -61,16 +60,15 @@ export class ServingWarmup implements OnApplicationBootstrap {
     if (ranked.length === 0) return { contexts: 0, campaigns: 0, ms: 0 };
     this.warmRequestParsers();
     const now = this.clock.now();
-    const day = utcDay(now);
     const contexts = [...contextsOf(ranked, now, maxContexts)];
     const warmed = new Set<IndexedCampaign>();
     let done = 0;
     for (let pass = 0; pass < WARMUP_PASSES; pass++) {
       for (let i = 0; i < contexts.length; i++) {
-        const picked = this.index.candidates(contexts[i], 5, this.index.skipped);
+        const picked = this.index.candidates(contexts[i], 5, this.index.skippedAt(now));
         servedAdsJson(servedMessage(picked.length), 'warm-up', picked);
         for (const campaign of picked) {
-          toCandidate(campaign, day);
+          toCandidate(campaign, now);
           warmed.add(campaign);
         }
         if (pass === 0) done = i + 1;

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { AdBlocksService, type BlockControls, ServingBlock } from '../ad-blocks/ad-blocks.service';
 import type { Principal } from '../accounts/principal';
-import { utcDay } from '../common/day';
 import { Clock } from '../common/clock';
 import { NotFoundError } from '../common/errors';
 import type { RequestFacts } from '../common/request-facts';
@@ -19,7 +18,9 @@ import { GeoService } from './geo.service';
 import { languageFromAcceptLanguage, platformFromUserAgent } from './request-context';
 import { reserveInRounds } from './reserve-in-rounds';
 import { SignedViewers } from './signed-viewer';
-import { ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
+import { BudgetFacts, ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
+import { budgetDayOf } from '../campaigns/campaign-rules';
+import { PACING_RECHECK_MS, pacingPeriod } from '../campaigns/pacing';
 import { withFields } from '../common/with-fields';
 import { ForecastSampler } from '../forecast/forecast-sampler';
 import { ClickIdStore, fillDestinationMacros, hasDestinationMacros, newClickId } from '../clicks/click-ids';
@@ -109,9 +110,8 @@ export class ServingService {
     const invalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null;
     const known = this.profiles.known(block.accountId, query.openId);
     const context = this.contextOf(facts, now, known !== undefined ? known : await this.profileOf(block.accountId, query.openId));
-    const day = utcDay(now);
     if (!invalid) this.forecastSample.offer(query.adBlockId, context, query.limit);
-    const served = await this.reserveBest(query, context, day, invalid, block.controls);
+    const served = await this.reserveBest(query, context, invalid, block.controls);
     this.stats.recordImpressions(
       served.map((campaign) => {
         const costMicros = invalid ? 0 : impressionPrice(campaign);
@@ -123,6 +123,7 @@ export class ServingService {
           invalid,
           country: context.country,
           platform: context.platform,
+          day: toCandidate(campaign, now).day,
         };
       }),
       now,
@@ -141,30 +142,30 @@ export class ServingService {
    * The best matching campaigns the serving state serves (budget left, not excluded or capped for this user), among
    * those the block's controls let through.
    */
-  private reserveBest(
-    query: AdFetchQueryDto,
-    context: MatchContext,
-    day: string,
-    invalid: boolean,
-    controls: BlockControls | null,
-  ): Promise<IndexedCampaign[]> {
+  private reserveBest(query: AdFetchQueryDto, context: MatchContext, invalid: boolean, controls: BlockControls | null): Promise<IndexedCampaign[]> {
+    const skipped = this.index.skippedAt(context.now);
     return reserveInRounds({
       limit: query.limit,
-      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...this.index.skipped, ...offered]) : this.index.skipped, controls),
+      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...skipped, ...offered]) : skipped, controls),
       reserve: async (candidates, wanted) => {
         const result = await this.state.reserveImpressions(
           {
             userId: query.openId,
             adBlockId: query.adBlockId,
             now: context.now,
-            day,
             limit: wanted,
             userImpressionsPerHour: this.config.userImpressionsPerHour,
             invalid,
           },
-          candidates.map((campaign) => toCandidate(campaign, day)),
+          candidates.map((campaign) => toCandidate(campaign, context.now)),
         );
         if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
+        if (result.heldBack && result.heldBack.length > 0) {
+          this.index.holdBack(
+            result.heldBack.map((i) => candidates[i].id),
+            context.now + PACING_RECHECK_MS,
+          );
+        }
         return result;
       },
     });
@@ -212,32 +213,47 @@ export function impressionPrice(campaign: Pick<IndexedCampaign, 'billingType' | 
   return campaign.billingType === 'CPM' ? campaign.costPerMicros / 1000 : 0;
 }
 
-/** Candidates are the same for a campaign version all day: built once, not for every request. */
-const candidateCache = new WeakMap<IndexedCampaign, ImpressionCandidate & { day: string }>();
+/** A candidate holds for its campaign version from `from` until `until` (its budget day, pacing period). */
+type CachedCandidate = ImpressionCandidate & { from: number; until: number };
 
-export function toCandidate(campaign: IndexedCampaign, day: string): ImpressionCandidate {
+/** Candidates are the same for a campaign version all day: built once a day, not for every request. */
+const candidateCache = new WeakMap<IndexedCampaign, CachedCandidate>();
+
+/** The campaign as the serving state sees it at `now`: its price, cap, budgets, budget day and pacing period. */
+export function toCandidate(campaign: IndexedCampaign, now: number): ImpressionCandidate {
   let candidate = candidateCache.get(campaign);
-  if (candidate === undefined || candidate.day !== day) {
+  if (candidate === undefined || now < candidate.from || now >= candidate.until) {
+    const day = budgetDayOf(campaign, now);
+    // the pacing period changes where the day does, and where the campaign's window begins or ends within it
+    let from = day.start;
+    let until = day.end;
+    for (const edge of [campaign.startTime, campaign.endTime]) {
+      if (edge <= now) from = Math.max(from, edge);
+      else until = Math.min(until, edge);
+    }
     candidate = {
       adId: campaign.adId,
       priceMicros: impressionPrice(campaign),
       frequencyCap: campaign.frequencyCap ?? null,
-      ...budgetFacts(campaign, day),
-      day,
+      ...budgetFacts(campaign, day.key),
+      pace: pacingPeriod(campaign.pacing, day, campaign.startTime, campaign.endTime, now),
+      from,
+      until,
     };
     candidateCache.set(campaign, candidate);
   }
   return candidate;
 }
 
-/** The budgets of a campaign and the spend the database knew of when the index loaded it. */
-export function budgetFacts(campaign: IndexedCampaign, day: string) {
+/** The budgets of a campaign on the budget day `day` (its key), and the spend the database knew of when the index loaded it. */
+export function budgetFacts(campaign: IndexedCampaign, day: string): BudgetFacts {
   return {
     campaignId: campaign.id,
     totalBudgetMicros: campaign.totalBudgetMicros,
     dailyBudgetMicros: campaign.dailyBudgetMicros,
     knownSpentMicros: campaign.spentMicros,
     knownDaySpentMicros: campaign.spentDay === day ? campaign.daySpentMicros : 0,
+    day,
   };
 }
 

@@ -221,6 +221,26 @@ describe(StatsWriterService.name, () => {
     });
   });
 
+  it("should count spend in the campaign's budget day it was served in, also when a day begins inside an hour", async () => {
+    const { dataSource, committed } = fakeDataSource('better-sqlite3');
+    const writer = writerOn(dataSource);
+    // a zone half an hour off UTC: its day begins at 10:30, inside the hour of 10:00
+    const before = '0000000570';
+    const after = '0000000630';
+    const ad = (day: string) => ({ campaignId: 'c1', adBlockId: 'b1', costMicros: 100, earningsMicros: 70, day });
+    writer.recordImpressions([ad(before)], 10 * HOUR + 1);
+    writer.recordImpressions([ad(after)], 10 * HOUR + 40 * 60_000);
+    writer.recordImpressions([ad(after)], 10 * HOUR + 50 * 60_000);
+    await writer.flush();
+    const rows = committed.flat().filter(isCampaignCounters);
+    expect(rows).toHaveLength(1);
+    // (id, impressions, clicks, spend, day, daySpend): the newest day's spend only, the older day's in the total
+    expect(rows[0].params.slice(0, 6)).toEqual(['c1', 3, 0, 300, after, 200]);
+    // one stats_hourly row for the hour all the same
+    const hourly = committed.flat().filter((one) => one.sql.startsWith('INSERT INTO stats_hourly'));
+    expect(hourly.map((one) => one.params.slice(0, 6))).toEqual([['c1', 'b1', 10 * HOUR, 3, 0, 300]]);
+  });
+
   it('should commit the clicks of one turn of the event loop in one transaction, also on a synchronous driver', async () => {
     // The fake's transactions, like better-sqlite3's, finish within the microtasks of the click that starts them.
     const { dataSource, committed } = fakeDataSource('better-sqlite3');
@@ -265,7 +285,7 @@ describe(StatsWriterService.name, () => {
     );
     expect(hourly.params).toEqual(['c1', 'b1', 10 * HOUR, 1, 0, 700, 490, 0, 0, 0, 0]);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0, 0]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '', 700, 0, 0, 0, 0]);
   });
 
   it('should not write impressions twice when a write committed but its answer was lost', async () => {
@@ -327,13 +347,13 @@ describe(StatsWriterService.name, () => {
     expect(impressionsWritten(committed)).toBe(0);
     const clicked = committed[0].find(isCampaignCounters)!;
     // (id, impressions, clicks, spend, day, daySpend, …): the click's price, no impression
-    expect(clicked.params.slice(0, 6)).toEqual(['c1', 0, 1, 90_000, '1970-01-01', 90_000]);
+    expect(clicked.params.slice(0, 6)).toEqual(['c1', 0, 1, 90_000, '', 90_000]);
 
     redisUp = true;
     await writer.flush();
     expect(committed).toHaveLength(2);
     expect(impressionsWritten(committed)).toBe(1);
-    expect(committed[1].find(isCampaignCounters)!.params.slice(0, 6)).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
+    expect(committed[1].find(isCampaignCounters)!.params.slice(0, 6)).toEqual(['c1', 1, 0, 700, '', 700]);
     await writer.flush();
     expect(impressionsWritten(committed)).toBe(1);
   });
@@ -379,7 +399,7 @@ describe(StatsWriterService.name, () => {
     expect(committed).toHaveLength(1);
     expect(impressionsWritten(committed)).toBe(1);
     const campaign = committed[0].find(isCampaignCounters)!;
-    expect(campaign.params).toEqual(['c1', 1, 0, 700, '1970-01-01', 700, 0, 0, 0, 0]);
+    expect(campaign.params).toEqual(['c1', 1, 0, 700, '', 700, 0, 0, 0, 0]);
   });
 
   describe('impression spend waived by the serving state', () => {
@@ -410,8 +430,8 @@ describe(StatsWriterService.name, () => {
       );
       await writer.flush();
       expect(campaignRows(committed)).toEqual([
-        ['c1', 3, 0, 700, '1970-01-01', 700],
-        ['c2', 1, 0, 900, '1970-01-01', 900],
+        ['c1', 3, 0, 700, '', 700],
+        ['c2', 1, 0, 900, '', 900],
       ]);
       expect(earningsOf(committed)).toBe(3 * 490 + 630);
     });
@@ -431,8 +451,8 @@ describe(StatsWriterService.name, () => {
       await writer.flush();
       await writer.flush();
       expect(campaignRows(committed)).toEqual([
-        ['c1', 1, 0, 0, '1970-01-01', 0],
-        ['c1', 1, 0, 0, '1970-01-01', 0],
+        ['c1', 1, 0, 0, '', 0],
+        ['c1', 1, 0, 0, '', 0],
       ]);
     });
 
@@ -454,11 +474,11 @@ describe(StatsWriterService.name, () => {
       state.down = false;
       await writer.flush();
       await writer.flush();
-      expect(campaignRows(committed)).toEqual([['c1', 2, 0, 700, '1970-01-01', 700]]);
+      expect(campaignRows(committed)).toEqual([['c1', 2, 0, 700, '', 700]]);
       // nothing left over for the campaign's next impressions
       writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
       await writer.flush();
-      expect(campaignRows(committed)[1]).toEqual(['c1', 1, 0, 700, '1970-01-01', 700]);
+      expect(campaignRows(committed)[1]).toEqual(['c1', 1, 0, 700, '', 700]);
     });
   });
 

@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { STATS_CONFIG, StatsConfig } from './stats.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { utcDay } from '../common/day';
 import { hourStart } from '../common/clock';
 import { EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { CLICK_STORE, type ClickStore } from '../clicks/click-store';
@@ -24,10 +23,12 @@ export interface ImpressionRecord {
   /** The viewer's country (ISO code) and platform, for the report rollup; null or missing: unknown. */
   country?: string | null;
   platform?: string | null;
+  /** The key of the campaign's budget day the impression was served in (its spend counts in that day's). */
+  day?: string;
 }
 
 /** A click to commit, with the country and platform of its request for the report rollup (not columns of `clicks`). */
-export type ClickRecord = Click & { country?: string | null; platform?: string | null };
+export type ClickRecord = Click & { country?: string | null; platform?: string | null; day?: string };
 
 /** No country or platform known: events reported by the advertiser's server. */
 const UNKNOWN_SEGMENT: Segment = { country: '', platform: '' };
@@ -36,6 +37,8 @@ interface Delta extends TrafficCounts, Segment {
   campaignId: string;
   adBlockId: string;
   hour: number;
+  /** The key of the campaign's budget day of the spend ('' when it carries none: views, events). */
+  day: string;
   impressions: number;
   clicks: number;
   spendMicros: number;
@@ -116,7 +119,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     const hour = hourStart(now);
     let invalid = 0;
     for (const record of records) {
-      const delta = this.impressionDeltaFor(record.campaignId, record.adBlockId, hour, segmentOf(record));
+      const delta = this.impressionDeltaFor(record.campaignId, record.adBlockId, hour, segmentOf(record), record.day ?? '');
       if (record.invalid) {
         delta.invalidImpressions += 1;
         invalid += 1;
@@ -135,7 +138,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
    */
   recordViews(records: { campaignId: string; adBlockId: string }[], now: number): void {
     const hour = hourStart(now);
-    for (const record of records) this.deltaFor(record.campaignId, record.adBlockId, hour, UNKNOWN_SEGMENT).views += 1;
+    for (const record of records) this.deltaFor(record.campaignId, record.adBlockId, hour, UNKNOWN_SEGMENT, '').views += 1;
   }
 
   /** Resolves once the click is committed to the database. */
@@ -230,8 +233,9 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     const rows = new Map([...deltas].map(([key, delta]) => [key, { ...delta }]));
     for (const click of clicks) {
       const segment = segmentOf(click);
-      const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt), segment);
-      const delta = rows.get(key) ?? emptyDelta(click.campaignId, click.adBlockId, hourStart(click.createdAt), segment);
+      const day = click.day ?? '';
+      const key = deltaKey(click.campaignId, click.adBlockId, hourStart(click.createdAt), segment, day);
+      const delta = rows.get(key) ?? emptyDelta(click.campaignId, click.adBlockId, hourStart(click.createdAt), segment, day);
       if (click.status === 'unbilled') delta.unbilledClicks += 1;
       else if (click.status === 'invalid') delta.invalidClicks += 1;
       else delta.clicks += 1;
@@ -267,7 +271,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     const campaigns = new Map<string, CampaignCounterChange>();
     const blocks = new Map<string, BlockCounterChange>();
     for (const delta of deltas) {
-      const day = utcDay(delta.hour);
+      const day = delta.day;
       let campaign = campaigns.get(delta.campaignId);
       if (!campaign) {
         campaign = { id: delta.campaignId, impressions: 0, clicks: 0, spend: 0, day, daySpend: 0, ...noTraffic() };
@@ -300,17 +304,17 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     await inChunks(blockRows, UPDATE_CHUNK, (chunk) => this.counters.addBlockCounters(manager, chunk));
   }
 
-  private deltaFor(campaignId: string, adBlockId: string, hour: number, segment: Segment): Delta {
-    const key = deltaKey(campaignId, adBlockId, hour, segment);
+  private deltaFor(campaignId: string, adBlockId: string, hour: number, segment: Segment, day: string): Delta {
+    const key = deltaKey(campaignId, adBlockId, hour, segment, day);
     let delta = this.deltas.get(key);
     if (!delta) {
-      delta = emptyDelta(campaignId, adBlockId, hour, segment);
+      delta = emptyDelta(campaignId, adBlockId, hour, segment, day);
       this.deltas.set(key, delta);
     }
     return delta;
   }
 
-  private impressionDeltaFor(campaignId: string, adBlockId: string, hour: number, segment: Segment): Delta {
+  private impressionDeltaFor(campaignId: string, adBlockId: string, hour: number, segment: Segment, day: string): Delta {
     let last = this.lastSegmentKey;
     if (last.adBlockId !== adBlockId || last.country !== segment.country || last.platform !== segment.platform) {
       last = { adBlockId, ...segment, key: `${adBlockId}|${segment.country}|${segment.platform}` };
@@ -322,8 +326,9 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
       this.impressionDeltas.set(last.key, block);
     }
     let delta = block.byCampaign.get(campaignId);
-    if (delta === undefined) {
-      delta = this.deltaFor(campaignId, adBlockId, hour, segment);
+    // a campaign's budget day may change within an hour (zones a half or quarter hour off UTC)
+    if (delta === undefined || delta.day !== day) {
+      delta = this.deltaFor(campaignId, adBlockId, hour, segment, day);
       block.byCampaign.set(campaignId, delta);
     }
     return delta;
@@ -348,6 +353,7 @@ function byRow(a: Delta, b: Delta): number {
     compareIds(a.campaignId, b.campaignId) ||
     compareIds(a.adBlockId, b.adBlockId) ||
     a.hour - b.hour ||
+    compareIds(a.day, b.day) ||
     compareIds(a.country, b.country) ||
     compareIds(a.platform, b.platform)
   );
@@ -357,11 +363,12 @@ function noTraffic(): TrafficCounts {
   return { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0 };
 }
 
-function emptyDelta(campaignId: string, adBlockId: string, hour: number, segment: Segment): Delta {
+function emptyDelta(campaignId: string, adBlockId: string, hour: number, segment: Segment, day: string): Delta {
   return {
     campaignId,
     adBlockId,
     hour,
+    day,
     country: segment.country,
     platform: segment.platform,
     impressions: 0,
@@ -374,12 +381,12 @@ function emptyDelta(campaignId: string, adBlockId: string, hour: number, segment
 
 /** The deltas summed over country and platform: one `stats_hourly` row each, in the deltas' (sorted) order. */
 function hourlySums(deltas: Delta[]): HourlyIncrement[] {
-  const sums = new Map<string, HourlyIncrement & Omit<Delta, keyof Segment>>();
+  const sums = new Map<string, HourlyIncrement & Omit<Delta, keyof Segment | 'day'>>();
   for (const delta of deltas) {
     const key = `${delta.campaignId}|${delta.adBlockId}|${delta.hour}`;
     const sum = sums.get(key);
     if (sum === undefined) {
-      const { country: _country, platform: _platform, ...counts } = delta;
+      const { country: _country, platform: _platform, day: _day, ...counts } = delta;
       sums.set(key, counts);
       continue;
     }
@@ -400,8 +407,8 @@ function addTraffic(into: TrafficCounts, delta: TrafficCounts): void {
   for (const column of TRAFFIC_COLUMNS) into[column] += delta[column];
 }
 
-function deltaKey(campaignId: string, adBlockId: string, hour: number, segment: Segment): string {
-  return `${campaignId}|${adBlockId}|${hour}|${segment.country}|${segment.platform}`;
+function deltaKey(campaignId: string, adBlockId: string, hour: number, segment: Segment, day: string): string {
+  return `${campaignId}|${adBlockId}|${hour}|${day}|${segment.country}|${segment.platform}`;
 }
 
 /** How long a write carrying clicks waits for the bill of the impressions riding along before leaving them out. */

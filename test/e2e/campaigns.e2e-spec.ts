@@ -151,7 +151,8 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
           userLinkedWallet: false,
           userWalletHasBalanceOnChain: false,
         },
-        budget: { amount: 12.345678, total: 1000.5, strategy: 'daily', startTime, endTime },
+        // no pacing given: even, the default
+        budget: { amount: 12.345678, total: 1000.5, strategy: 'daily', startTime, endTime, pacing: 'even' },
         bidding: { billingType: 'CPC', costPer: 2.5 },
         ad: {
           adFormat: 'image',
@@ -171,6 +172,10 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         frequencyCap: null,
         campaignStatus: 'onGoing',
         deliveryStatus: 'delivering',
+        // nothing spent: on pace in the first tenth of the day, behind after it
+        pacingStatus: expect.stringMatching(/^(onPace|behind)$/),
+        // the account has UTC days: the next UTC midnight
+        budgetResetsAt: Math.floor(Date.now() / DAY) * DAY + DAY,
         impressions: 0,
         clicks: 0,
         optimizationEvent: 'conversion',

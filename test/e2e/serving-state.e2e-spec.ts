@@ -60,6 +60,7 @@ if (TEST_PROFILE === 'mysql') {
       dailyBudgetMicros: 1_000_000,
       knownSpentMicros: 0,
       knownDaySpentMicros: 0,
+      day: '2026-01-10',
       ...overrides,
     };
   };
@@ -68,7 +69,7 @@ if (TEST_PROFILE === 'mysql') {
     const now = Date.UTC(2026, 0, 10, 12);
     const campaign = (overrides: Partial<ImpressionCandidate> = {}) => newCandidate('lease', overrides);
     const reserve = (state: RedisServingState, userId: string, candidate: ImpressionCandidate, day = '2026-01-10', at = now) =>
-      state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day, limit: 1 }, [candidate]);
+      state.reserveImpressions({ userId, adBlockId: 'b1', now: at, limit: 1 }, [{ ...candidate, day }]);
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
 
     it("should bill a lease field down to nothing and charge the counters exactly what the field no longer held (bill.lua's step)", async () => {
@@ -348,7 +349,7 @@ if (TEST_PROFILE === 'mysql') {
     const prefix = `adnet-state-test:${process.pid}:`;
     const campaign = () => newCandidate('holder');
     const reserve = (state: RedisServingState, userId: string, candidate: ImpressionCandidate) =>
-      state.reserveImpressions({ userId, adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 }, [candidate]);
+      state.reserveImpressions({ userId, adBlockId: 'b1', now: Date.now(), limit: 1 }, [candidate]);
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     /** A click on block b1 of a campaign whose impressions are free, on 2026-01-10. */
@@ -668,7 +669,7 @@ if (TEST_PROFILE === 'mysql') {
       const click = (userId: string, now: number) => cpcClick(cpc, userId, now, 50_000);
       const servedAt = Date.now();
       for (const userId of ['committed', 'cut-off', 'undone']) {
-        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: servedAt, day, limit: 1 }, [cpc])).served).toEqual([0]);
+        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: servedAt, limit: 1 }, [cpc])).served).toEqual([0]);
       }
       const [committed, cutOff, undone] = [click('committed', servedAt + 1), click('cut-off', servedAt + 2), click('undone', servedAt + 3)];
       for (const request of [committed, cutOff, undone]) expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 50_000 });
@@ -707,7 +708,7 @@ if (TEST_PROFILE === 'mysql') {
         ['u-committed', 'row-committed'],
         ['u-uncommitted', 'row-missing'],
       ]) {
-        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc])).served).toEqual([0]);
+        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, limit: 1 }, [cpc])).served).toEqual([0]);
         expect(await state.registerClick({ ...cpcClick(cpc, userId, at, 30_000), clickId })).toMatchObject({ kind: 'counted', costMicros: 30_000 });
       }
       // killed after the first click's commit, before taking it off its hash; the second was never committed
@@ -724,7 +725,7 @@ if (TEST_PROFILE === 'mysql') {
       });
       const cpc2 = newCandidate('blind', { priceMicros: 0 });
       const lone = new TestState(redis);
-      expect((await lone.reserveImpressions({ userId: 'u-blind', adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc2])).served).toEqual([0]);
+      expect((await lone.reserveImpressions({ userId: 'u-blind', adBlockId: 'b1', now: at, limit: 1 }, [cpc2])).served).toEqual([0]);
       expect(await lone.registerClick({ ...cpcClick(cpc2, 'u-blind', at, 30_000), clickId: 'row-blind' })).toMatchObject({ kind: 'counted' });
       for (const field of await redis.hkeys(stateKeys.campaignLeases(cpc2.campaignId))) await redis.del(stateKeys.leaseHolder(field.split('|')[0]));
       await expect(blind.reclaimLapsedHolders()).rejects.toThrow('database down');
@@ -737,11 +738,10 @@ if (TEST_PROFILE === 'mysql') {
     it('should give back, after a minute, a billed click whose answer never reached the process (a lost reply)', async () => {
       const state = new TestState(redis);
       const cpc = newCandidate('orphan', { priceMicros: 0 });
-      const day = '2026-01-10';
       const at = Date.now();
       const click = (userId: string) => cpcClick(cpc, userId, at, 40_000);
       for (const userId of ['lost-reply', 'in-flight']) {
-        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day, limit: 1 }, [cpc])).served).toEqual([0]);
+        expect((await state.reserveImpressions({ userId, adBlockId: 'b1', now: at, limit: 1 }, [cpc])).served).toEqual([0]);
         expect(await state.registerClick(click(userId))).toMatchObject({ kind: 'counted', costMicros: 40_000 });
       }
       // the first click's answer is lost: the process never learns of it (what ioredis does when Redis restarts
@@ -762,7 +762,7 @@ if (TEST_PROFILE === 'mysql') {
       const state = new TestState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => id === 'row-stored')) });
       const cpc = newCandidate('stored', { priceMicros: 0 });
       const at = Date.now();
-      expect((await state.reserveImpressions({ userId: 'u-stored', adBlockId: 'b1', now: at, day: '2026-01-10', limit: 1 }, [cpc])).served).toEqual([0]);
+      expect((await state.reserveImpressions({ userId: 'u-stored', adBlockId: 'b1', now: at, limit: 1 }, [cpc])).served).toEqual([0]);
       expect(await state.registerClick({ ...cpcClick(cpc, 'u-stored', at, 20_000), clickId: 'row-stored' })).toMatchObject({ kind: 'counted' });
       // committed, but taking it off the hash never happened (the process lost track of it)
       (state as unknown as { clicks: { pendingClicks: Map<string, unknown> } }).clicks.pendingClicks.clear();

@@ -1,6 +1,10 @@
 const DAY = 24 * 60 * 60 * 1000;
 
-/** A valid create body; `overrides` merge into the nested objects. */
+/**
+ * A valid create body; `overrides` merge into the nested objects. Its budget spends `asap`: the tests that count spend
+ * exactly against a budget would otherwise depend on the time of day they run at (an `even` campaign is held back at
+ * its pacing line); test/e2e/pacing.e2e-spec.ts covers `even`, the default of a body that names no pacing.
+ */
 export function campaignBody(
   overrides: {
     name?: string;
@@ -14,7 +18,7 @@ export function campaignBody(
   return {
     name: overrides.name ?? 'Winter launch',
     targeting: { includedRegions: ['US', 'DE'], includedLanguages: ['en'], platform: 'All', ...overrides.targeting },
-    budget: { amount: 50, total: 1000, strategy: 'daily', startTime: now - DAY, endTime: now + 30 * DAY, ...overrides.budget },
+    budget: { amount: 50, total: 1000, strategy: 'daily', startTime: now - DAY, endTime: now + 30 * DAY, pacing: 'asap', ...overrides.budget },
     bidding: { billingType: 'CPM', costPer: 2.5, ...overrides.bidding },
     ad: {
       adFormat: 'image',

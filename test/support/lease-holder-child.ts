@@ -11,9 +11,7 @@ async function main(): Promise<void> {
   const [keyPrefix, holderTtlMs, candidateJson] = process.argv.slice(2);
   const redis = testRedis({ keyPrefix });
   const state = new RedisServingState(redis, { holderTtlMs: Number(holderTtlMs) });
-  const result = await state.reserveImpressions({ userId: 'killed-user', adBlockId: 'b1', now: Date.now(), day: '2026-01-10', limit: 1 }, [
-    JSON.parse(candidateJson),
-  ]);
+  const result = await state.reserveImpressions({ userId: 'killed-user', adBlockId: 'b1', now: Date.now(), limit: 1 }, [JSON.parse(candidateJson)]);
   await state.flushBills();
   process.stdout.write(`ready ${JSON.stringify(result.served)}\n`);
   setInterval(() => undefined, 60_000);

@@ -1536,7 +1536,7 @@ export interface components {
         };
         BudgetDto: {
             /**
-             * @description Daily budget in USDT (UTC days); 0 < amount ≤ total; at most 6 decimals
+             * @description Daily budget in USDT, for each day of the account's time zone (`account/me`); 0 < amount ≤ total; at most 6 decimals
              * @example 50
              */
             amount: number;
@@ -1561,6 +1561,13 @@ export interface components {
              * @example 1769904000000
              */
             endTime: number;
+            /**
+             * @description `even` (the default): the day's spend stays under a line rising with the time elapsed of the day (within the campaign's window), so the budget lasts until the evening; `asap`: spends as fast as traffic allows (docs/CONTRACT.md §16)
+             * @default even
+             * @example even
+             * @enum {string}
+             */
+            pacing?: "even" | "asap";
         };
         BiddingDto: {
             /**
@@ -1767,7 +1774,7 @@ export interface components {
              */
             cost: number;
             /**
-             * @description Spend of the current UTC day (when the daily budget starts again), USDT
+             * @description Spend of the account's current day (its time zone; the daily budget's day), USDT
              * @example 0.42
              */
             spentToday: number;
@@ -1901,7 +1908,7 @@ export interface components {
              */
             cost: number;
             /**
-             * @description Spend of the current UTC day (when the daily budget starts again), USDT
+             * @description Spend of the account's current day (its time zone; the daily budget's day), USDT
              * @example 0.42
              */
             spentToday: number;
@@ -1982,6 +1989,17 @@ export interface components {
              */
             deliveryStatus: "delivering" | "scheduled" | "finished" | "dailyBudgetSpent" | "budgetSpent" | "paused" | "inReview" | "ended";
             /**
+             * @description How the day's spend stands against the even pacing line: `ahead` (at the line: held back until it moves on), `onPace`, `behind` (a tenth of the budget or more below the time elapsed: too little traffic for the budget), `notPaced` (`asap`, or not in its window)
+             * @example onPace
+             * @enum {string}
+             */
+            pacingStatus: "onPace" | "ahead" | "behind" | "notPaced";
+            /**
+             * @description When the daily budget starts again: the account's next local midnight, ms since epoch
+             * @example 1767312000000
+             */
+            budgetResetsAt: number;
+            /**
              * @description Smoothed estimate of the optimization event per counted click, 0..1: `(conversions + 100 × prior) / (clicks + 100)`, the prior being the network's mean rate of that event (docs/CONTRACT.md §13). Informative: billing does not use it
              * @example 0.041
              */
@@ -1999,7 +2017,7 @@ export interface components {
         };
         BudgetUpdateDto: {
             /**
-             * @description Daily budget in USDT (UTC days); 0 < amount ≤ total; at most 6 decimals
+             * @description Daily budget in USDT, for each day of the account's time zone (`account/me`); 0 < amount ≤ total; at most 6 decimals
              * @example 50
              */
             amount?: number;
@@ -2024,6 +2042,13 @@ export interface components {
              * @example 1769904000000
              */
             endTime?: number;
+            /**
+             * @description `even` (the default): the day's spend stays under a line rising with the time elapsed of the day (within the campaign's window), so the budget lasts until the evening; `asap`: spends as fast as traffic allows (docs/CONTRACT.md §16)
+             * @default even
+             * @example even
+             * @enum {string}
+             */
+            pacing?: "even" | "asap";
         };
         BiddingUpdateDto: {
             /**

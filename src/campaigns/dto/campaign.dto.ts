@@ -25,6 +25,7 @@ import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 import { SuccessPageDto } from '../../common/paging.dto';
 import { OpenApiAlias } from '../../common/open-api-aliases';
 import { CAMPAIGN_CATEGORIES, type CampaignCategory } from '../categories';
+import { DEFAULT_PACING, type Pacing, PACING_STATUSES, PACINGS, type PacingStatus } from '../pacing';
 
 export const PLATFORMS = ['All', 'iOS', 'Android', 'Desktop'] as const;
 export const ACTION_TYPES = ['visit.website', 'open.miniapp'] as const;
@@ -110,7 +111,10 @@ export class TargetingDto {
 }
 
 export class BudgetDto {
-  @ApiProperty({ description: 'Daily budget in USDT (UTC days); 0 < amount ≤ total; at most 6 decimals', example: 50 })
+  @ApiProperty({
+    description: "Daily budget in USDT, for each day of the account's time zone (`account/me`); 0 < amount ≤ total; at most 6 decimals",
+    example: 50,
+  })
   @IsUsdtAmount()
   amount: number;
 
@@ -127,6 +131,18 @@ export class BudgetDto {
 
   @TimestampMs({ description: 'End, ms since epoch (exclusive); after startTime', example: 1769904000000 })
   endTime: number;
+
+  @ApiPropertyOptional({
+    enum: PACINGS,
+    default: DEFAULT_PACING,
+    description:
+      "`even` (the default): the day's spend stays under a line rising with the time elapsed of the day (within the campaign's " +
+      'window), so the budget lasts until the evening; `asap`: spends as fast as traffic allows (docs/CONTRACT.md §16)',
+    example: 'even',
+  })
+  @IsOptional()
+  @IsOneOf(PACINGS)
+  pacing?: Pacing;
 }
 
 export class BiddingDto {
@@ -397,7 +413,7 @@ class CampaignStatsDto extends NotBilledTrafficDto {
   @ApiProperty({ description: 'Spend so far, USDT', example: 3 })
   cost: number;
 
-  @ApiProperty({ description: 'Spend of the current UTC day (when the daily budget starts again), USDT', example: 0.42 })
+  @ApiProperty({ description: "Spend of the account's current day (its time zone; the daily budget's day), USDT", example: 0.42 })
   spentToday: number;
 
   @ApiProperty({ description: 'clicks / impressions, a fraction 0..1 (0 without impressions)', example: 0.03 })
@@ -511,6 +527,18 @@ export class CampaignResponseDto extends CampaignStatsDto {
 
   @ApiProperty({ enum: DELIVERY_STATUSES, example: 'delivering' })
   deliveryStatus: DeliveryStatus;
+
+  @ApiProperty({
+    enum: PACING_STATUSES,
+    description:
+      "How the day's spend stands against the even pacing line: `ahead` (at the line: held back until it moves on), `onPace`, " +
+      '`behind` (a tenth of the budget or more below the time elapsed: too little traffic for the budget), `notPaced` (`asap`, or not in its window)',
+    example: 'onPace',
+  })
+  pacingStatus: PacingStatus;
+
+  @ApiProperty({ description: "When the daily budget starts again: the account's next local midnight, ms since epoch", example: 1767312000000 })
+  budgetResetsAt: number;
 
   @ApiProperty({
     description:

@@ -1,3 +1,4 @@
+import type { Pacing } from '../pacing';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintToNumber } from '../../database/column-types';
 import { EventCounters } from '../../database/counter-columns';
@@ -138,12 +139,29 @@ export class Campaign extends EventCounters {
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   spentMicros: number;
 
-  /** Spend of the UTC day `spentDay` (YYYY-MM-DD); a different day means nothing spent today yet. */
+  /** Spend of the budget day `spentDay` (its key, see BudgetDay); a different day means nothing spent today yet. */
   @Column({ type: 'bigint', default: 0, transformer: bigintToNumber })
   daySpentMicros: number;
 
   @Column({ type: 'varchar', length: 10, default: '' })
   spentDay: string;
+
+  /** How the daily budget is spent over the day (src/campaigns/pacing.ts). */
+  @Column({ type: 'varchar', length: 8, default: 'even' })
+  pacing: Pacing;
+
+  /**
+   * The owner account's zone schedule, copied from it (at create and at every change of it) so that every reader of
+   * a campaign row knows its budget day without reading the account (src/common/time-zone.ts).
+   */
+  @Column({ type: 'varchar', length: 64, default: 'UTC' })
+  timeZone: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  nextTimeZone: string | null;
+
+  @Column({ type: 'bigint', nullable: true, transformer: bigintToNumber })
+  timeZoneChangesAt: number | null;
 
   /** Bumped by every edit and status change: concurrent writers compare it, so none overwrites another. */
   @Column({ type: 'int', default: 1 })

@@ -15,10 +15,14 @@ describe(MemoryServingState.name, () => {
     dailyBudgetMicros: 1_000_000_000,
     knownSpentMicros: 0,
     knownDaySpentMicros: 0,
+    day: utcDay(now),
   });
   const ads = Array.from({ length: 10 }, (_, n) => candidate(n));
   const reserve = (state: MemoryServingState, userId: string, at: number) =>
-    state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: new Date(at).toISOString().slice(0, 10), limit: 10, invalid: false }, ads);
+    state.reserveImpressions(
+      { userId, adBlockId: 'b1', now: at, limit: 10, invalid: false },
+      ads.map((ad) => ({ ...ad, day: utcDay(at) })),
+    );
 
   it('should forget the users of expired impressions a slice per call, never all in one', async () => {
     const state = new MemoryServingState();
@@ -67,11 +71,11 @@ describe(MemoryServingState.name, () => {
     const state = new MemoryServingState();
     const spent = { ...candidate(1), totalBudgetMicros: 0 };
     const spentCapped = { ...candidate(2), totalBudgetMicros: 0, frequencyCap: { impressions: 1, windowMs: 60_000 } };
-    const result = await state.reserveImpressions(
-      { userId: 'u1', adBlockId: 'b1', now, day: utcDay(now), limit: 5, invalid: false, userImpressionsPerHour: 3 },
-      [spent, spentCapped],
-    );
-    expect(result).toEqual({ served: [], exhausted: [0, 1], userCapped: false });
+    const result = await state.reserveImpressions({ userId: 'u1', adBlockId: 'b1', now, limit: 5, invalid: false, userImpressionsPerHour: 3 }, [
+      spent,
+      spentCapped,
+    ]);
+    expect(result).toEqual({ served: [], exhausted: [0, 1], heldBack: [], userCapped: false });
     expect(state.userCount).toBe(0);
   });
 

@@ -1,4 +1,7 @@
+import { dayKeyOf } from '../../common/time-zone';
+import { DAY_MS } from '../../common/clock';
 import {
+  paceLimit,
   BoundClickStatus,
   BudgetFacts,
   ClickInvalidReason,
@@ -55,6 +58,7 @@ export class MemoryServingState implements ServingState {
     this.sweep(request.now);
     const served: number[] = [];
     const exhausted: number[] = [];
+    const heldBack: number[] = [];
     const { now } = request;
     // Read from what exists; a user, block or log is created only to hold a mark (so a sweep never finds one empty).
     let user = this.users.get(request.userId);
@@ -68,11 +72,18 @@ export class MemoryServingState implements ServingState {
       const cap = candidate.frequencyCap;
       if (cap && capReached(user?.caps.get(candidate.adId), cap, now)) continue;
       const budget = this.budget(candidate);
-      if (!leavesBudget(budget, candidate, request.day)) {
+      if (!leavesBudget(budget, candidate, candidate.day)) {
         exhausted.push(i);
         continue;
       }
-      if (!request.invalid) spend(budget, candidate, request.day, candidate.priceMicros);
+      if (candidate.pace) {
+        const daySpent = dayCounter(budget, candidate, candidate.day);
+        if (daySpent >= paceLimit(candidate, budget.spent, daySpent, now)) {
+          heldBack.push(i);
+          continue;
+        }
+      }
+      if (!request.invalid) spend(budget, candidate, candidate.day, candidate.priceMicros);
       user ??= this.userState(request.userId);
       block ??= blockState(user, request.adBlockId);
       block.served.set(candidate.adId, now);
@@ -88,7 +99,7 @@ export class MemoryServingState implements ServingState {
       }
       served.push(i);
     }
-    return { served, exhausted, userCapped: userCap > 0 && userImpressions >= userCap };
+    return { served, exhausted, heldBack, userCapped: userCap > 0 && userImpressions >= userCap };
   }
 
   async preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
@@ -104,7 +115,7 @@ export class MemoryServingState implements ServingState {
           excludedUntil: user?.excluded?.get(candidate.adId) ?? null,
           cappedImpressions: capLog && candidate.frequencyCap ? countRecent(capLog.times, candidate.frequencyCap.windowMs, now) : 0,
           spentMicros: budget?.spent ?? candidate.knownSpentMicros,
-          daySpentMicros: budget?.days.get(request.day) ?? candidate.knownDaySpentMicros,
+          daySpentMicros: budget?.days.get(candidate.day) ?? candidate.knownDaySpentMicros,
           leasedMicros: 0,
           leaseCoversUnit: false,
         };
@@ -220,9 +231,10 @@ export class MemoryServingState implements ServingState {
       if (now - this.lastSweep < SWEEP_EVERY_MS) return;
       this.lastSweep = now;
       this.sweeping = this.users.entries();
-      const today = new Date(now).toISOString().slice(0, 10);
+      // Budget days are keyed by their start (dayKeyOf): a day that began two days ago has ended in every zone.
+      const ended = dayKeyOf(now - 2 * DAY_MS);
       for (const budget of this.budgets.values()) {
-        for (const day of budget.days.keys()) if (day < today) budget.days.delete(day);
+        for (const day of budget.days.keys()) if (day < ended) budget.days.delete(day);
       }
     }
     for (let looked = 0; looked < SWEEP_MARKS_PER_CALL;) {

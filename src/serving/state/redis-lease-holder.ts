@@ -1,3 +1,4 @@
+import { paceShare } from '../../campaigns/pacing';
 import { newId } from '../../common/ids';
 import type { RedisClient } from '../../redis/redis.module';
 import { replicated } from '../../redis/replica-wait';
@@ -42,7 +43,8 @@ export interface LeaseReturn {
   field?: string;
 }
 
-type LeaseOutcome = 'granted' | 'exhausted';
+/** `paced`: budget is left, but the campaign is ahead of its pacing line (lease.lua). */
+type LeaseOutcome = 'granted' | 'exhausted' | 'paced';
 
 /** The lease holder this process was lost (its heartbeat lapsed and its leases may be reclaimed): ask again. */
 export class HolderLostError extends Error {
@@ -165,9 +167,9 @@ export class RedisLeaseHolder {
    * Bills one unit price from the candidate's lease if it covers it; answers that lease. `lookOnly`: only whether it
    * covers one (invalid traffic, never billed), the lease left as it is.
    */
-  take(candidate: ImpressionCandidate, day: string, wallNow: number, lookOnly = false): Lease | null {
+  take(candidate: ImpressionCandidate, wallNow: number, lookOnly = false): Lease | null {
     const lease = this.leases.get(candidate.campaignId);
-    if (!lease || !this.fits(lease, candidate, day)) return null;
+    if (!lease || !this.fits(lease, candidate)) return null;
     if (candidate.priceMicros === 0) {
       if (wallNow - lease.grantedAt >= PERMISSION_TTL_MS) return null;
     } else {
@@ -191,25 +193,34 @@ export class RedisLeaseHolder {
 
   /**
    * Leases for the candidates `taken` lacks, asked for in rounds (others may use up what a round brought); fills
-   * in `taken` the leases billed and answers the positions of those without budget left, ascending.
+   * in `taken` the leases billed and answers the positions of those without budget left, and of those ahead of
+   * their pacing line, each ascending.
    */
-  async leaseLacking(candidates: ImpressionCandidate[], taken: (Lease | null)[], day: string, wallNow: number, lookOnly: boolean): Promise<number[]> {
+  async leaseLacking(
+    candidates: ImpressionCandidate[],
+    taken: (Lease | null)[],
+    wallNow: number,
+    lookOnly: boolean,
+    now = wallNow,
+  ): Promise<{ exhausted: number[]; heldBack: number[] }> {
     const exhausted = new Set<number>();
+    const heldBack = new Set<number>();
     try {
       for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
         const lacking: number[] = [];
         for (let i = 0; i < candidates.length; i++) {
-          if (taken[i] !== null || exhausted.has(i)) continue;
-          taken[i] = this.take(candidates[i], day, wallNow, lookOnly);
+          if (taken[i] !== null || exhausted.has(i) || heldBack.has(i)) continue;
+          taken[i] = this.take(candidates[i], wallNow, lookOnly);
           if (taken[i] === null) lacking.push(i);
         }
         if (lacking.length === 0) break;
         const outcome = await this.acquire(
           lacking.map((i) => candidates[i]),
-          day,
+          now,
         );
         lacking.forEach((i, k) => {
           if (outcome[k] === 'exhausted') exhausted.add(i);
+          else if (outcome[k] === 'paced') heldBack.add(i);
         });
       }
     } catch (error) {
@@ -219,13 +230,13 @@ export class RedisLeaseHolder {
       });
       throw error;
     }
-    return [...exhausted].sort((a, b) => a - b);
+    return { exhausted: [...exhausted].sort((a, b) => a - b), heldBack: [...heldBack].sort((a, b) => a - b) };
   }
 
   /** A lease serves only the day, price and budgets it was granted for. */
-  private fits(lease: Lease, candidate: ImpressionCandidate, day: string): boolean {
+  private fits(lease: Lease, candidate: ImpressionCandidate): boolean {
     return (
-      lease.day === day &&
+      lease.day === candidate.day &&
       lease.priceMicros === candidate.priceMicros &&
       lease.totalBudgetMicros === candidate.totalBudgetMicros &&
       lease.dailyBudgetMicros === candidate.dailyBudgetMicros
@@ -236,7 +247,8 @@ export class RedisLeaseHolder {
    * Asks for leases of these campaigns (one script call), or waits for the request already under way for them.
    * Answers per candidate whether budget was granted, none is left, or the request failed (neither).
    */
-  private async acquire(candidates: ImpressionCandidate[], day: string): Promise<(LeaseOutcome | undefined)[]> {
+  /** `now`: the request's time (the service's clock), which the pacing line is drawn at. */
+  private async acquire(candidates: ImpressionCandidate[], now: number): Promise<(LeaseOutcome | undefined)[]> {
     const waits = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
     const asking: ImpressionCandidate[] = [];
     for (const candidate of candidates) {
@@ -246,7 +258,7 @@ export class RedisLeaseHolder {
     }
     let failure: unknown;
     if (asking.length > 0) {
-      const request = this.requestLeases(asking, day);
+      const request = this.requestLeases(asking, now);
       const settled = request.catch((error: unknown) => {
         failure = error;
         return null;
@@ -293,7 +305,7 @@ export class RedisLeaseHolder {
     if (holderId === this.holderId) for (const campaignId of unrecorded) this.registered.add(campaignId);
   }
 
-  private async requestLeases(candidates: ImpressionCandidate[], day: string, lostBefore = false): Promise<Map<string, LeaseOutcome>> {
+  private async requestLeases(candidates: ImpressionCandidate[], now: number, lostBefore = false): Promise<Map<string, LeaseOutcome>> {
     const outcomes = new Map<string, LeaseOutcome>();
     const wallNow = Date.now();
     const holderId = this.holderId;
@@ -313,10 +325,11 @@ export class RedisLeaseHolder {
       ? []
       : await Promise.all(
           candidates.map((candidate, i) => {
+            const day = candidate.day;
             const previous = this.leases.get(candidate.campaignId);
             // A lease of another day, price or budget goes back before a new one is taken.
-            if (previous && !this.fits(previous, candidate, day)) void this.returnLeases([previous]);
-            const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate, day) ? previous : undefined, wallNow);
+            if (previous && !this.fits(previous, candidate)) void this.returnLeases([previous]);
+            const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate) ? previous : undefined, wallNow);
             wantedUnits[i] = wanted;
             return replicated<number>(
               this.redis,
@@ -333,6 +346,7 @@ export class RedisLeaseHolder {
               candidate.knownDaySpentMicros,
               wanted,
               leaseField(holderId, day),
+              candidate.pace ? paceShare(candidate.pace, now) : -1,
             );
           }),
         );
@@ -341,7 +355,7 @@ export class RedisLeaseHolder {
       // reclaimed once its heartbeat lapses): ask once more as a new holder.
       if (this.holderId === holderId) this.renewHolder();
       if (lostBefore) throw new HolderLostError();
-      return this.requestLeases(candidates, day, true);
+      return this.requestLeases(candidates, now, true);
     }
     if (granted.some((grant, i) => Number(grant) > 0 && candidates[i].priceMicros > 0)) {
       this.holding = true;
@@ -354,19 +368,19 @@ export class RedisLeaseHolder {
         // Units given back to the lease meanwhile go back to the counters with it, not lost with the lease.
         const current = this.leases.get(candidate.campaignId);
         if (current) void this.returnLeases([current]);
-        outcomes.set(candidate.campaignId, 'exhausted');
+        outcomes.set(candidate.campaignId, grant < 0 ? 'paced' : 'exhausted');
         return;
       }
       const current = this.leases.get(candidate.campaignId);
       let carried = 0;
-      if (current && this.fits(current, candidate, day) && candidate.priceMicros > 0 && current.holderId === holderId) {
+      if (current && this.fits(current, candidate) && candidate.priceMicros > 0 && current.holderId === holderId) {
         carried = current.remainingMicros;
         current.remainingMicros = 0;
       }
       this.leases.set(candidate.campaignId, {
         holderId,
         campaignId: candidate.campaignId,
-        day,
+        day: candidate.day,
         priceMicros: candidate.priceMicros,
         totalBudgetMicros: candidate.totalBudgetMicros,
         dailyBudgetMicros: candidate.dailyBudgetMicros,

@@ -43,6 +43,9 @@ interface ServeAnswer {
  */
 export const BILL_EVERY_MS = 100;
 
+/** What a reservation lacking no lease learns of its candidates' budgets. */
+const NONE_LACKING: { exhausted: number[]; heldBack: number[] } = { exhausted: [], heldBack: [] };
+
 /** How long a bill's token is kept: a bill sent again (its answer lost) within it charges nothing more. */
 const BILL_TOKEN_MS = 10 * 60 * 1000;
 
@@ -140,7 +143,7 @@ export class RedisServeState {
    * them) and this process's leases.
    */
   async preview(request: PreviewRequest, candidates: ImpressionCandidate[]): Promise<ServingPreview> {
-    const { userId, adBlockId, now, day } = request;
+    const { userId, adBlockId, now } = request;
     const adIds = candidates.map((candidate) => candidate.adId);
     // each command on its own (the client pipelines those of one tick per node): a cluster pipeline must stay in one slot
     const reads: Promise<unknown>[] = [];
@@ -152,7 +155,7 @@ export class RedisServeState {
     }
     for (const candidate of candidates) {
       reads.push(this.redis.get(stateKeys.spent(candidate.campaignId)));
-      reads.push(this.redis.get(stateKeys.daySpent(candidate.campaignId, day)));
+      reads.push(this.redis.get(stateKeys.daySpent(candidate.campaignId, candidate.day)));
     }
     const values = await Promise.all(reads);
     let next = 0;
@@ -170,8 +173,8 @@ export class RedisServeState {
           cappedImpressions: candidate.frequencyCap ? countRecent(capped[i] ?? null, now, candidate.frequencyCap.windowMs) : 0,
           spentMicros: spent === null ? candidate.knownSpentMicros : Number(spent),
           daySpentMicros: daySpent === null ? candidate.knownDaySpentMicros : Number(daySpent),
-          leasedMicros: this.holder.heldMicros(candidate.campaignId, day),
-          leaseCoversUnit: this.holder.take(candidate, day, wallNow, true) !== null,
+          leasedMicros: this.holder.heldMicros(candidate.campaignId, candidate.day),
+          leaseCoversUnit: this.holder.take(candidate, wallNow, true) !== null,
         };
       }),
     };
@@ -188,10 +191,10 @@ export class RedisServeState {
     const taken: (Lease | null)[] = new Array<Lease | null>(candidates.length).fill(null);
     let lacking = false;
     for (let i = 0; i < candidates.length; i++) {
-      taken[i] = this.holder.take(candidates[i], request.day, wallNow, lookOnly);
+      taken[i] = this.holder.take(candidates[i], wallNow, lookOnly);
       if (taken[i] === null) lacking = true;
     }
-    const exhausted = lacking ? await this.holder.leaseLacking(candidates, taken, request.day, wallNow, lookOnly) : [];
+    const { exhausted, heldBack } = lacking ? await this.holder.leaseLacking(candidates, taken, wallNow, lookOnly, request.now) : NONE_LACKING;
     if (ticket.abandoned) {
       // answered already (no ads): the units taken go back to their leases, nothing is marked served
       for (let i = 0; i < candidates.length && !lookOnly; i++) if (taken[i] !== null) this.holder.giveBack(taken[i]!, candidates[i].priceMicros);
@@ -247,7 +250,7 @@ export class RedisServeState {
       await this.flushBills().catch(() => undefined);
       await this.holder.returnLeasesIfClosing();
     }
-    return { served, exhausted, userCapped };
+    return { served, exhausted, heldBack, userCapped };
   }
 
   /**

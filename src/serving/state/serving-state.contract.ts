@@ -1,5 +1,9 @@
 import { ClickRequest, CompletionRequest, ImpressionCandidate, previewReserve, ServingState, ViewRequest } from './serving-state';
-import { utcDay } from '../../common/day';
+import { dayKeyOf } from '../../common/time-zone';
+
+const DAY_MS = 86_400_000;
+/** The key of the UTC day holding `ms` (a budget day of an account on UTC). */
+const utcDayKey = (ms: number) => dayKeyOf(ms - (ms % DAY_MS));
 
 /**
  * The behaviour both serving-state implementations promise; run against memory in the unit specs and against
@@ -8,7 +12,7 @@ import { utcDay } from '../../common/day';
 export function describeServingStateContract(name: string, makeState: () => Promise<ServingState> | ServingState) {
   describe(`${name} serving state`, () => {
     const now = Date.UTC(2026, 0, 10, 12);
-    const day = utcDay(now);
+    const day = utcDayKey(now);
     let state: ServingState;
     let seq = 0;
     let campaignId: string;
@@ -27,6 +31,7 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       dailyBudgetMicros: 3000,
       knownSpentMicros: 0,
       knownDaySpentMicros: 0,
+      day,
       ...overrides,
     });
     const click = (overrides: Partial<ClickRequest> = {}): ClickRequest => ({
@@ -45,14 +50,63 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       ...overrides,
     });
     const reserve = (userId: string, candidates: ImpressionCandidate[], limit = 5, at = now, onDay = day, invalid = false) =>
-      state.reserveImpressions({ userId, adBlockId: 'b1', now: at, day: onDay, limit, invalid }, candidates);
+      state.reserveImpressions(
+        { userId, adBlockId: 'b1', now: at, limit, invalid },
+        candidates.map((offered) => (onDay === day ? offered : { ...offered, day: onDay })),
+      );
 
     it('should stop serving once the daily budget is spent, and go on the next day', async () => {
       const served: number[] = [];
       for (let i = 0; i < 5; i++) served.push((await reserve(`u${i}`, [candidate()])).served.length);
       expect(served).toEqual([1, 1, 1, 0, 0]);
       expect((await reserve('u9', [candidate()])).exhausted).toEqual([0]);
-      expect((await reserve('u9', [candidate()], 5, now + 86_400_000, utcDay(now + 86_400_000))).served).toEqual([0]);
+      expect((await reserve('u9', [candidate()], 5, now + 86_400_000, utcDayKey(now + DAY_MS))).served).toEqual([0]);
+    });
+
+    describe('even pacing (docs/CONTRACT.md §16)', () => {
+      const HOUR_MS = 3_600_000;
+      // a day from 12 h before `now` to 12 h after it: at `now` the line is 55 % of the period's budget
+      const paced = (overrides: Partial<ImpressionCandidate> = {}) =>
+        candidate({ totalBudgetMicros: 1_000_000, dailyBudgetMicros: 10_000, pace: { start: now - 12 * HOUR_MS, end: now + 12 * HOUR_MS }, ...overrides });
+      const serveAll = async (offered: ImpressionCandidate, at: number, tries = 20) => {
+        let served = 0;
+        let last;
+        for (let i = 0; i < tries; i++) {
+          last = await reserve(`pace-${at}-${i}`, [offered], 5, at);
+          served += last.served.length;
+        }
+        return { served, last: last! };
+      };
+
+      it('should hold a campaign back at its line, never passing it by a unit, and serve again as the line moves', async () => {
+        const first = await serveAll(paced(), now);
+        expect(first.served).toBe(6); // 6,000 spent: the line is 5,500, one unit may pass it
+        expect(first.last.heldBack).toEqual([0]);
+        expect(first.last.exhausted).toEqual([]);
+        const later = await serveAll(paced(), now + 6 * HOUR_MS); // the line is 80 %: 8,000
+        expect(later.served).toBe(2);
+        const evening = await serveAll(paced(), now + 12 * HOUR_MS - 1); // the line passed the budget: the budget stops it
+        expect(evening.served).toBe(2);
+        expect(evening.last.exhausted).toEqual([0]);
+      });
+
+      it("should pace over the total's rest when it is less than the daily budget", async () => {
+        const nearlySpent = paced({ totalBudgetMicros: 20_000, knownSpentMicros: 15_000 });
+        expect((await serveAll(nearlySpent, now)).served).toBe(3); // 5,000 left: the line is 2,750
+      });
+
+      it('should serve an asap campaign and one outside its pacing period as fast as the budget allows', async () => {
+        expect((await serveAll(paced({ pace: null }), now)).served).toBe(10);
+      });
+
+      it('should hold back free impressions (CPC) once the day is at the line', async () => {
+        expect((await reserve('cpc-1', [paced({ priceMicros: 0, knownDaySpentMicros: 5_000 })])).served).toEqual([0]);
+        const ahead = await reserve('cpc-2', [
+          paced({ priceMicros: 0, knownDaySpentMicros: 5_500, campaignId: `${campaignId}-b`, adId: `ad_${campaignId}-b` }),
+        ]);
+        expect(ahead.served).toEqual([]);
+        expect(ahead.heldBack).toEqual([0]);
+      });
     });
 
     it('should stop at the total budget, seeded from what the database already knew', async () => {
@@ -235,7 +289,7 @@ export function describeServingStateContract(name: string, makeState: () => Prom
 
     describe('preview (read only)', () => {
       const preview = (userId: string | null, candidates: ImpressionCandidate[], at = now, adBlockId: string | null = 'b1') =>
-        state.preview({ userId, adBlockId, now: at, day }, candidates);
+        state.preview({ userId, adBlockId, now: at }, candidates);
 
       it('should read the budget counters, seeded from what the database knew, and change nothing', async () => {
         const known = candidate({ knownSpentMicros: 1500, knownDaySpentMicros: 700 });
@@ -327,7 +381,7 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       it('should bound the impressions of one (block, user) pair within any hour across campaigns', async () => {
         const three = [other(1), other(2), other(3)];
         const reserveCapped = (userId: string, adBlockId: string, at: number) =>
-          state.reserveImpressions({ userId, adBlockId, now: at, day, limit: 3, userImpressionsPerHour: 5 }, three);
+          state.reserveImpressions({ userId, adBlockId, now: at, limit: 3, userImpressionsPerHour: 5 }, three);
         const first = await reserveCapped(user('a'), 'b1', now);
         const second = await reserveCapped(user('a'), 'b1', now + 1);
         const third = await reserveCapped(user('a'), 'b1', now + 2);
@@ -345,7 +399,7 @@ export function describeServingStateContract(name: string, makeState: () => Prom
         const results = [];
         for (let i = 0; i < 4; i++) {
           results.push(
-            (await state.reserveImpressions({ userId: user('a'), adBlockId: 'b1', now: now + i, day, limit: 3 }, [other(1), other(2), other(3)])).served.length,
+            (await state.reserveImpressions({ userId: user('a'), adBlockId: 'b1', now: now + i, limit: 3 }, [other(1), other(2), other(3)])).served.length,
           );
         }
         expect(results).toEqual([3, 3, 3, 3]);

@@ -1,3 +1,4 @@
+import { PacingPeriod, paceShare, pacingLine, periodBudget } from '../../campaigns/pacing';
 /**
  * The state that serving and clicks share between requests and processes: budget counters, served
  * impressions (to bind clicks), click dedup and the per-user exclusion of rule 6. One interface, two
@@ -21,6 +22,13 @@ export interface BudgetFacts {
   /** Spend the database knows of; seeds the shared counter when it has none (first use, or Redis lost it). */
   knownSpentMicros: number;
   knownDaySpentMicros: number;
+  /** The key of the campaign's budget day at the request's time (its account's zone): the daily budget's counter. */
+  day: string;
+  /**
+   * The pacing period holding the request's time when the campaign paces evenly (null or absent: it does not): the
+   * day's counter may reach the pacing line (paceLimit) and no more (docs/CONTRACT.md §16).
+   */
+  pace?: PacingPeriod | null;
 }
 
 export interface ImpressionCandidate extends BudgetFacts {
@@ -40,8 +48,6 @@ export interface ReserveRequest {
   userId: string;
   adBlockId: string;
   now: number;
-  /** UTC day of `now`, YYYY-MM-DD: the daily budget's counter. */
-  day: string;
   limit: number;
   /** Network-wide cap: most impressions of this (block, user) pair within any hour; 0 or absent: no cap. */
   userImpressionsPerHour?: number;
@@ -57,6 +63,8 @@ export interface ReserveResult {
   served: number[];
   /** Indexes of candidates skipped because their total or daily budget is spent. */
   exhausted: number[];
+  /** Indexes of candidates skipped because they are ahead of their pacing line (they serve again as it moves on). */
+  heldBack?: number[];
   /** The (block, user) pair reached USER_IMPRESSIONS_PER_HOUR: no further candidate would be served. */
   userCapped?: boolean;
 }
@@ -66,7 +74,6 @@ export interface ClickRequest extends BudgetFacts {
   adBlockId: string;
   adId: string;
   now: number;
-  day: string;
   /** What the click costs: costPer for CPC, 0 for CPM. */
   priceMicros: number;
   /** How long the clicked ad stays hidden from this user; 0 turns the exclusion off (test environment). */
@@ -142,7 +149,6 @@ export interface PreviewRequest {
   userId: string | null;
   adBlockId: string | null;
   now: number;
-  day: string;
 }
 
 /** What the serving state holds of one candidate, read without changing anything (the delivery diagnosis). */
@@ -171,11 +177,25 @@ export interface ServingPreview {
 }
 
 /** Why the serving state would not serve a candidate (see previewReserve). */
-export type StateRefusal = 'excluded' | 'frequencyCap' | 'budget' | 'userCap';
+export type StateRefusal = 'excluded' | 'frequencyCap' | 'budget' | 'pacing' | 'userCap';
 
 /** An ad a user clicked is hidden from them until `excludedUntil` (rule 6). */
 export function isExcluded(excludedUntil: number | null | undefined, now: number): boolean {
   return excludedUntil !== null && excludedUntil !== undefined && excludedUntil > now;
+}
+
+/**
+ * The most the day's counter may hold before the candidate is held back by its pacing line at `now` (Infinity when it
+ * does not pace): the period's budget times the elapsed share plus the margin (src/campaigns/pacing.ts).
+ */
+export function paceLimit(
+  facts: Pick<BudgetFacts, 'totalBudgetMicros' | 'dailyBudgetMicros' | 'pace'>,
+  spentMicros: number,
+  daySpentMicros: number,
+  now: number,
+): number {
+  if (!facts.pace) return Number.POSITIVE_INFINITY;
+  return pacingLine(periodBudget(facts.totalBudgetMicros, facts.dailyBudgetMicros, spentMicros, daySpentMicros), paceShare(facts.pace, now));
 }
 
 /** The budget counters leave room for one more unit (the last one may pass the budget by less than a unit). */
@@ -195,6 +215,7 @@ export function previewReserve(
 ): ReserveResult & { refusals: (StateRefusal | null)[] } {
   const served: number[] = [];
   const exhausted: number[] = [];
+  const heldBack: number[] = [];
   const refusals: (StateRefusal | null)[] = candidates.map(() => null);
   const userCap = request.userImpressionsPerHour ?? 0;
   let userImpressions = preview.userImpressionsInHour;
@@ -210,12 +231,15 @@ export function previewReserve(
     else if (!hasBudgetFor(candidate, state)) {
       refusals[i] = 'budget';
       exhausted.push(i);
+    } else if (!state.leaseCoversUnit && state.daySpentMicros >= paceLimit(candidate, state.spentMicros, state.daySpentMicros, request.now)) {
+      refusals[i] = 'pacing';
+      heldBack.push(i);
     } else {
       served.push(i);
       userImpressions++;
     }
   }
-  return { served, exhausted, userCapped: userCap > 0 && userImpressions >= userCap, refusals };
+  return { served, exhausted, heldBack, userCapped: userCap > 0 && userImpressions >= userCap, refusals };
 }
 
 /** Budget is left when this process holds a lease covering a unit, or the counters leave one. */

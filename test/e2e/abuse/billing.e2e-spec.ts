@@ -3,7 +3,7 @@ import { Clock } from '../../../src/common/clock';
 import { TRUST_CONFIG, TrustConfig } from '../../../src/trust/trust.config';
 import { Click } from '../../../src/clicks/entities/click.entity';
 import { ExchangeStatsWriterService } from '../../../src/exchange/exchange-stats-writer.service';
-import { utcDay } from '../../../src/common/day';
+import { budgetDayAt } from '../../../src/common/time-zone';
 import { REDIS, type RedisClient } from '../../../src/redis/redis.module';
 import { RedisServingState } from '../../../src/serving/state/redis-serving-state';
 import { stateKeys } from '../../../src/serving/state/serving-state';
@@ -234,7 +234,7 @@ describe('Abuse: the bill', () => {
           const leases = stateKeys.campaignLeases(campaignId);
           for (const field of await redis.hkeys(leases)) await redis.del(stateKeys.leaseHolder(field.split('|')[0]));
           expect(await others.reclaimLapsedHolders()).toBe(2500);
-          const day = utcDay(clock.now());
+          const day = budgetDayAt({ timeZone: 'UTC', nextTimeZone: null, timeZoneChangesAt: null }, clock.now()).key;
           const candidate = {
             campaignId,
             adId: ad.adId as string,
@@ -243,8 +243,9 @@ describe('Abuse: the bill', () => {
             dailyBudgetMicros: 10_000,
             knownSpentMicros: 0,
             knownDaySpentMicros: 0,
+            day,
           };
-          const reserve = (user: string) => others.reserveImpressions({ userId: user, adBlockId: block, now: clock.now(), day, limit: 1 }, [candidate]);
+          const reserve = (user: string) => others.reserveImpressions({ userId: user, adBlockId: block, now: clock.now(), limit: 1 }, [candidate]);
           for (let i = 0; i < 4; i++) expect((await reserve(newUser('others'))).served).toEqual([0]);
           expect((await reserve(newUser('others'))).served).toEqual([]);
           await others.flushBills();

@@ -25,6 +25,7 @@ import { ReportRollup1763906400000 } from './1763906400000-ReportRollup';
 import { ClickIdsPostbacks1763910000000 } from './1763910000000-ClickIdsPostbacks';
 import { IdempotencyKeys1763913600000 } from './1763913600000-IdempotencyKeys';
 import { ReportCompletions1763928000000 } from './1763928000000-ReportCompletions';
+import { CampaignPacing1764300000000 } from './1764300000000-CampaignPacing';
 
 /** Every sqlite migration in order; listed explicitly so the app, the CLI and the tests load the same set. */
 export const SQLITE_MIGRATIONS = [
@@ -55,4 +56,5 @@ export const SQLITE_MIGRATIONS = [
   ClickIdsPostbacks1763910000000,
   IdempotencyKeys1763913600000,
   ReportCompletions1763928000000,
+  CampaignPacing1764300000000,
 ];

@@ -1,9 +1,14 @@
 -- Grants a lease of one campaign's budget, in the campaign's slot. KEYS the campaign's leases (hash), spent,
--- daySpent. ARGV dayTtl, price, total, daily, knownSpent, knownDaySpent, units, lease field (holder|day).
+-- daySpent. ARGV dayTtl, price, total, daily, knownSpent, knownDaySpent, units, lease field (holder|day), paceShare.
 -- The holder's heartbeat was checked and its campaign recorded just before (holder.lua), in the holder's slot.
--- Answers the micro-USDT granted (0: no budget left; for price 0, 1 means budget is left).
+-- Answers the micro-USDT granted (0: no budget left; for price 0, 1 means budget is left), or -1 when budget is left
+-- but the campaign is ahead of its pacing line.
 -- A counter below the spend the database knows was seeded from an older view after Redis lost its data (the
 -- counters count spent or handed out, never less than the database's spend): it is raised to it.
+-- paceShare (negative: the campaign does not pace) is the share of the period's budget the day's counter may reach
+-- now (src/campaigns/pacing.ts): the period's budget is the daily one, or what the total had left when the day began
+-- (spent less daySpent) if smaller, and the pacing line is that budget times the share, rounded down. Counters count
+-- every process's leases, so one line holds for all of them.
 local spent = redis.call('GET', KEYS[2])
 if not spent or tonumber(spent) < tonumber(ARGV[5]) then
   spent = ARGV[5]
@@ -15,8 +20,18 @@ if not daySpent or tonumber(daySpent) < tonumber(ARGV[6]) then
   redis.call('SET', KEYS[3], daySpent, 'EX', tonumber(ARGV[1]))
 end
 local price = tonumber(ARGV[2])
-local left = math.min(tonumber(ARGV[3]) - tonumber(spent), tonumber(ARGV[4]) - tonumber(daySpent))
+local total = tonumber(ARGV[3])
+local daily = tonumber(ARGV[4])
+spent = tonumber(spent)
+daySpent = tonumber(daySpent)
+local left = math.min(total - spent, daily - daySpent)
 if left <= 0 then return 0 end
+local share = tonumber(ARGV[9])
+if share and share >= 0 then
+  local line = math.floor(math.max(0, math.min(daily, total - (spent - daySpent))) * share)
+  if daySpent >= line then return -1 end
+  left = math.min(left, line - daySpent)
+end
 if price <= 0 then return 1 end
 local units = math.min(tonumber(ARGV[7]), math.ceil(left / price), math.floor(left / (4 * price)))
 if units < 1 then units = 1 end
