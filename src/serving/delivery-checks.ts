@@ -4,14 +4,14 @@
  * put in plain words. Pure: no I/O, so a property test can hold it against the matcher.
  */
 import type { BlockControls } from '../ad-blocks/ad-blocks.service';
-import { hasDailyBudgetLeft, hasTotalBudgetLeft, isRunning, spentToday } from '../campaigns/campaign-rules';
+import { budgetDayOf, hasDailyBudgetLeft, hasTotalBudgetLeft, isRunning, spentToday } from '../campaigns/campaign-rules';
 import { blockingDomain } from '../common/hosts';
 import { refusedBy } from './block-controls';
 import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { fromMicros } from '../common/money';
 import { IndexedCampaign, isLive, MatchContext, TargetingRule, targetingVerdicts } from './campaign-matcher';
-import type { CandidateState, FrequencyCap } from './state/serving-state';
-import { countersLeaveBudget, isExcluded } from './state/serving-state';
+import type { CandidateState, FrequencyCap, ImpressionCandidate } from './state/serving-state';
+import { countersLeaveBudget, isExcluded, paceLimit } from './state/serving-state';
 
 export interface DeliveryCheck {
   /** What was checked, e.g. `status`, `schedule`, `targeting.includedRegions`, `frequencyCap`, `rank`. */
@@ -106,8 +106,8 @@ export function campaignChecks(
     {
       check: 'budget.daily',
       passed: hasDailyBudgetLeft(campaign, now),
-      detail: `${usdt(today)} spent today (UTC) of ${usdt(campaign.dailyBudgetMicros)}${
-        hasDailyBudgetLeft(campaign, now) ? '' : ': the daily budget is spent, serving resumes at 00:00 UTC'
+      detail: `${usdt(today)} spent today (the account's day, ${campaign.timeZone}) of ${usdt(campaign.dailyBudgetMicros)}${
+        hasDailyBudgetLeft(campaign, now) ? '' : `: the daily budget is spent, serving resumes at ${iso(budgetDayOf(campaign, now).end)}`
       }`,
     },
   ];
@@ -215,6 +215,25 @@ export function stateChecks(
         detail: excluded ? `the user clicked this ad: hidden from them until ${iso(state.excludedUntil!)}` : 'not hidden from this user',
       };
   return [budget, frequencyCap, exclusion];
+}
+
+/**
+ * The even pacing line (docs/CONTRACT.md §16) against the serving counters: a campaign at or past it is held back
+ * until the line moves on; `asap`, or outside its pacing period, it always passes.
+ */
+export function pacingCheck(candidate: ImpressionCandidate, state: CandidateState, now: number): DeliveryCheck {
+  const pace = candidate.pace;
+  if (!pace) return { check: 'pacing', passed: true, detail: 'not paced: asap, or outside its window today' };
+  const line = paceLimit(candidate, state.spentMicros, state.daySpentMicros, now);
+  const passed = state.leaseCoversUnit || state.daySpentMicros < line;
+  const elapsed = Math.round((100 * (now - pace.start)) / (pace.end - pace.start));
+  return {
+    check: 'pacing',
+    passed,
+    detail:
+      `even pacing: ${usdt(state.daySpentMicros)} of today's spent or held at ${elapsed} % of its period; the line is ${usdt(line)} now` +
+      (passed ? '' : ': ahead of its line, held back until the line moves on'),
+  };
 }
 
 function hoursOf(windowMs: number): string {

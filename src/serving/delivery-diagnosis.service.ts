@@ -21,6 +21,7 @@ import {
   networkControlChecks,
   noCountryDetail,
   ordinal,
+  pacingCheck,
   stateChecks,
 } from './delivery-checks';
 import { DeliveryDiagnosisDto, DeliveryDiagnosisQueryDto, DiagnosedAdDto, DiagnosisRankDto } from './dto/delivery-diagnosis.dto';
@@ -81,7 +82,7 @@ export class DeliveryDiagnosisService {
     if (campaign !== null) {
       const indexed = toIndexed(campaign);
       checks.push(...campaignChecks(campaign, setting.now));
-      checks.push(await this.servingCounterCheck(campaign, indexed, setting));
+      checks.push(...(await this.servingCounterCheck(campaign, indexed, setting)));
       checks.push(this.indexCheck(campaign, setting.now));
       checks.push(...matchChecks(indexed, setting.context, setting.sources));
       checks.push(...(await this.userChecks(indexed, setting)));
@@ -155,11 +156,11 @@ export class DeliveryDiagnosisService {
     return { now, facts, block, openId, context, sources, limit: query.limit ?? 1 };
   }
 
-  /** The shared budget counters, frequency cap and exclusion of the campaign, as the serving state holds them. */
-  private async servingCounterCheck(campaign: Campaign, indexed: IndexedCampaign, setting: Setting): Promise<DeliveryCheck> {
+  /** The shared budget counters of the campaign as the serving state holds them, and its pacing line. */
+  private async servingCounterCheck(campaign: Campaign, indexed: IndexedCampaign, setting: Setting): Promise<DeliveryCheck[]> {
     const candidate = toCandidate(indexed, setting.now);
     const preview = await this.state.preview({ userId: null, adBlockId: null, now: setting.now }, [candidate]);
-    return stateChecks(campaign, preview.candidates[0], null, false, setting.now)[0];
+    return [stateChecks(campaign, preview.candidates[0], null, false, setting.now)[0], pacingCheck(candidate, preview.candidates[0], setting.now)];
   }
 
   private async userChecks(indexed: IndexedCampaign, setting: Setting): Promise<DeliveryCheck[]> {

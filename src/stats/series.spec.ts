@@ -37,3 +37,35 @@ describe('sumIntoBuckets', () => {
     ]);
   });
 });
+
+describe('local day buckets', () => {
+  const newYork = { timeZone: 'America/New_York', nextTimeZone: null, timeZoneChangesAt: null };
+
+  it("should bucket by the account's local days, 23 and 25 hours long across daylight saving", () => {
+    // 2027-03-13 (24 h), 2027-03-14 (23 h, clocks go forward), 2027-03-15
+    const window = seriesWindow({ from: Date.UTC(2027, 2, 13, 12), to: Date.UTC(2027, 2, 15, 12) }, 0, newYork);
+    expect(window.starts).toEqual([Date.UTC(2027, 2, 13, 5), Date.UTC(2027, 2, 14, 5), Date.UTC(2027, 2, 15, 4)]);
+    const rows = [
+      { hour: Date.UTC(2027, 2, 14, 4), spend: 1 }, // 23:00 on the 13th
+      { hour: Date.UTC(2027, 2, 14, 5), spend: 2 }, // the 14th's first hour
+      { hour: Date.UTC(2027, 2, 15, 3), spend: 4 }, // the 14th's last hour
+      { hour: Date.UTC(2027, 2, 15, 4), spend: 8 }, // the 15th
+    ];
+    expect(sumIntoBuckets(window, rows, ['spend'] as const)).toEqual([
+      { time: Date.UTC(2027, 2, 13, 5), spend: 1 },
+      { time: Date.UTC(2027, 2, 14, 5), spend: 6 },
+      { time: Date.UTC(2027, 2, 15, 4), spend: 8 },
+    ]);
+  });
+
+  it('should keep UTC days for an account on UTC, and hours whatever the zone', () => {
+    const utc = { timeZone: 'UTC', nextTimeZone: null, timeZoneChangesAt: null };
+    expect(seriesWindow({ from: Date.UTC(2027, 0, 1, 12), to: Date.UTC(2027, 0, 3) }, 0, utc)).toEqual({
+      first: Date.UTC(2027, 0, 1),
+      bucket: DAY_MS,
+      buckets: 2,
+      to: Date.UTC(2027, 0, 3),
+    });
+    expect(seriesWindow({ from: Date.UTC(2027, 0, 1, 12), to: Date.UTC(2027, 0, 1, 14), granularity: 'hour' }, 0, newYork).buckets).toBe(2);
+  });
+});

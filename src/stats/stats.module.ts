@@ -1,3 +1,4 @@
+import { AccountsModule } from '../accounts/accounts.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdBlocksModule } from '../ad-blocks/ad-blocks.module';
@@ -11,7 +12,7 @@ import { StatsRepository } from './stats.repository';
 import { StatsService } from './stats.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([StatsHourly]), CampaignsModule, AdBlocksModule, ClickStoreModule],
+  imports: [TypeOrmModule.forFeature([StatsHourly]), CampaignsModule, AdBlocksModule, ClickStoreModule, AccountsModule],
   controllers: [StatsController],
   providers: [StatsService, StatsWriterService, StatsRepository, ReportRowsRepository],
   exports: [StatsWriterService, StatsService],

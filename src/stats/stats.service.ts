@@ -6,6 +6,7 @@ import { seriesWindow, sumIntoBuckets, type SeriesRequest } from './series';
 import { StatsRepository } from './stats.repository';
 import { ReportRowsRepository, type ReportRawRow, type ReportRowsQuery } from './report-rows.repository';
 import { withFields } from '../common/with-fields';
+import type { ZoneSchedule } from '../common/time-zone';
 
 const SERIES_COLUMNS = [
   'impressions',
@@ -22,7 +23,7 @@ const SERIES_COLUMNS = [
   ...EVENT_COUNTER_COLUMN_LIST,
 ] as const;
 
-/** Time series for charts, summed from the hourly counters into UTC hour or day buckets (zero-filled). */
+/** Time series for charts, summed from the hourly counters into UTC hours or the owner account's days (zero-filled). */
 @Injectable()
 export class StatsService {
   constructor(
@@ -40,8 +41,8 @@ export class StatsService {
   }
 
   /** `conversions` counts the campaign's optimization event, as its detail does; `events` every type. */
-  async campaignSeries(campaignId: string, optimizationEvent: EventType, request: SeriesRequest, now: number) {
-    const points = await this.series({ campaignId }, request, now);
+  async campaignSeries(campaignId: string, optimizationEvent: EventType, request: SeriesRequest, now: number, zones: ZoneSchedule | null = null) {
+    const points = await this.series({ campaignId }, request, now, zones);
     return points.map((p) => ({
       time: p.time,
       impressions: p.impressions,
@@ -58,8 +59,8 @@ export class StatsService {
     }));
   }
 
-  async adBlockSeries(adBlockId: string, request: SeriesRequest, now: number) {
-    const points = await this.series({ adBlockId }, request, now);
+  async adBlockSeries(adBlockId: string, request: SeriesRequest, now: number, zones: ZoneSchedule | null = null) {
+    const points = await this.series({ adBlockId }, request, now, zones);
     return points.map((p) => ({
       time: p.time,
       impressions: p.impressions,
@@ -80,8 +81,9 @@ export class StatsService {
     return this.reportRollup.rows(query);
   }
 
-  private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number) {
-    const window = seriesWindow(request, now);
+  /** `zones`: the owner account's, whose local days the day buckets are (UTC days without one). */
+  private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number, zones: ZoneSchedule | null) {
+    const window = seriesWindow(request, now, zones);
     const rows = await this.stats.hourlyRows(where, window.first, window.to - 1);
     return sumIntoBuckets(window, rows, SERIES_COLUMNS).map((point) => withFields(point, { events: eventCountsOf(point) }));
   }

@@ -42,6 +42,7 @@ const CAMPAIGN_CHECKS = [
   'budget.total',
   'budget.daily',
   'budget.serving',
+  'pacing',
   'index',
   'schedule',
   ...TARGETING_CHECKS,
@@ -176,7 +177,9 @@ describe('Delivery diagnosis', () => {
       const spentToday = await diagnose(advertiser.apiKey, { campaignId: daily });
       expect(failing(spentToday)).toEqual(['budget.daily', 'budget.serving', 'index', 'rank']);
       expect(check(spentToday, 'budget.daily').detail).toBe(
-        '0.0025 USDT spent today (UTC) of 0.0025 USDT: the daily budget is spent, serving resumes at 00:00 UTC',
+        `0.0025 USDT spent today (the account's day, UTC) of 0.0025 USDT: the daily budget is spent, serving resumes at ${new Date(
+          Math.floor(Date.now() / 86_400_000) * 86_400_000 + 86_400_000,
+        ).toISOString()}`,
       );
     });
 

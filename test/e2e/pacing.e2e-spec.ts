@@ -99,7 +99,17 @@ describe(`Delivery pacing (${TEST_PROFILE})`, () => {
       expect(shown.impressions).toBe(total);
       expect(shown.spentToday).toBe((total * PRICE_MICROS) / 1e6);
       expect(shown.budgetResetsAt).toBe(day + DAY);
-      if (hours < 23) expect(shown.pacingStatus).toBe('ahead');
+      if (hours < 23) {
+        expect(shown.pacingStatus).toBe('ahead');
+        // the delivery diagnosis names the line it is held back by
+        const diagnosis = (await t.http().get('/api/v2/openapi/ad/delivery/diagnose').query({ campaignId }).set('x-api-key', advertiser.apiKey).expect(200))
+          .body.data;
+        const pacing = diagnosis.checks.find((entry: Body) => entry.check === 'pacing');
+        expect(pacing).toMatchObject({
+          passed: false,
+          detail: expect.stringMatching(/^even pacing: .* ahead of its line, held back until the line moves on$/),
+        });
+      }
     }
     // by 23 h the line passed the daily budget: all of it is spent (≥ 95 % asked), and the budget stops it
     expect(total).toBe(DAILY_IMPRESSIONS);
@@ -181,6 +191,20 @@ describe(`Delivery pacing (${TEST_PROFILE})`, () => {
       cost: (2 * DAILY_IMPRESSIONS * PRICE_MICROS) / 1e6,
       budgetResetsAt: tokyoMidnight + DAY,
     });
+    // the day series' buckets are Tokyo's days: each begins at 15:00 UTC and holds that day's spend
+    const series = (
+      await t
+        .http()
+        .get(`${CAMPAIGN_BASE}/stats`)
+        .query({ campaignId, from: tokyoMidnight - DAY, to: tokyoMidnight + HOUR, granularity: 'day' })
+        .set('x-api-key', tokyo.apiKey)
+        .expect(200)
+    ).body.data.series as Body[];
+    const spend = (DAILY_IMPRESSIONS * PRICE_MICROS) / 1e6;
+    expect(series.map((point) => [point.time, point.impressions, point.cost])).toEqual([
+      [tokyoMidnight - DAY, DAILY_IMPRESSIONS, spend],
+      [tokyoMidnight, DAILY_IMPRESSIONS, spend],
+    ]);
   });
 
   it('should make New York’s day 23 hours long on the day clocks go forward', async () => {

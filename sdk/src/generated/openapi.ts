@@ -942,7 +942,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A campaign's series for charts: impressions, clicks, conversions, events of every type, cost per UTC hour or day */
+        /** A campaign's series for charts: impressions, clicks, conversions, events of every type, cost per UTC hour or per day of the advertiser's time zone */
         get: operations["StatsController_campaignSeries"];
         put?: never;
         post?: never;
@@ -959,7 +959,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An ad block's series for charts: impressions, clicks, conversions, earnings per UTC hour or day */
+        /** An ad block's series for charts: impressions, clicks, conversions, earnings per UTC hour or per day of the publisher's time zone */
         get: operations["StatsController_adBlockSeries"];
         put?: never;
         post?: never;
@@ -2554,7 +2554,7 @@ export interface components {
         };
         DeliveryCheckDto: {
             /**
-             * @description What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, `frequencyCap`, `exclusion`, `floor`, `category`, `domain` (the ad block controls), `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`
+             * @description What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `pacing`, `index`, `targeting.<field>`, `frequencyCap`, `exclusion`, `floor`, `category`, `domain` (the ad block controls), `block.signedViewer`, `userCap`, `country`, `language`, `platform`, `traffic`, `rank`
              * @example targeting.includedRegions
              */
             check: string;
@@ -9348,7 +9348,7 @@ export interface operations {
                 from?: number;
                 /** @description End (exclusive), ms since epoch (default: now) */
                 to?: number;
-                /** @description UTC buckets */
+                /** @description UTC hours, or days of the owner account's time zone (each bucket's `time` is its local midnight) */
                 granularity?: "hour" | "day";
             };
             header?: never;
@@ -9995,7 +9995,7 @@ export interface operations {
                 from?: number;
                 /** @description End (exclusive), ms since epoch (default: now) */
                 to?: number;
-                /** @description UTC buckets */
+                /** @description UTC hours, or days of the owner account's time zone (each bucket's `time` is its local midnight) */
                 granularity?: "hour" | "day";
             };
             header?: never;
@@ -10124,7 +10124,7 @@ export interface operations {
                 from?: number;
                 /** @description End (exclusive), ms since epoch (default: now) */
                 to?: number;
-                /** @description UTC buckets */
+                /** @description UTC hours, or days of the owner account's time zone (each bucket's `time` is its local midnight) */
                 granularity?: "hour" | "day";
             };
             header?: never;

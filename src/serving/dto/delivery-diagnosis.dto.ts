@@ -76,7 +76,7 @@ export class DeliveryDiagnosisQueryDto {
 export class DeliveryCheckDto {
   @ApiProperty({
     description:
-      'What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `index`, `targeting.<field>`, ' +
+      'What was checked: `status`, `schedule`, `budget.total`, `budget.daily`, `budget.serving`, `pacing`, `index`, `targeting.<field>`, ' +
       '`frequencyCap`, `exclusion`, `floor`, `category`, `domain` (the ad block controls), `block.signedViewer`, `userCap`, ' +
       '`country`, `language`, `platform`, `traffic`, `rank`',
     example: 'targeting.includedRegions',
