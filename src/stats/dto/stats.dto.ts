@@ -19,7 +19,11 @@ export function WithSeriesRange<TBase extends new (...args: any[]) => object>(Ba
     @OptionalQueryTimestampMs({ description: 'End (exclusive), ms since epoch (default: now)', example: 1767830400000 })
     to?: number;
 
-    @ApiPropertyOptional({ enum: ['hour', 'day'], default: 'day', description: "UTC hours, or days of the owner account's time zone (each bucket's `time` is its local midnight)" })
+    @ApiPropertyOptional({
+      enum: ['hour', 'day'],
+      default: 'day',
+      description: "UTC hours, or days of the owner account's time zone (each bucket's `time` is its local midnight)",
+    })
     @IsOptional()
     @IsIn(['hour', 'day'], { message: '$property must be hour or day' })
     granularity?: 'hour' | 'day';
