@@ -54,6 +54,9 @@ test.describe('campaigns', () => {
     // Typed in the browser's timezone (Asia/Kolkata, UTC+5:30, see playwright.config.ts).
     await page.locator('input[name="budget.startTime"]').fill('2025-01-01T10:00');
     await page.locator('input[name="budget.endTime"]').fill('2035-06-30T18:45');
+    // even pacing is preselected, with what it means
+    await expect(page.getByRole('radio', { name: 'Even (spread over the day)' })).toBeChecked();
+    await expect(page.getByText('Even spreads the daily budget over the day')).toBeVisible();
     await choose(page, 'Billing type', 'CPM (per 1000 impressions)');
     // A bid high enough to rank among the 9 ads answered, whatever the other specs left running.
     await page.locator('input[name="bidding.costPer"]').fill('30');
@@ -91,7 +94,7 @@ test.describe('campaigns', () => {
       name: 'Winter launch',
       campaignStatus: 'onGoing',
       targeting: { includedRegions: ['US', 'GB'], includedLanguages: ['en'], platform: 'All', isHighValueUser: false },
-      budget: { amount: 20, total: 100, strategy: 'daily', startTime: Date.UTC(2025, 0, 1, 4, 30), endTime: Date.UTC(2035, 5, 30, 13, 15) },
+      budget: { amount: 20, total: 100, strategy: 'daily', startTime: Date.UTC(2025, 0, 1, 4, 30), endTime: Date.UTC(2035, 5, 30, 13, 15), pacing: 'even' },
       bidding: { billingType: 'CPM', costPer: 30 },
       ad: {
         adFormat: 'image',
@@ -106,6 +109,10 @@ test.describe('campaigns', () => {
       frequencyCap: { impressions: 3, hours: 24 },
     });
     await expect(page.getByText('3 per user per 24 h')).toBeVisible();
+    // the day's spend beside the even line, and the pacing status in words
+    await expect(page.getByTestId('day-spend')).toBeVisible();
+    await expect(page.getByTestId('day-spend').getByText('Even line')).toBeVisible();
+    await expect(page.getByTestId('pacing-status')).toContainText(`Pacing even: ${stored.pacingStatus === 'behind' ? 'behind the line' : 'on pace'}`);
     await expect(page.getByTestId(`campaignStatus-${campaignId}`)).toHaveText('onGoing');
     await screenshot(page, '11-campaign-show');
 

@@ -1,9 +1,19 @@
 import { Box } from '@mui/material';
-import { BooleanInput, DateTimeInput, NumberInput, SelectInput, SimpleForm, TextInput, required, type SimpleFormProps } from 'react-admin';
+import {
+  BooleanInput,
+  DateTimeInput,
+  NumberInput,
+  RadioButtonGroupInput,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+  required,
+  type SimpleFormProps,
+} from 'react-admin';
 import { FormRow as Row, FormSection as Section, ImageUrlInput, RegionLanguageInputs } from '../common/formParts';
 import { FormToolbar } from '../common/FormToolbar';
 import { localInputToMs, msToLocalInput, userTimeZone } from '../time';
-import { ACTION_TYPES, BILLING_TYPES, CATEGORIES, PLATFORMS, TARGETING_FLAGS } from './choices';
+import { ACTION_TYPES, BILLING_TYPES, CATEGORIES, PACINGS, PLATFORMS, TARGETING_FLAGS } from './choices';
 import { OPTIMIZATION_EVENTS } from './funnel';
 import { FormForecast } from './ForecastPanel';
 
@@ -29,7 +39,13 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
 
     <Section title="Budget (USDT)">
       <Row>
-        <NumberInput source="budget.amount" label="Daily budget" validate={required()} step={1} helperText="At most this much per UTC day" />
+        <NumberInput
+          source="budget.amount"
+          label="Daily budget"
+          validate={required()}
+          step={1}
+          helperText="At most this much per day of your account's time zone"
+        />
         <NumberInput source="budget.total" label="Total budget" validate={required()} step={1} />
         <SelectInput source="budget.strategy" label="Strategy" choices={[{ id: 'daily', name: 'daily' }]} validate={required()} />
       </Row>
@@ -37,6 +53,12 @@ export const CampaignForm = (props: Omit<SimpleFormProps, 'children'>) => (
         <DateTimeInput source="budget.startTime" label="Start" validate={required()} format={msToLocalInput} parse={localInputToMs} helperText={timeHelp} />
         <DateTimeInput source="budget.endTime" label="End" validate={required()} format={msToLocalInput} parse={localInputToMs} helperText={timeHelp} />
       </Row>
+      <RadioButtonGroupInput
+        source="budget.pacing"
+        label="Pacing"
+        choices={PACINGS}
+        helperText="Even spreads the daily budget over the day, so evening users see the ad too; ASAP spends it as fast as traffic allows"
+      />
     </Section>
 
     <Section title="Bidding">

@@ -5,6 +5,7 @@ import { CountField, DateTimeField, MoneyField, OwnerField, RateField, StatusChi
 import { formatDateTime, formatUsdt } from '../common/format';
 import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
+import { DaySpendChart } from './DaySpendChart';
 import { CampaignFunnel } from './CampaignFunnel';
 import { TARGETING_FLAGS } from './choices';
 import { StatusActions } from './StatusButtons';
@@ -16,7 +17,7 @@ import { CampaignForecastCard } from './ForecastPanel';
 
 /** The campaign fields the summary reads itself (the rest through sources). */
 interface CampaignRecord extends RaRecord {
-  budget: { amount: number; total: number; startTime: number; endTime: number };
+  budget: { amount: number; total: number; startTime: number; endTime: number; pacing?: string };
   bidding: { costPer: number };
   frequencyCap?: { impressions: number; hours: number } | null;
 }
@@ -151,7 +152,8 @@ export const CampaignShow = () => (
         <BudgetSpent />
         <FigureGrid
           figures={[
-            ['Daily budget (UTC day)', <FunctionField render={(record: CampaignRecord) => formatUsdt(record.budget.amount)} />],
+            ["Daily budget (your account's day)", <FunctionField render={(record: CampaignRecord) => formatUsdt(record.budget.amount)} />],
+            ['Pacing', <FunctionField render={(record: CampaignRecord) => record.budget.pacing ?? 'even'} />],
             ['Total budget', <FunctionField render={(record: CampaignRecord) => formatUsdt(record.budget.total)} />],
             ['Start', <FunctionField render={(record: CampaignRecord) => formatDateTime(record.budget.startTime)} />],
             ['End', <FunctionField render={(record: CampaignRecord) => formatDateTime(record.budget.endTime)} />],
@@ -160,6 +162,7 @@ export const CampaignShow = () => (
             ['Frequency cap', <FunctionField render={(record: CampaignRecord) => formatFrequencyCap(record.frequencyCap)} />],
           ]}
         />
+        <DaySpendChart />
         <Typography variant="h6" sx={{ mt: 2 }}>
           Targeting
         </Typography>

@@ -23,3 +23,9 @@ export const TARGETING_FLAGS = [
   { source: 'userLinkedWallet', label: 'Linked any wallet' },
   { source: 'userWalletHasBalanceOnChain', label: 'Wallet holds a balance on chain' },
 ];
+
+/** How the daily budget is spent over the day (docs/CONTRACT.md §16); even is the API's default. */
+export const PACINGS = [
+  { id: 'even', name: 'Even (spread over the day)' },
+  { id: 'asap', name: 'ASAP (as fast as traffic allows)' },
+];

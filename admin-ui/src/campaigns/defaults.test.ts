@@ -10,5 +10,7 @@ describe('campaignDefaults', () => {
     expect(budget.startTime).toBeLessThanOrEqual(now);
     expect(now - budget.startTime).toBeLessThan(60_000);
     expect(budget.endTime - budget.startTime).toBe(30 * DAY_MS);
+    // even pacing preselected, as the API's default
+    expect(budget.pacing).toBe('even');
   });
 });

@@ -21,7 +21,7 @@ export function campaignDefaults(now: number) {
       userLinkedWallet: false,
       userWalletHasBalanceOnChain: false,
     },
-    budget: { strategy: 'daily', startTime: start, endTime: start + 30 * DAY_MS },
+    budget: { strategy: 'daily', startTime: start, endTime: start + 30 * DAY_MS, pacing: 'even' },
     bidding: { billingType: 'CPM' },
     optimizationEvent: 'conversion',
     category: 'other',
