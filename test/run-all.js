@@ -48,6 +48,7 @@ const CLUSTER_E2E_FILES = [
   'abuse/billing',
   'abuse/frequency-caps',
   'delivery-diagnosis',
+  'pacing',
   'metrics',
   'compat-ton-ai-sdk',
 ].map((name) => `test/e2e/${name}.e2e-spec.ts`);
