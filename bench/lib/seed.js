@@ -181,8 +181,9 @@ async function campaignRow(i, now, accountId) {
       row = fields;
     },
   };
-  // CampaignsService(config, changes, clock, repository): the constructor's order
-  const service = new CampaignsService({ campaignReview: false }, { publish: () => undefined }, { now: () => now }, repository);
+  // CampaignsService(config, changes, clock, repository, accounts): the constructor's order; accounts on UTC days
+  const accounts = { zoneScheduleOf: async () => ({ timeZone: 'UTC', nextTimeZone: null, timeZoneChangesAt: null }), onTimeZoneChange: () => undefined };
+  const service = new CampaignsService({ campaignReview: false }, { publish: () => undefined }, { now: () => now }, repository, accounts);
   await service.create({ accountId, roles: ['advertiser'] }, campaignBody(i, now));
   // a create that stops inserting through its repository would otherwise hand the benches no rows, silently
   if (!row) throw new Error('CampaignsService.create inserted no row: bench/lib/seed.js campaignRow needs updating');
