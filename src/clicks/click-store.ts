@@ -29,7 +29,7 @@ export interface ClickStore extends CommittedClicks {
     messengerUserId: string,
     advertiserId: string,
     since: number,
-  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt'> | null>;
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'adBlockId' | 'createdAt'> | null>;
   /** The counted click of this advertiser since `since` that kept this click id (minted at `servedAt`), or null. */
   countedByToken(
     manager: EntityManager,
@@ -37,7 +37,7 @@ export interface ClickStore extends CommittedClicks {
     servedAt: number,
     advertiserId: string,
     since: number,
-  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt' | 'messengerUserId'> | null>;
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'adBlockId' | 'createdAt' | 'messengerUserId'> | null>;
   findToVerify(clickId: string): Promise<ClickToVerify | undefined>;
   /** Records a failed try of a click still pending. */
   recordVerificationTry(clickId: string, attempts: number, error: string | null): Promise<void>;

@@ -69,11 +69,11 @@ export class ClickRepository implements ClickStore, EventTablesOwner {
     servedAt: number,
     advertiserId: string,
     since: number,
-  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt' | 'messengerUserId'> | null> {
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'adBlockId' | 'createdAt' | 'messengerUserId'> | null> {
     return manager
       .getRepository(Click)
       .createQueryBuilder('click')
-      .select(['click.id', 'click.campaignId', 'click.createdAt', 'click.messengerUserId'])
+      .select(['click.id', 'click.campaignId', 'click.adBlockId', 'click.createdAt', 'click.messengerUserId'])
       .where('click.clickToken = :clickToken AND click.createdAt >= :from AND click.advertiserId = :advertiserId', {
         clickToken,
         from: Math.max(servedAt, since),
@@ -88,12 +88,12 @@ export class ClickRepository implements ClickStore, EventTablesOwner {
     messengerUserId: string,
     advertiserId: string,
     since: number,
-  ): Promise<Pick<Click, 'id' | 'campaignId' | 'createdAt'> | null> {
+  ): Promise<Pick<Click, 'id' | 'campaignId' | 'adBlockId' | 'createdAt'> | null> {
     return (
       manager
         .getRepository(Click)
         .createQueryBuilder('click')
-        .select(['click.id', 'click.campaignId', 'click.createdAt'])
+        .select(['click.id', 'click.campaignId', 'click.adBlockId', 'click.createdAt'])
         .where('click.messengerUserId = :messengerUserId AND click.advertiserId = :advertiserId AND click.createdAt >= :since', {
           messengerUserId,
           advertiserId,

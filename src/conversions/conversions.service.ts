@@ -75,7 +75,7 @@ export class ConversionsService {
           // first, so a duplicate transaction id stores nothing (the unique key fails the whole transaction)
           if (subject.transactionId !== undefined) await this.conversions.insertTransaction(manager, advertiserId, eventType, subject.transactionId, now);
           await this.conversions.insert(manager, { advertiserId, messengerUserId, eventType }, credited, now);
-          if (credited) await this.counters.countEvent(manager, credited.campaignId, eventType, now);
+          if (credited) await this.counters.countEvent(manager, credited.campaignId, credited.adBlockId, eventType, now);
         },
       });
       return click ? { attributed: true, campaignId: click.campaignId, clickId: click.id } : { attributed: false };

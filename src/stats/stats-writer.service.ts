@@ -148,11 +148,12 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
 
   /**
    * An attributed conversion or custom event, in the caller's transaction (the one that stores it): the campaign's
-   * total of that type and its hourly row of no ad block (the event happens off the publisher's app).
+   * total of that type and the hourly row of the ad block whose click it is credited to, so that a block's series and
+   * reports show the events its traffic brought (and a campaign's, where its events come from).
    */
-  async countEvent(manager: EntityManager, campaignId: string, eventType: EventType, now: number): Promise<void> {
+  async countEvent(manager: EntityManager, campaignId: string, adBlockId: string, eventType: EventType, now: number): Promise<void> {
     // the flush's order (hourly rows, report rows, campaigns), so that the two never deadlock on each other's rows
-    const row: HourlyIncrement = { campaignId, adBlockId: '', hour: hourStart(now), [EVENT_COUNTER_COLUMNS[eventType]]: 1 };
+    const row: HourlyIncrement = { campaignId, adBlockId, hour: hourStart(now), [EVENT_COUNTER_COLUMNS[eventType]]: 1 };
     await this.counters.addHourly(manager, [row]);
     await this.counters.addReportHourly(manager, [withFields(row, UNKNOWN_SEGMENT)]);
     await this.counters.addCampaignEvent(manager, campaignId, eventType);

@@ -135,12 +135,24 @@ describe('Reports (GET /report)', () => {
       const data = await okReport(publisher.apiKey, { ...window, groupBy: 'adBlock,country' });
       const none = { unbilledClicks: 0, invalidClicks: 0, views: 0, conversions: 0, completions: 0 };
       expect(data.rows).toEqual([
+        // the conversion, on the block whose click it is credited to; its country is not known (the advertiser reports it)
+        { adBlockId: block, country: 'unknown', impressions: 0, clicks: 0, ctr: 0, earnings: 0, invalidImpressions: 0, ...none, conversions: 1 },
         // DE: 2 fetches x 3 campaigns; earnings 0.7 x (2 x 2.5 + 2 x 1) / 1000
         { adBlockId: block, country: 'DE', impressions: 6, clicks: 0, ctr: 0, earnings: 0.0049, invalidImpressions: 0, ...none },
         // US: 3 iPhone fetches x 3 campaigns, the click (0.7 x 0.5), and the bot's 3 invalid impressions
         { adBlockId: block, country: 'US', impressions: 9, clicks: 1, ctr: 1 / 9, earnings: 0.35735, invalidImpressions: 3, ...none },
       ]);
-      expect(data.totals).toEqual({ impressions: 15, clicks: 1, ctr: 1 / 15, earnings: 0.36225, invalidImpressions: 3, ...none });
+      expect(data.totals).toEqual({ impressions: 15, clicks: 1, ctr: 1 / 15, earnings: 0.36225, invalidImpressions: 3, ...none, conversions: 1 });
+      // the block's own series counts it too: the hourly row of the block whose click it is credited to
+      const series = (
+        await t
+          .http()
+          .get('/api/v2/openapi/ad/block/stats')
+          .query({ adBlockId: block, ...window, granularity: 'hour' })
+          .set('x-api-key', publisher.apiKey)
+          .expect(200)
+      ).body.data.series as Body[];
+      expect(series.reduce((sum, point) => sum + point.conversions, 0)).toBe(1);
     });
 
     it('should give an admin every campaign and block, with cost and earnings', async () => {
@@ -150,7 +162,6 @@ describe('Reports (GET /report)', () => {
         [
           [cpm, block, 5],
           [cpm, otherBlock, 1],
-          [cpc, '', 0],
           [cpc, block, 5],
           [cpc, otherBlock, 1],
           [otherCpm, block, 5],
@@ -275,9 +286,10 @@ describe('Reports (GET /report)', () => {
       expect(text.split('\r\n')[0]).toBe(
         'country,impressions,clicks,ctr,conversions,completions,earnings,unbilledClicks,invalidClicks,invalidImpressions,views',
       );
-      expect(parseCsv(text).map((row) => [row.country, row.impressions, row.earnings])).toEqual([
-        ['DE', '6', '0.0049'],
-        ['US', '9', '0.35735'],
+      expect(parseCsv(text).map((row) => [row.country, row.impressions, row.earnings, row.conversions])).toEqual([
+        ['unknown', '0', '0', '1'],
+        ['DE', '6', '0.0049', '0'],
+        ['US', '9', '0.35735', '0'],
       ]);
     });
   });
