@@ -82,7 +82,7 @@ export class StatsService {
 
   private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number) {
     const window = seriesWindow(request, now);
-    const rows = await this.stats.hourlyRows(where, window.first, window.to - 1);
+    const rows = await this.stats.seriesRows(where, window.first, window.to - 1);
     return sumIntoBuckets(window, rows, SERIES_COLUMNS).map((point) => withFields(point, { events: eventCountsOf(point) }));
   }
 }
