@@ -2,6 +2,9 @@ import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 const logger = new Logger('ReplicaReads');
+/** At most one warning per this time: while a replica is down every report, list and series would log one. */
+const WARN_EVERY_MS = 10_000;
+let warnedAt = -Infinity;
 
 /**
  * Runs a read that may lag behind the writes on a read replica (DATABASE_REPLICA_URLS): reports, lists and series,
@@ -31,7 +34,10 @@ export async function replicaQueryRunner(dataSource: DataSource): Promise<QueryR
       return runner;
     } catch (error) {
       await runner.release();
-      logger.warn({ err: error }, 'no read replica gave a connection: this read goes to the primary');
+      if (Date.now() - warnedAt >= WARN_EVERY_MS) {
+        warnedAt = Date.now();
+        logger.warn({ err: error }, 'no read replica gave a connection: this read goes to the primary (said once per 10 s)');
+      }
     }
   }
   return dataSource.createQueryRunner('master');

@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { ManualClock } from '../../src/common/clock';
-import { TEST_PROFILE, TEST_REPLICATION } from '../support/profile';
+import { TEST_DATABASE_URL, TEST_PROFILE, TEST_REPLICATION } from '../support/profile';
 import {
   blockDetail,
   Body,
@@ -228,5 +228,35 @@ const withDatabase = (server: string) => `${server.replace(/\/$/, '')}/${DATABAS
 
     await startReplication();
     expect(await reportTotals(buyer.apiKey)).toEqual(expect.objectContaining({ impressions: 2, clicks: 1, unbilledClicks: 1, cost: 0.5, conversions: 1 }));
+  });
+});
+
+(TEST_PROFILE === 'mysql' ? describe : describe.skip)('Read replicas out of reach', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('should answer reports, lists and series from the primary when no replica gives a connection, and log it', async () => {
+    const unreachable = new URL(TEST_DATABASE_URL);
+    // nothing listens on port 1: every connection is refused at once
+    unreachable.port = '1';
+    t = await startTestApp({ DATABASE_REPLICA_URLS: unreachable.toString() });
+    const advertiser = await createAccount(t, ['advertiser'], 'No replica advertiser');
+    const publisher = await createAccount(t, ['publisher'], 'No replica publisher');
+    const block = await createAdBlock(t, publisher.apiKey, 'No replica block');
+    const campaign = await createServable(t, advertiser.apiKey, openCampaign({ bidding: { billingType: 'CPM', costPer: 2 } }));
+    const now = Date.now();
+    expect((await fetchAds(t, publisher.apiKey, block, newUser('noreplica'))).map((ad) => ad.campaignId)).toEqual([campaign]);
+    await flushStats(t);
+
+    const data = async (path: string, key: string, query: Record<string, string | number>) =>
+      (await t.http().get(path).query(query).set('x-api-key', key).expect(200)).body.data as Body;
+    expect((await data(REPORT, advertiser.apiKey, { from: now - HOUR, to: now + HOUR })).totals).toEqual(
+      expect.objectContaining({ impressions: 1, cost: 0.002 }),
+    );
+    expect((await data(`${CAMPAIGN_BASE}/list`, advertiser.apiKey, {})).campaigns).toEqual([expect.objectContaining({ id: campaign, impressions: 1 })]);
+    expect((await data(`${BLOCK_BASE}/list`, publisher.apiKey, {})).adBlocks).toEqual([expect.objectContaining({ impressions: 1, earnings: 0.0014 })]);
+    const series = (await data('/api/v2/openapi/ad/block/stats', publisher.apiKey, { adBlockId: block, from: now - HOUR, to: now + HOUR })).series as Body[];
+    expect(series.reduce((sum, point) => sum + Number(point.impressions), 0)).toBe(1);
+    expect(t.logs.some((line) => line.includes('no read replica gave a connection: this read goes to the primary (said once per 10 s)'))).toBe(true);
   });
 });
