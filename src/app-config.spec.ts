@@ -50,6 +50,23 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite' }).database).toEqual({ type: 'sqlite', location: '/tmp/x.sqlite' });
   });
 
+  it('should read DATABASE_REPLICA_URLS as MySQL URLs beside a MySQL primary, and refuse anything else', () => {
+    const primary = 'mysql://root@127.0.0.1:3306/adnet';
+    expect(loadConfig({ DATABASE_URL: primary }).databaseReplicas).toEqual([]);
+    expect(
+      loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'mysql://ro@10.0.0.2:3306/adnet, mariadb://ro:pw@10.0.0.3/adnet' }).databaseReplicas,
+    ).toEqual(['mysql://ro@10.0.0.2:3306/adnet', 'mysql://ro:pw@10.0.0.3/adnet']);
+    expect(problemsOf({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'mysql://ro:secret@10.0.0.2:3306/adnet,10.0.0.3' })).toEqual([
+      'DATABASE_REPLICA_URLS must be mysql://user:pass@host:port/database URLs separated by commas (got "10.0.0.3")',
+    ]);
+    expect(problemsOf({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'mysql://ro:secret@10.0.0.2:3306' })).toEqual([
+      'DATABASE_REPLICA_URLS must be mysql://user:pass@host:port/database URLs separated by commas (got "mysql://ro:***@10.0.0.2:3306")',
+    ]);
+    expect(problemsOf({ DATABASE_REPLICA_URLS: 'mysql://ro@10.0.0.2:3306/adnet' })).toEqual([
+      'DATABASE_REPLICA_URLS needs a MySQL DATABASE_URL (replicas are of a MySQL primary)',
+    ]);
+  });
+
   it('should read Redis Cluster seeds, taking precedence over REDIS_URL', () => {
     const config = loadConfig({ REDIS_URL: 'redis://10.0.0.9:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000, 127.0.0.1:7001,[::1]:7002' });
     expect(config.redisClusterNodes).toEqual([

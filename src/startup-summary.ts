@@ -16,7 +16,11 @@ export interface StartupSummary {
  */
 export function startupSummary(config: AppConfig, port: number, adminKey: AdminKeySource, adminKeyWorks = true): StartupSummary {
   const base = `http://${displayHost(config.host)}:${port}`;
-  const database = config.database.type === 'sqlite' ? `SQLite ${config.database.location}` : `MySQL ${withoutPassword(config.database.location)}`;
+  const replicas = config.databaseReplicas.length;
+  const database =
+    config.database.type === 'sqlite'
+      ? `SQLite ${config.database.location}`
+      : `MySQL ${withoutPassword(config.database.location)}${replicas > 0 ? ` (reports, lists and series from ${replicas} read replica${replicas > 1 ? 's' : ''})` : ''}`;
   const profile = config.database.type === 'sqlite' && !config.redisUrl ? 'embedded profile' : config.redisUrl ? 'MySQL + Redis profile' : 'MySQL profile';
   const queues = config.redisUrl
     ? `BullMQ queues on Redis, ${config.queueWorkers ? 'jobs run in this process too' : 'jobs run by `npm run start:worker` (QUEUE_WORKERS=false)'}`
@@ -36,6 +40,7 @@ export function startupSummary(config: AppConfig, port: number, adminKey: AdminK
     fields: {
       profile,
       database: config.database.type,
+      databaseReplicas: replicas,
       redis: Boolean(config.redisUrl),
       queueWorkers: config.queueWorkers,
       appEnv: config.appEnv,

@@ -9,14 +9,16 @@
  *   e2e embedded    test/e2e on SQLite and the in-process state, in parallel workers (one SQLite file per app)
  *   admin unit      the panel's Vitest specs
  *   admin browser   the panel's Playwright e2e in Debian's Chromium (built first when a source changed)
- *   e2e mysql       test/e2e on MariaDB/MySQL + Redis, in parallel workers, a database per worker
+ *   e2e mysql       test/e2e on MariaDB/MySQL + Redis, in parallel workers, a database per worker; its read-replica
+ *                   file on the private primary + replica of TEST_REPLICATION_PRIMARY_URL / TEST_REPLICATION_REPLICA_URL
  *   e2e cluster     the Redis-state files again on a Redis Cluster, one file at a time (each starts on an empty cluster)
  *   reliability     several processes and faults on a private MariaDB + Redis (test/reliability/)
  *   bench smoke     `npm run bench`'s scripts at toy sizes (test/bench-smoke.js)
  *
  * Without CI: the first four (the browser stages need Chromium; without it they are skipped, saying so), and the MySQL
  * stage when TEST_DATABASE_URL or TEST_REDIS_URL is set. With CI=true (`npm run test:ci`, and `.ci/run`) all of them,
- * and a missing Chromium, MariaDB, Redis or cluster (TEST_REDIS_CLUSTER_NODES) fails the run instead of skipping.
+ * and a missing Chromium, MariaDB, Redis, cluster (TEST_REDIS_CLUSTER_NODES) or replica (TEST_REPLICATION_*) fails
+ * the run instead of skipping.
  * TEST_RELIABILITY=true and TEST_BENCH_SMOKE=true run those two stages without CI. E2E_WORKERS sets the e2e workers.
  * Arguments after `--` go to every Jest stage (e.g. `npm test -- --testPathPatterns clicks`).
  */
@@ -257,6 +259,14 @@ async function serviceStages() {
   if (problems.length > 0) {
     missing(mysqlLabel, `MySQL + Redis required but unreachable: ${problems.join('; ')}`);
     return;
+  }
+  // test/e2e/read-replicas.e2e-spec.ts runs within the stage below on the primary + replica .ci/run starts
+  // (scripts/mariadb-replica.sh); without them the file skips itself, which CI does not accept.
+  const replicaLabel = 'e2e on a MariaDB primary + replica: reports, lists and series from the replica';
+  if (!process.env.TEST_REPLICATION_PRIMARY_URL || !process.env.TEST_REPLICATION_REPLICA_URL) {
+    const reason = 'needs TEST_REPLICATION_PRIMARY_URL and TEST_REPLICATION_REPLICA_URL (scripts/mariadb-replica.sh start)';
+    if (CI) missing(replicaLabel, `CI=true ${reason}`);
+    else skip(replicaLabel, reason);
   }
   // On one Redis server, the profile's default: .ci/run exports the cluster's nodes for the stage after this one, and
   // they must not turn this run into a second cluster run (the single-server paths would go untested).

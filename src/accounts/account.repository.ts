@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, DeepPartial, Repository } from 'typeorm';
+import { readFromReplica } from '../database/replica-reads';
 import type { AccountStore } from './account-store';
 import type { ZoneSchedule } from '../common/time-zone';
 import { Account, Role } from './entities/account.entity';
@@ -40,8 +41,9 @@ export class AccountRepository implements AccountStore {
     });
   }
 
+  /** Newest first, with the total (a list: read from a replica). */
   page(skip: number, take: number): Promise<[Account[], number]> {
-    return this.accounts.findAndCount({ order: { id: 'DESC' }, skip, take });
+    return readFromReplica(this.dataSource, (manager) => manager.findAndCount(Account, { order: { id: 'DESC' }, skip, take }));
   }
 
   findAccount(id: string): Promise<Account | null> {

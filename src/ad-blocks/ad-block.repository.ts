@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DeepPartial, IsNull, Not, Repository } from 'typeorm';
+import { readFromReplica } from '../database/replica-reads';
 import { AdBlock } from './entities/ad-block.entity';
 import type { RewardSettings } from './reward-settings';
 
@@ -50,9 +51,11 @@ export class AdBlockRepository {
     return { total, rows };
   }
 
-  /** Newest first, of one account or (null) of every account, with the total. */
+  /** Newest first, of one account or (null) of every account, with the total (a list: read from a replica). */
   page(accountId: string | null, skip: number, take: number): Promise<[AdBlock[], number]> {
-    return this.blocks.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
+    return readFromReplica(this.blocks.manager.dataSource, (manager) =>
+      manager.findAndCount(AdBlock, { where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take }),
+    );
   }
 
   /** The ids of one account's ad blocks (the report's scope). */

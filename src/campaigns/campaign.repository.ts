@@ -2,6 +2,7 @@ import type { ZoneSchedule } from '../common/time-zone';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DeepPartial, FindOptionsWhere, In, MoreThan, Not, Repository } from 'typeorm';
+import { readFromReplica } from '../database/replica-reads';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { VersionedWriter } from '../database/versioned-change';
 import { EVENT_COUNTER_COLUMNS, EVENT_TYPES, type EventType } from '../conversions/event-types';
@@ -26,9 +27,11 @@ export class CampaignRepository implements CampaignStore, VersionedWriter<Campai
     await this.campaigns.insert(campaign);
   }
 
-  /** Newest first, of one account or (null) of every account, with the total. */
+  /** Newest first, of one account or (null) of every account, with the total (a list: read from a replica). */
   page(accountId: string | null, skip: number, take: number): Promise<[Campaign[], number]> {
-    return this.campaigns.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
+    return readFromReplica(this.campaigns.manager.dataSource, (manager) =>
+      manager.findAndCount(Campaign, { where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take }),
+    );
   }
 
   /** Campaigns waiting for review (an ended one no longer does), oldest first, with their count. */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import type { MysqlDataSourceOptions } from 'typeorm/driver/mysql/MysqlDataSourceOptions';
 import { dataSourceOptions } from './data-source-options';
 
 describe('dataSourceOptions (SQLite)', () => {
@@ -20,5 +21,25 @@ describe('dataSourceOptions (SQLite)', () => {
         await dataSource.destroy();
       }
     }
+  });
+});
+
+describe('dataSourceOptions (MySQL)', () => {
+  const primary = { type: 'mysql' as const, location: 'mysql://root@10.0.0.1:3306/adnet' };
+
+  it('should connect to the one URL without replicas', () => {
+    const options = dataSourceOptions(primary, false) as MysqlDataSourceOptions;
+    expect({ url: options.url, replication: options.replication }).toEqual({ url: primary.location, replication: undefined });
+  });
+
+  it('should add the replicas as slaves, with the primary as the default of every read', () => {
+    const options = dataSourceOptions(primary, false, ['mysql://ro@10.0.0.2:3306/adnet', 'mysql://ro@10.0.0.3:3306/adnet']) as MysqlDataSourceOptions;
+    expect(options.url).toBeUndefined();
+    expect(options.replication).toEqual({
+      master: { url: primary.location },
+      slaves: [{ url: 'mysql://ro@10.0.0.2:3306/adnet' }, { url: 'mysql://ro@10.0.0.3:3306/adnet' }],
+      defaultMode: 'master',
+      restoreNodeTimeout: 1000,
+    });
   });
 });

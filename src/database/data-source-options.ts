@@ -6,12 +6,29 @@ import { ENTITIES } from './entities';
 import { MYSQL_MIGRATIONS } from './migrations/mysql';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite';
 
-/** The one description of the database, used by the application and by the TypeORM CLI (ormconfig.ts). */
-export function dataSourceOptions(target: DatabaseTarget, runMigrations: boolean): DataSourceOptions {
+/**
+ * The one description of the database, used by the application and by the TypeORM CLI (ormconfig.ts). `replicas`
+ * (MySQL URLs, DATABASE_REPLICA_URLS) adds read replicas: only reads that ask for one go there
+ * (src/database/replica-reads.ts); every other statement, reads outside transactions included, runs on the primary.
+ */
+export function dataSourceOptions(target: DatabaseTarget, runMigrations: boolean, replicas: readonly string[] = []): DataSourceOptions {
   if (target.type === 'mysql') {
     return {
       type: 'mysql',
-      url: target.location,
+      ...(replicas.length === 0
+        ? { url: target.location }
+        : {
+            replication: {
+              master: { url: target.location },
+              slaves: replicas.map((url) => ({ url })),
+              // TypeORM sends a find() outside a transaction to a replica unless told otherwise: the money paths
+              // (serving, clicks, budgets, leases, attribution) read that way, and must see the primary's rows.
+              defaultMode: 'master',
+              // mysql2's pool cluster drops a node for good after 5 failed connections unless this is set: a primary
+              // restarted would then never be used again by this process. Offline for a second, then tried again.
+              restoreNodeTimeout: 1000,
+            },
+          }),
       entities: ENTITIES,
       migrations: MYSQL_MIGRATIONS,
       migrationsRun: runMigrations,

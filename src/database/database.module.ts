@@ -10,7 +10,7 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(config.database, config.runMigrations),
+          ...dataSourceOptions(config.database, config.runMigrations, config.databaseReplicas),
           // Tests start from an empty schema and build it with the real migrations.
           dropSchema: extra.dropSchema ?? false,
           retryAttempts: 3,

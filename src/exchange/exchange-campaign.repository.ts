@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DeepPartial, FindOptionsWhere, Not, Repository } from 'typeorm';
+import { readFromReplica } from '../database/replica-reads';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { VersionedWriter } from '../database/versioned-change';
 import { ExchangeCampaign } from './entities/exchange-campaign.entity';
@@ -23,9 +24,11 @@ export class ExchangeCampaignRepository implements VersionedWriter<ExchangeCampa
     return this.campaigns.findOneBy({ id });
   }
 
-  /** Newest first, of one account or (null) of every account, with the total. */
+  /** Newest first, of one account or (null) of every account, with the total (a list: read from a replica). */
   page(accountId: string | null, skip: number, take: number): Promise<[ExchangeCampaign[], number]> {
-    return this.campaigns.findAndCount({ where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take });
+    return readFromReplica(this.campaigns.manager.dataSource, (manager) =>
+      manager.findAndCount(ExchangeCampaign, { where: accountId === null ? {} : { accountId }, order: { id: 'DESC' }, skip, take }),
+    );
   }
 
   async updateAtVersion(id: string, version: number, changes: Partial<ExchangeCampaign>): Promise<boolean> {

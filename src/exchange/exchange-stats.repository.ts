@@ -3,6 +3,7 @@ import { DATABASE_CONFIG, DatabaseConfig } from '../database/database.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Between, DataSource, EntityManager, Repository } from 'typeorm';
 import { DayPartitionedTable } from '../database/day-partitions';
+import { readFromReplica } from '../database/replica-reads';
 import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { ExchangeClick } from './entities/exchange-click.entity';
 import { ExchangeStatsHourly } from './entities/exchange-stats-hourly.entity';
@@ -35,9 +36,11 @@ export class ExchangeStatsRepository implements EventTablesOwner {
     this.days = new DayPartitionedTable(dataSource, { table: 'exchange_clicks', partitionColumn: 'createdAt', timeColumn: 'createdAt' });
   }
 
-  /** The hourly ledger rows of one exchange campaign whose hour starts within [from, to]. */
+  /** The hourly ledger rows of one exchange campaign whose hour starts within [from, to] (a series: read from a replica). */
   hourlyOf(exchangeCampaignId: string, from: number, to: number): Promise<ExchangeStatsHourly[]> {
-    return this.hourly.find({ where: { exchangeCampaignId, hour: Between(from, to) } });
+    return readFromReplica(this.hourly.manager.dataSource, (manager) =>
+      manager.find(ExchangeStatsHourly, { where: { exchangeCampaignId, hour: Between(from, to) } }),
+    );
   }
 
   /** The click rows only: `exchange_stats_hourly` and the counters are aggregates, kept forever. */

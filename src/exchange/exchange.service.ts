@@ -7,6 +7,7 @@ import { budgetDayAt, DEFAULT_TIME_ZONE } from '../common/time-zone';
 import { Clock } from '../common/clock';
 import { ConflictError } from '../common/errors';
 import { newId } from '../common/ids';
+import { fillDestinationMacros, hasDestinationMacros } from '../clicks/click-ids';
 import { CLICK_EXCLUSION_MS } from '../clicks/clicks.service';
 import { noImpression } from '../clicks/no-impression';
 import { GeoService } from '../serving/geo.service';
@@ -155,13 +156,21 @@ function toCandidate(campaign: RankedExchangeCampaign, day: string): ImpressionC
   return withFields(NO_BUDGET, { campaignId: campaign.entryId, adId: campaign.entryId, priceMicros: 0, day });
 }
 
+/**
+ * The entry as answered. Its destination URL's macros are those of served ads (docs/CONTRACT.md §20): `{campaign_id}`
+ * is the promoted exchange campaign, `{ad_block_id}` the out campaign it is shown in, and `{click_id}` is left empty,
+ * as exchange conversions are credited by user, never by click id.
+ */
 function toEntry(campaign: RankedExchangeCampaign, outId: string): ExchangeEntryDto {
+  const destination = campaign.creative.destination;
   const entry: ExchangeEntryDto = {
     inExchangeCampaignId: campaign.id,
     outExchangeCampaignId: outId,
     icon: campaign.creative.icon,
     text: campaign.creative.text,
-    destination: campaign.creative.destination,
+    destination: hasDestinationMacros(destination.url)
+      ? withFields(destination, { url: fillDestinationMacros(destination.url, { clickId: null, campaignId: campaign.id, adBlockId: outId }) })
+      : destination,
   };
   if (campaign.creative.image) entry.image = campaign.creative.image;
   return entry;

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { DAY_MS } from '../common/clock';
 import { DayPartitionedTable } from '../database/day-partitions';
+import { replicaQueryRunner } from '../database/replica-reads';
 import { OwnsEventTables, type EventTablesOwner } from '../retention/event-tables';
 import { STATS_CONFIG, StatsConfig } from './stats.config';
 
@@ -91,8 +92,8 @@ export class ReportRowsRepository implements EventTablesOwner {
 
   /**
    * The grouped rows in the order of their dimensions, one at a time: on MySQL from the server's cursor (the
-   * connection pauses while the consumer is slow), on SQLite in pages after the last row's keys. Never the whole
-   * result in memory.
+   * connection pauses while the consumer is slow) on a read replica when there are some, on SQLite in pages after the
+   * last row's keys. Never the whole result in memory.
    */
   async *rows(query: ReportRowsQuery): AsyncGenerator<ReportRawRow> {
     const keys = query.dimensions.map((dimension) => this.keyExpression(dimension, query.offsets));
@@ -136,7 +137,7 @@ export class ReportRowsRepository implements EventTablesOwner {
   }
 
   private async *streamed(sql: string, params: (string | number)[], dimensions: readonly ReportDimension[]): AsyncGenerator<ReportRawRow> {
-    const runner = this.dataSource.createQueryRunner();
+    const runner = await replicaQueryRunner(this.dataSource);
     try {
       const stream = await runner.stream(sql, params);
       try {

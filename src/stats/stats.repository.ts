@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Between, Repository } from 'typeorm';
 import { LruCache } from '../common/lru-cache';
 import type { Queryable } from '../database/queryable';
+import { readFromReplica } from '../database/replica-reads';
 import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
 import { StatsHourly } from './entities/stats-hourly.entity';
 import { withFields } from '../common/with-fields';
@@ -88,9 +89,19 @@ export class StatsRepository {
     this.mysql = config.database.type === 'mysql';
   }
 
-  /** The hourly rows of one campaign or one ad block whose hour lies in [firstHour, lastHour]. */
+  /**
+   * The hourly rows of one campaign or one ad block whose hour lies in [firstHour, lastHour], from the primary: the
+   * click path's check that an impression was counted (StatsService.servedOnBlockBetween) must not lag.
+   */
   hourlyRows(of: { campaignId: string } | { adBlockId: string }, firstHour: number, lastHour: number): Promise<StatsHourly[]> {
     return this.hourly.find({ where: withFields(of, { hour: Between(firstHour, lastHour) }) });
+  }
+
+  /** The same rows for a series (a chart): read from a replica when there are some. */
+  seriesRows(of: { campaignId: string } | { adBlockId: string }, firstHour: number, lastHour: number): Promise<StatsHourly[]> {
+    return readFromReplica(this.hourly.manager.dataSource, (manager) =>
+      manager.find(StatsHourly, { where: withFields(of, { hour: Between(firstHour, lastHour) }) }),
+    );
   }
 
   /**

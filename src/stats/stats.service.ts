@@ -84,7 +84,7 @@ export class StatsService {
   /** `zones`: the owner account's, whose local days the day buckets are (UTC days without one). */
   private async series(where: { campaignId: string } | { adBlockId: string }, request: SeriesRequest, now: number, zones: ZoneSchedule | null) {
     const window = seriesWindow(request, now, zones);
-    const rows = await this.stats.hourlyRows(where, window.first, window.to - 1);
+    const rows = await this.stats.seriesRows(where, window.first, window.to - 1);
     return sumIntoBuckets(window, rows, SERIES_COLUMNS).map((point) => withFields(point, { events: eventCountsOf(point) }));
   }
 }

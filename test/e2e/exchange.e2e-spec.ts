@@ -863,6 +863,32 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
     });
   });
 
+  describe('destination macros (docs/CONTRACT.md §20)', () => {
+    it('should fill {campaign_id} with the promoted campaign and {ad_block_id} with the out one, {click_id} empty; the stored URL keeps them', async () => {
+      await endAll();
+      const [host, guest] = await Promise.all(['host', 'guest'].map((name) => createAccount(t, ['partner'], `Macros ${name}`)));
+      const out = await create(host.apiKey, { name: 'macros out' });
+      const template = 'https://t.example/puzzle?cid={click_id}&src={campaign_id}&via={ad_block_id}&ref={campaign_id}';
+      const promoted = await create(guest.apiKey, { name: 'macros in', destination: { actionType: 'open.miniapp', url: template } });
+      const plain = await create(guest.apiKey, { name: 'plain' });
+      const entries = Object.fromEntries((await fetchEntries(host.apiKey, out, newUser('macros'))).map((entry) => [entry.inExchangeCampaignId, entry]));
+      expect(entries[promoted].destination).toEqual({
+        actionType: 'open.miniapp',
+        url: `https://t.example/puzzle?cid=&src=${promoted}&via=${out}&ref=${promoted}`,
+      });
+      expect(entries[plain].destination).toEqual({ actionType: 'open.miniapp', url: 'https://t.example/puzzle' });
+      // the guest's own view, and the other direction: its entry of the host's campaign
+      expect((await detail(promoted, guest.apiKey)).destination).toEqual({ actionType: 'open.miniapp', url: template });
+      const back = await fetchEntries(guest.apiKey, promoted, newUser('macros'));
+      expect(back.map((entry) => [entry.inExchangeCampaignId, entry.destination.url])).toEqual([[out, 'https://t.example/puzzle']]);
+      // a click on the filled entry counts as any other
+      const user = newUser('macros');
+      const entry = await serve(host.apiKey, out, promoted, user);
+      expect((await clickEntry(host.apiKey, entry, user)).body).toEqual(SUCCESS);
+      expect(await ledger(promoted)).toEqual(expect.objectContaining({ impressions: 2, clicksReceived: 1 }));
+    });
+  });
+
   describe('exclusion of clicked entries (production)', () => {
     it('should not offer a clicked entry to that user for 10 minutes, in any out campaign, and still to others', async () => {
       await endAll();

@@ -11,7 +11,13 @@ describe('Process start-up', () => {
   it('should stop with exit code 78 and a message naming each bad variable', () => {
     const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: 'not-a-port', APP_ENV: 'staging' },
+      env: {
+        ...process.env,
+        PORT: 'not-a-port',
+        APP_ENV: 'staging',
+        DATABASE_URL: 'mysql://root@127.0.0.1:3306/adnet',
+        DATABASE_REPLICA_URLS: 'mysql://ro@10.0.0.2:3306/adnet,replica-2:3306',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -19,6 +25,7 @@ describe('Process start-up', () => {
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toContain('PORT must be an integer from 0 to 65535 (got "not-a-port")');
     expect(result.stderr).toContain('APP_ENV must be production or test (got "staging")');
+    expect(result.stderr).toContain('DATABASE_REPLICA_URLS must be mysql://user:pass@host:port/database URLs separated by commas (got "replica-2:3306")');
   });
 
   it('should start as a real process and write its JSON log lines (LOG_FORMAT=json), request lines included, to standard output', async () => {

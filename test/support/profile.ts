@@ -19,6 +19,14 @@ function workerDatabaseUrl(url: string, worker: string | undefined): string {
   parsed.pathname = `${parsed.pathname.replace(/^\//, '') || 'test'}_w${worker}`;
   return parsed.toString();
 }
+/**
+ * A private MariaDB primary and its replica (scripts/mariadb-replica.sh; .ci/run starts them and exports both), as
+ * server URLs without a database: test/e2e/read-replicas.e2e-spec.ts runs on them. null when either is unset.
+ */
+export const TEST_REPLICATION =
+  process.env.TEST_REPLICATION_PRIMARY_URL && process.env.TEST_REPLICATION_REPLICA_URL
+    ? { primary: process.env.TEST_REPLICATION_PRIMARY_URL, replica: process.env.TEST_REPLICATION_REPLICA_URL }
+    : null;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES || null;
 
