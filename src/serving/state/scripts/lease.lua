@@ -1,15 +1,18 @@
 -- Grants a lease of one campaign's budget, in the campaign's slot. KEYS the campaign's leases (hash), spent,
--- daySpent. ARGV dayTtl, price, total, daily, knownSpent, knownDaySpent, units, lease field (holder|day).
+-- daySpent. ARGV dayTtl, price, total, daily, knownSpent, knownDaySpent, units, lease field (holder|day), mustExist.
 -- The holder's heartbeat was checked and its campaign recorded just before (holder.lua), in the holder's slot.
--- Answers the micro-USDT granted (0: no budget left; for price 0, 1 means budget is left).
+-- Answers the micro-USDT granted (0: no budget left; for price 0, 1 means budget is left), or -1 when mustExist is
+-- '1' and a counter is missing: the caller knew these counters, so Redis lost them, and its known spend may lag the
+-- database's; it seeds them from a fresh read instead (spend-reseed.ts).
 -- A counter below the spend the database knows was seeded from an older view after Redis lost its data (the
 -- counters count spent or handed out, never less than the database's spend): it is raised to it.
 local spent = redis.call('GET', KEYS[2])
+local daySpent = redis.call('GET', KEYS[3])
+if ARGV[9] == '1' and (not spent or not daySpent) then return -1 end
 if not spent or tonumber(spent) < tonumber(ARGV[5]) then
   spent = ARGV[5]
   redis.call('SET', KEYS[2], spent)
 end
-local daySpent = redis.call('GET', KEYS[3])
 if not daySpent or tonumber(daySpent) < tonumber(ARGV[6]) then
   daySpent = ARGV[6]
   redis.call('SET', KEYS[3], daySpent, 'EX', tonumber(ARGV[1]))
