@@ -491,6 +491,29 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         }
       },
     });
+    // then ads alone on both APIs until the smallest budget is spent out (how far the phase got depends on the cores'
+    // load): its last units come from counters seeded again after both losses
+    const spentOf = async (id: string) => Number((await cluster.sql<{ s: string | number }>('SELECT spentMicros AS s FROM campaigns WHERE id = ?', [id]))[0].s);
+    const smallest = lossCampaigns[0];
+    const topUpStarted = Date.now();
+    await waitUntil(
+      'the smallest loss budget spent out',
+      async () => {
+        await Promise.all(
+          world.ports.map(async (port) => {
+            const publisher = world.publishers[0];
+            const answer = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${newUser('topup')}&type=messenger&limit=4`, {
+              key: publisher.key,
+            });
+            for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
+          }),
+        );
+        return (await spentOf(smallest)) >= totals[0] * 1_000_000;
+      },
+      90_000,
+      0,
+    );
+    const topUpMs = Date.now() - topUpStarted;
     const result = await settledAudit();
     const budgets = await cluster.sql<{ id: string; spentMicros: string | number; totalBudgetMicros: string | number; impressions: string | number }>(
       `SELECT id, spentMicros, totalBudgetMicros, impressions FROM campaigns WHERE id IN (${lossCampaigns.map(() => '?').join(', ')})`,
@@ -503,7 +526,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       `health: ${healthLine(run.health, run.faultStarted)}`,
       `during: ${during.summary()}; 5xx ${during.serverErrors} (besides ${during.refused} refused 503 + Retry-After and ${during.stateLost} clicks on ads served before a loss answered 503 "impression records lost"), network errors ${during.networkErrors}; slowest ${slowest(during)}`,
       `after: ${run.windows.after.summary()}; 5xx ${run.windows.after.serverErrors} (besides ${run.windows.after.refused} refused, ${run.windows.after.stateLost} "impression records lost")`,
-      `clicks answered 400: ${clicks400}`,
+      `clicks answered 400: ${clicks400}; ads alone after the phase until the 1 USDT budget was spent out: ${topUpMs} ms`,
       ...budgets.map(
         (b) =>
           `CPM ${Number(b.totalBudgetMicros) / 1e6} USDT budget: spent ${b.spentMicros} of ${b.totalBudgetMicros} micro-USDT (${b.impressions} impressions; over by ${Math.max(0, Number(b.spentMicros) - Number(b.totalBudgetMicros))}, unit ${UNIT_MICROS})`,
@@ -511,9 +534,9 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       ...auditLines(result),
     ]);
     expect(cluster.apis.map((api) => api!.running && api!.pid)).toEqual(pids);
-    // every budget kept through both losses, and the phase spent at least one of them out
+    // every budget kept through both losses, the smallest spent out
     for (const budget of budgets) expect(Number(budget.spentMicros)).toBeLessThanOrEqual(Number(budget.totalBudgetMicros) + UNIT_MICROS);
-    expect(budgets.some((budget) => Number(budget.spentMicros) >= Number(budget.totalBudgetMicros))).toBe(true);
+    expect(Number(budgets.find((budget) => budget.id === smallest)!.spentMicros)).toBeGreaterThanOrEqual(totals[0] * 1_000_000);
     expect(clicks400).toBe(0);
     // every request answered within a second, none failed
     expect(['ad', 'click', 'conversion'].map((kind) => [kind, (during.slowest.get(kind) ?? 0) < 1000])).toEqual([
