@@ -3,9 +3,10 @@ import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { REDIS_DEADLINE, RedisDeadline } from '../../src/redis/redis-deadline';
 import { TEST_PROFILE } from '../support/profile';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock, flushStats } from '../support/serving-helpers';
-import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { flushStats } from '../support/serving-helpers';
+import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, newUser } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign } from '../support/factories';
 
 /**
  * A Redis that stops answering (SIGSTOP: its connections stay open, its replies never come) and then answers again:

@@ -11,7 +11,8 @@ import { BUILT_MAIN, BUILT_WORKER, ensureBuilt, ROOT as root } from '../support/
 import { TEST_DATABASE_URL, TEST_PROFILE, testRedisEnv } from '../support/profile';
 import { storedProfile, uploadBatch, waitForBatch } from '../support/profile-helpers';
 import { newUser } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccount } from '../support/factories';
 
 const waitFor = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;
