@@ -355,7 +355,9 @@ function summary() {
       process.stdout.write(`  ${r.failed > 0 ? 'FAILED ' : 'passed '}  ${r.label}: ${r.passed} passed, ${r.failed} failed${pending}${note}${took}\n`);
     }
   }
-  process.stdout.write(`all stages: ${duration(Date.now() - runStarted)} (stages in [brackets] ran side by side within their step)\n`);
+  process.stdout.write(
+    `all stages: ${duration(Date.now() - runStarted)} (steps 1 and 2 run their stages side by side: a step lasts as long as its longest stage)\n`,
+  );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   rmSync(reportDir, { recursive: true, force: true });
   process.exit(failed > 0 ? 1 : 0);
