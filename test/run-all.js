@@ -1,28 +1,32 @@
 #!/usr/bin/env node
 /**
- * `npm test` and `npm run test:ci`: every test stage of the project, one after another, each run to its end even when
- * an earlier one failed, then one closing line `N passed, M failed` over all of them (exit 1 when M > 0 or a stage
- * could not run). Every stage that does not run says so and why, in the run and again at the end.
+ * `npm test` and `npm run test:ci`: every test stage of the project, each run to its end even when another failed,
+ * then one closing line `N passed, M failed` over all of them (exit 1 when M > 0 or a stage could not run). Every
+ * stage that does not run says so and why, in the run and again at the end, and every stage line says how long it took.
  *
- * Stages:
- *   unit            the specs beside the code (src/, scripts/) and the SDK's own (sdk/test/)
- *   e2e embedded    test/e2e on SQLite and the in-process state, in parallel workers (one SQLite file per app)
- *   admin unit      the panel's Vitest specs
- *   admin browser   the panel's Playwright e2e in Debian's Chromium (built first when a source changed)
- *   e2e mysql       test/e2e on MariaDB/MySQL + Redis, in parallel workers, a database per worker; its read-replica
- *                   file on the private primary + replica of TEST_REPLICATION_PRIMARY_URL / TEST_REPLICATION_REPLICA_URL
- *   e2e cluster     the Redis-state files again on a Redis Cluster, one file at a time (each starts on an empty cluster)
- *   reliability     several processes and faults on a private MariaDB + Redis (test/reliability/)
- *   bench smoke     `npm run bench`'s scripts at toy sizes (test/bench-smoke.js)
+ * Stages, in three steps (the stages of a step run side by side: they share no database, port or file):
+ *   1. unit            the specs beside the code (src/, scripts/) and the SDK's own (sdk/test/)
+ *      admin unit      the panel's Vitest specs
+ *      build           `npm run build` when a source changed since the last one (the start-up e2e and the panel's
+ *                      browser e2e run the built application; built here once, before both)
+ *   2. e2e embedded    test/e2e on SQLite and the in-process state, in parallel workers (one SQLite file per app)
+ *      admin browser   the panel's Playwright e2e in Debian's Chromium, against a built server of its own
+ *   3. e2e mysql       test/e2e on MariaDB/MySQL + Redis, in parallel workers, a database per worker; its read-replica
+ *                      file on the private primary + replica of TEST_REPLICATION_PRIMARY_URL / TEST_REPLICATION_REPLICA_URL
+ *      e2e cluster     the Redis-state files again on a Redis Cluster, one file at a time (each starts on an empty cluster)
+ *      reliability     several processes and faults on a private MariaDB + Redis (test/reliability/)
+ *      bench smoke     `npm run bench`'s scripts at toy sizes (test/bench-smoke.js)
+ *   (step 3 one stage after another: the MySQL stages share the test database server and Redis.)
+ * A stage run beside the one in the foreground keeps its output until it ends, then prints it whole.
  *
- * Without CI: the first four (the browser stages need Chromium; without it they are skipped, saying so), and the MySQL
+ * Without CI: steps 1 and 2 (the browser stage needs Chromium; without it, it is skipped, saying so), and the MySQL
  * stage when TEST_DATABASE_URL or TEST_REDIS_URL is set. With CI=true (`npm run test:ci`, and `.ci/run`) all of them,
  * and a missing Chromium, MariaDB, Redis, cluster (TEST_REDIS_CLUSTER_NODES) or replica (TEST_REPLICATION_*) fails
  * the run instead of skipping.
  * TEST_RELIABILITY=true and TEST_BENCH_SMOKE=true run those two stages without CI. E2E_WORKERS sets the e2e workers.
  * Arguments after `--` go to every Jest stage (e.g. `npm test -- --testPathPatterns clicks`).
  */
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
@@ -34,8 +38,8 @@ const jestBin = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extraArgs = process.argv.slice(2);
 /** The e2e files are mostly waiting on I/O: more workers than the two cores of a small machine still pay. */
 const E2E_WORKERS = process.env.E2E_WORKERS || '4';
-const results = [];
 const reportDir = mkdtempSync(path.join(tmpdir(), 'adnet-test-run-'));
+const runStarted = Date.now();
 
 /** The e2e files whose behaviour rests on the Redis state (scripts, leases, queues, pub/sub): run again on a cluster. */
 const CLUSTER_E2E_FILES = [
@@ -55,25 +59,44 @@ const CLUSTER_E2E_FILES = [
   'compat-ton-ai-sdk',
 ].map((name) => `test/e2e/${name}.e2e-spec.ts`);
 
-function heading(label) {
-  process.stdout.write(`\n=== ${label} ===\n`);
+const duration = (ms) => {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+};
+
+/**
+ * Where a stage writes: the console (the stage in the foreground), or a buffer printed whole when the stage ends
+ * (a stage run beside it), so that the output of two stages never interleaves.
+ */
+function output(label, beside) {
+  const chunks = [];
+  const write = (text) => (beside ? chunks.push(text) : process.stdout.write(text));
+  write(`\n=== ${label}${beside ? ' (run beside the other stages; its output as it ended)' : ''} ===\n`);
+  return {
+    beside,
+    write,
+    flush: () => beside && process.stdout.write(chunks.join('')),
+  };
+}
+
+/** The results in the order the stages are listed, whatever order they end in. */
+const results = [];
+function slot() {
+  const index = results.push(null) - 1;
+  return (result) => (results[index] = result);
 }
 
 function skip(label, reason) {
-  heading(label);
-  process.stdout.write(`skipped: ${reason}\n`);
+  const out = output(label, false);
+  out.write(`skipped: ${reason}\n`);
   results.push({ label, skipped: reason });
 }
 
 /** A stage that cannot run where CI needs it: counted as one failure. */
 function missing(label, reason) {
-  heading(label);
+  output(label, false);
   process.stderr.write(`FAILED: ${reason}\n`);
   results.push({ label, passed: 0, failed: 1, note: reason });
-}
-
-function run(command, args, options = {}) {
-  return spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options, env: { ...process.env, ...options.env } });
 }
 
 function readJson(file) {
@@ -84,30 +107,45 @@ function readJson(file) {
   }
 }
 
+/** The process groups of the stages running now: an interrupt of this run stops them all. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(1);
+  });
+}
+
 /** How long a Jest run may stay alive once its report is written (an open handle would keep it alive for good). */
 const EXIT_GRACE_MS = 30_000;
 /** A Jest stage that has written no report in this time is stopped and counted as failed. */
 const STAGE_LIMIT_MS = Number(process.env.TEST_STAGE_LIMIT_MINUTES || 30) * 60_000;
 
 /**
- * Runs Jest and resolves with its exit status, or with `lingered` when it was stopped because it stayed alive
+ * Runs a command in a process group of its own (so that a stop takes its workers too) and resolves with its exit
+ * status. With `report`, it is a Jest run: resolved with `lingered` when it was stopped because it stayed alive
  * EXIT_GRACE_MS after writing its report, or `timedOut` when it wrote none within STAGE_LIMIT_MS. Jest waits forever
  * on a handle a test left open; this bounds that wait without --forceExit, and says so in the summary.
  */
-function runJest(args, env, report) {
+function runCommand(command, args, out, { env = {}, cwd = root, report } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
-    // its own process group, so that a stop takes its workers too; an interrupt of this run still reaches it
-    const forward = (signal) => () => {
-      try {
-        process.kill(-child.pid, signal);
-      } finally {
-        process.exit(1);
-      }
-    };
-    const onInterrupt = forward('SIGINT');
-    const onTerminate = forward('SIGTERM');
-    process.once('SIGINT', onInterrupt).once('SIGTERM', onTerminate);
+    const child = spawn(command, args, {
+      cwd,
+      stdio: out.beside ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      detached: true,
+      env: { ...process.env, ...env },
+    });
+    running.add(child);
+    if (out.beside) {
+      child.stdout.on('data', (chunk) => out.write(String(chunk)));
+      child.stderr.on('data', (chunk) => out.write(String(chunk)));
+    }
     const started = Date.now();
     let reportSeenAt = null;
     let stoppedFor = null;
@@ -119,28 +157,40 @@ function runJest(args, env, report) {
         child.kill('SIGKILL');
       }
     };
-    const watch = setInterval(() => {
-      if (reportSeenAt === null && existsSync(report) && statSync(report).size > 0) reportSeenAt = Date.now();
-      if (reportSeenAt !== null && Date.now() - reportSeenAt > EXIT_GRACE_MS) stop('lingered');
-      else if (reportSeenAt === null && Date.now() - started > STAGE_LIMIT_MS) stop('timedOut');
-    }, 1000);
+    const watch = report
+      ? setInterval(() => {
+          if (reportSeenAt === null && existsSync(report) && statSync(report).size > 0) reportSeenAt = Date.now();
+          if (reportSeenAt !== null && Date.now() - reportSeenAt > EXIT_GRACE_MS) stop('lingered');
+          else if (reportSeenAt === null && Date.now() - started > STAGE_LIMIT_MS) stop('timedOut');
+        }, 1000)
+      : null;
     child.on('exit', (status) => {
-      clearInterval(watch);
-      process.off('SIGINT', onInterrupt).off('SIGTERM', onTerminate);
-      resolve({ status, lingered: stoppedFor === 'lingered', timedOut: stoppedFor === 'timedOut' });
+      if (watch) clearInterval(watch);
+      running.delete(child);
+      const done = () => resolve({ status, lingered: stoppedFor === 'lingered', timedOut: stoppedFor === 'timedOut' });
+      // the last output still in the pipes; a process the stage left behind may hold them open: not waited for long
+      if (out.beside) Promise.race([new Promise((closed) => child.once('close', closed)), new Promise((later) => setTimeout(later, 2000))]).then(done);
+      else done();
     });
   });
 }
 
 /** A Jest run; its counts come from Jest's JSON report. A run that reported nothing counts as one failure. */
-async function jestStage(label, args, env = {}, config = 'jest.config.js') {
-  heading(label);
-  const report = path.join(reportDir, `${results.length}.json`);
-  const result = await runJest([jestBin, '--config', config, ...args, ...extraArgs, '--json', '--outputFile', report], env, report);
+async function jestStage(label, args, { env = {}, config = 'jest.config.js', beside = false } = {}) {
+  const record = slot();
+  const started = Date.now();
+  const out = output(label, beside);
+  const report = path.join(reportDir, `${results.length}-${Math.random().toString(36).slice(2)}.json`);
+  const result = await runCommand(process.execPath, [jestBin, '--config', config, ...args, ...extraArgs, '--json', '--outputFile', report], out, {
+    env,
+    report,
+  });
+  const ms = Date.now() - started;
   const json = readJson(report);
   if (!json) {
     const why = result.timedOut ? `no report within ${STAGE_LIMIT_MS / 60_000} min: stopped` : `Jest exited ${result.status} without a report`;
-    results.push({ label, passed: 0, failed: 1, note: why });
+    out.flush();
+    record({ label, passed: 0, failed: 1, note: why, ms });
     return;
   }
   // A file that failed to run (a throwing beforeAll, a syntax error) has no failed test of its own.
@@ -149,19 +199,23 @@ async function jestStage(label, args, env = {}, config = 'jest.config.js') {
   const failed = json.numFailedTests + brokenFiles + (exitedBadly && json.numFailedTests + brokenFiles === 0 ? 1 : 0);
   // The verdicts are in the report; a process kept alive by a leaked handle is told, not counted as a failed test.
   const note = result.lingered ? `Jest was still running ${EXIT_GRACE_MS / 1000} s after its report (an open handle): stopped` : undefined;
-  if (note) process.stdout.write(`\n${note}\n`);
+  if (note) out.write(`\n${note}\n`);
+  out.flush();
   // Tests a file skips on this profile (MySQL-only specs on SQLite, say), named so a skip is never silent.
   const skippedFiles = json.testResults
     .filter((file) => file.assertionResults.some((test) => test.status === 'pending' || test.status === 'skipped'))
     .map((file) => path.relative(root, file.name));
-  results.push({ label, passed: json.numPassedTests, failed, pending: json.numPendingTests, skippedFiles, note });
+  record({ label, passed: json.numPassedTests, failed, pending: json.numPendingTests, skippedFiles, note, ms });
 }
 
-/** A command judged by its exit code alone: one check. */
-function commandStage(label, command, args, options = {}) {
-  heading(label);
-  const result = run(command, args, options);
-  results.push({ label, passed: result.status === 0 ? 1 : 0, failed: result.status === 0 ? 0 : 1 });
+/** A command judged by its exit code alone: one check. Resolves with whether it passed. */
+async function commandStage(label, command, args, { beside = false, env = {} } = {}) {
+  const record = slot();
+  const started = Date.now();
+  const out = output(label, beside);
+  const result = await runCommand(command, args, out, { env });
+  out.flush();
+  record({ label, passed: result.status === 0 ? 1 : 0, failed: result.status === 0 ? 0 : 1, ms: Date.now() - started });
   return result.status === 0;
 }
 
@@ -172,26 +226,27 @@ function e2eArgs(workers, files = []) {
   return [...args, '--testPathIgnorePatterns', 'sdk-browser\\.e2e-spec\\.ts$'];
 }
 
-function adminStages() {
-  const adminUi = path.join(root, 'admin-ui');
-  heading('admin panel unit tests (Vitest)');
+async function vitestStage({ beside }) {
+  const label = 'admin panel unit tests (Vitest)';
+  const record = slot();
+  const started = Date.now();
+  const out = output(label, beside);
   const report = path.join(reportDir, 'vitest.json');
-  const vitest = run(
+  const vitest = await runCommand(
     process.execPath,
     [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-    {
-      cwd: adminUi,
-    },
+    out,
+    { cwd: path.join(root, 'admin-ui') },
   );
+  out.flush();
   const json = readJson(report);
-  if (json)
-    results.push({
-      label: 'admin panel unit tests (Vitest)',
-      passed: json.numPassedTests,
-      failed: json.numFailedTests + (vitest.status !== 0 && json.numFailedTests === 0 ? 1 : 0),
-    });
-  else results.push({ label: 'admin panel unit tests (Vitest)', passed: 0, failed: 1, note: `Vitest exited ${vitest.status} without a report` });
+  const ms = Date.now() - started;
+  if (json) record({ label, passed: json.numPassedTests, failed: json.numFailedTests + (vitest.status !== 0 && json.numFailedTests === 0 ? 1 : 0), ms });
+  else record({ label, passed: 0, failed: 1, note: `Vitest exited ${vitest.status} without a report`, ms });
+}
 
+/** The panel's browser e2e on the build step 1 made (its global setup starts the built application). */
+async function playwrightStage({ beside, built }) {
   const label = 'admin panel browser e2e (Playwright + Chromium)';
   if (!existsSync(chromium)) {
     const reason = `needs Chromium at ${chromium} (apt-get install -y chromium)`;
@@ -199,11 +254,12 @@ function adminStages() {
     else skip(label, `${reason}; CI is not set`);
     return;
   }
-  // built already by the start-up e2e unless a source changed since (scripts/build-if-stale.js, as `npm start` does)
-  if (!commandStage('build (API and admin panel) for the browser e2e', process.execPath, [path.join(root, 'scripts', 'build-if-stale.js')])) return;
-  heading(label);
-  const playwrightReport = path.join(reportDir, 'playwright.json');
-  const playwright = run(
+  if (!built) return missing(label, 'the build failed (see the build stage)');
+  const record = slot();
+  const started = Date.now();
+  const out = output(label, beside);
+  const report = path.join(reportDir, 'playwright.json');
+  const playwright = await runCommand(
     process.execPath,
     [
       path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'),
@@ -212,13 +268,16 @@ function adminStages() {
       path.join('admin-ui', 'e2e', 'playwright.config.ts'),
       '--reporter=list,json',
     ],
-    { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport } },
+    out,
+    { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report } },
   );
-  const stats = readJson(playwrightReport)?.stats;
+  out.flush();
+  const stats = readJson(report)?.stats;
+  const ms = Date.now() - started;
   if (stats) {
     const failed = stats.unexpected + (playwright.status !== 0 && stats.unexpected === 0 ? 1 : 0);
-    results.push({ label, passed: stats.expected + stats.flaky, failed, pending: stats.skipped });
-  } else results.push({ label, passed: 0, failed: 1, note: `Playwright exited ${playwright.status} without a report` });
+    record({ label, passed: stats.expected + stats.flaky, failed, pending: stats.skipped, ms });
+  } else record({ label, passed: 0, failed: 1, note: `Playwright exited ${playwright.status} without a report`, ms });
 }
 
 async function unreachable() {
@@ -270,10 +329,10 @@ async function serviceStages() {
   }
   // On one Redis server, the profile's default: .ci/run exports the cluster's nodes for the stage after this one, and
   // they must not turn this run into a second cluster run (the single-server paths would go untested).
-  await jestStage(mysqlLabel, e2eArgs(E2E_WORKERS), { TEST_PROFILE: 'mysql', TEST_REDIS_CLUSTER_NODES: '' });
+  await jestStage(mysqlLabel, e2eArgs(E2E_WORKERS), { env: { TEST_PROFILE: 'mysql', TEST_REDIS_CLUSTER_NODES: '' } });
   const clusterNodes = process.env.TEST_REDIS_CLUSTER_NODES;
   if (clusterNodes) {
-    await jestStage(`${clusterLabel} (${clusterNodes})`, e2eArgs(1, CLUSTER_E2E_FILES), { TEST_PROFILE: 'mysql' });
+    await jestStage(`${clusterLabel} (${clusterNodes})`, e2eArgs(1, CLUSTER_E2E_FILES), { env: { TEST_PROFILE: 'mysql' } });
   } else if (CI) {
     missing(clusterLabel, 'CI=true needs TEST_REDIS_CLUSTER_NODES (scripts/redis-cluster.sh start)');
   } else {
@@ -284,14 +343,14 @@ async function serviceStages() {
 async function reliabilityStage() {
   const label = 'reliability: 2 APIs + 1 worker under load and faults (private MariaDB + Redis)';
   if (!CI && process.env.TEST_RELIABILITY !== 'true') return skip(label, 'set CI=true or TEST_RELIABILITY=true (it takes minutes)');
-  await jestStage(label, [], {}, path.join('test', 'reliability', 'jest.config.js'));
+  await jestStage(label, [], { config: path.join('test', 'reliability', 'jest.config.js') });
 }
 
-function benchSmokeStage() {
+async function benchSmokeStage(built) {
   const label = 'bench smoke: bench/serving.js and bench/scale.js at toy sizes (figures not judged)';
   if (!CI && process.env.TEST_BENCH_SMOKE !== 'true') return skip(label, 'set CI=true or TEST_BENCH_SMOKE=true (needs MariaDB, Redis and the build)');
-  if (!commandStage('build for the bench smoke', process.execPath, [path.join(root, 'scripts', 'build-if-stale.js')])) return;
-  commandStage(label, process.execPath, [path.join(root, 'test', 'bench-smoke.js')]);
+  if (!built) return missing(label, 'the build failed (see the build stage)');
+  await commandStage(label, process.execPath, [path.join(root, 'test', 'bench-smoke.js')]);
 }
 
 function summary() {
@@ -301,23 +360,36 @@ function summary() {
   for (const r of results) {
     if (r.skipped) process.stdout.write(`  skipped  ${r.label}: ${r.skipped}\n`);
     else {
-      const pending = r.pending ? `, ${r.pending} skipped by their file (${r.skippedFiles.join(', ')})` : '';
+      const pending = r.pending ? `, ${r.pending} skipped by their file (${r.skippedFiles?.join(', ') ?? 'see above'})` : '';
       const note = r.note ? ` (${r.note})` : '';
-      process.stdout.write(`  ${r.failed > 0 ? 'FAILED ' : 'passed '}  ${r.label}: ${r.passed} passed, ${r.failed} failed${pending}${note}\n`);
+      const took = r.ms === undefined ? '' : ` [${duration(r.ms)}]`;
+      process.stdout.write(`  ${r.failed > 0 ? 'FAILED ' : 'passed '}  ${r.label}: ${r.passed} passed, ${r.failed} failed${pending}${note}${took}\n`);
     }
   }
+  process.stdout.write(
+    `all stages: ${duration(Date.now() - runStarted)} (steps 1 and 2 run their stages side by side: a step lasts as long as its longest stage)\n`,
+  );
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   rmSync(reportDir, { recursive: true, force: true });
   process.exit(failed > 0 ? 1 : 0);
 }
 
 (async () => {
-  await jestStage('unit tests (service and SDK)', ['--selectProjects', 'unit', 'sdk']);
-  await jestStage('e2e tests, embedded profile (SQLite, in-process state)', e2eArgs(E2E_WORKERS), { TEST_PROFILE: 'embedded' });
-  adminStages();
+  // 1. unit specs in the foreground; the panel's specs and the build beside them
+  const [, , built] = await Promise.all([
+    jestStage('unit tests (service and SDK)', ['--selectProjects', 'unit', 'sdk']),
+    vitestStage({ beside: true }),
+    commandStage('build (API and admin panel), when a source changed', process.execPath, [path.join(root, 'scripts', 'build-if-stale.js')], { beside: true }),
+  ]);
+  // 2. the e2e suite in the foreground; the panel's browser e2e beside it, on a server of its own
+  await Promise.all([
+    jestStage('e2e tests, embedded profile (SQLite, in-process state)', e2eArgs(E2E_WORKERS), { env: { TEST_PROFILE: 'embedded' } }),
+    playwrightStage({ beside: true, built }),
+  ]);
+  // 3. what needs the services, one after another
   await serviceStages();
   await reliabilityStage();
-  benchSmokeStage();
+  await benchSmokeStage(built);
   summary();
 })().catch((error) => {
   process.stderr.write(`${error.stack}\n`);

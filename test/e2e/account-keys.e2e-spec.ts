@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { TEST_PROFILE } from '../support/profile';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock } from '../support/serving-helpers';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import { expectValidationError, UNKNOWN_ID } from '../support/serving-fixtures';
+import { createAccount, createAdBlock } from '../support/factories';
 
 const KEYS = '/api/v2/openapi/account/keys';
 const REVOKE = '/api/v2/openapi/account/keys/revoke';

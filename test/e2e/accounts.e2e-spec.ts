@@ -1,4 +1,5 @@
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccount } from '../support/factories';
 
 const ME = '/api/v2/openapi/account/me';
 const ACCOUNTS = '/api/v2/admin/accounts';

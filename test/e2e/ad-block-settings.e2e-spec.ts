@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
 import { FETCH } from '../support/serving-helpers';
 import { BLOCK_BASE, BLOCK_NOT_FOUND, blockDetail, Body, expectValidationError, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -15,9 +16,11 @@ describe(`Ad block settings: requireSignedViewer and ad/block/update [${TEST_PRO
 
   beforeAll(async () => {
     t = await startTestApp();
-    publisher = await createAccount(t, ['publisher'], 'Settings publisher');
-    other = await createAccount(t, ['publisher'], 'Other publisher');
-    advertiser = await createAccount(t, ['advertiser'], 'Settings advertiser');
+    ({ publisher, other, advertiser } = await createAccounts(t, {
+      publisher: ['publisher', 'Settings publisher'],
+      other: ['publisher', 'Other publisher'],
+      advertiser: ['advertiser', 'Settings advertiser'],
+    }));
   });
   afterAll(() => t.close());
 

@@ -10,12 +10,11 @@ import { isIP } from 'node:net';
 import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { campaignBody } from '../factories/campaign.factory';
 import { TEST_PROFILE } from '../support/profile';
 import { uploadAndApply } from '../support/profile-helpers';
-import { createAdBlock, createCampaign } from '../support/serving-helpers';
 import { UNKNOWN_ID } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { campaignBody, createAdBlock, createCampaign, createAccount } from '../support/factories';
 
 /** Conversions and the custom events of docs/CONTRACT.md §13. */
 const CUSTOM_EVENT_TYPES = ['onboard', 'register', 'play', 'payment', 'withdraw'];

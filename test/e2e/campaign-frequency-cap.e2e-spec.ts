@@ -1,6 +1,6 @@
-import { campaignBody } from '../factories/campaign.factory';
 import { Body, CAMPAIGN_BASE, expectValidationError } from '../support/serving-fixtures';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
+import { campaignBody, createAccount } from '../support/factories';
 
 /** The campaign's `frequencyCap {impressions, hours}`: create, detail, list, update (merge, null removes). */
 describe('Campaign frequencyCap field', () => {

@@ -1,9 +1,10 @@
 import { DataSource } from 'typeorm';
 import { CAMPAIGN_STORE, type CampaignStore } from '../../src/campaigns/campaign-store';
 import { Campaign } from '../../src/campaigns/entities/campaign.entity';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock, refreshIndex } from '../support/serving-helpers';
-import { Body, createServable, endAllCampaigns, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { refreshIndex } from '../support/serving-helpers';
+import { Body, createServable, endAllCampaigns, fetchAds, newUser } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign } from '../support/factories';
 
 /**
  * The periodic refresh of the serving index: it must pick up what change notices did not carry (a change made

@@ -1,6 +1,6 @@
 import type { Test } from 'supertest';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { campaignBody } from '../factories/campaign.factory';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccount, campaignBody } from '../support/factories';
 
 const BASE = '/api/v2/openapi/ad/campaign';
 const CREATE = `${BASE}/create`;

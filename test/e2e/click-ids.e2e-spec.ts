@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/common/clock';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { CLICK, createAdBlock, flushStats, IP, UA } from '../support/serving-helpers';
-import { Body, createServable, DAY, expectValidationError, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { CLICK, flushStats, IP, UA } from '../support/serving-helpers';
+import { Body, createServable, DAY, expectValidationError, fetchAds, newUser } from '../support/serving-fixtures';
+import { createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -62,9 +63,11 @@ describe('Click ids, postbacks and transaction ids (§20)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true' }, { clock });
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser A');
-    otherAdvertiser = await createAccount(t, ['advertiser'], 'Advertiser B');
-    publisher = await createAccount(t, ['publisher'], 'Publisher P');
+    ({ advertiser, otherAdvertiser, publisher } = await createAccounts(t, {
+      advertiser: ['advertiser', 'Advertiser A'],
+      otherAdvertiser: ['advertiser', 'Advertiser B'],
+      publisher: ['publisher', 'Publisher P'],
+    }));
     block = await createAdBlock(t, publisher.apiKey, 'P main');
     const now = clock.now();
     withMacros = await createServable(

@@ -1,6 +1,6 @@
 import { ManualClock } from '../../src/common/clock';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { CLICK, createAdBlock, flushStats, refreshIndex } from '../support/serving-helpers';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { CLICK, flushStats, refreshIndex } from '../support/serving-helpers';
 import {
   BLOCK_BASE,
   BLOCK_NOT_FOUND,
@@ -19,10 +19,10 @@ import {
   HOUR,
   MINUTE,
   newUser,
-  openCampaign,
   setStatus,
   UNKNOWN_ID,
 } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -47,10 +47,12 @@ describe('Clicks (endpoint 6) and stats', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true' }, { clock });
-    publisher = await createAccount(t, ['publisher'], 'Publisher P');
-    otherPublisher = await createAccount(t, ['publisher'], 'Publisher Q');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser A');
-    otherAdvertiser = await createAccount(t, ['advertiser'], 'Advertiser B');
+    ({ publisher, otherPublisher, advertiser, otherAdvertiser } = await createAccounts(t, {
+      publisher: ['publisher', 'Publisher P'],
+      otherPublisher: ['publisher', 'Publisher Q'],
+      advertiser: ['advertiser', 'Advertiser A'],
+      otherAdvertiser: ['advertiser', 'Advertiser B'],
+    }));
     block = await createAdBlock(t, publisher.apiKey, 'Main block');
     otherBlock = await createAdBlock(t, otherPublisher.apiKey, 'Other block');
   });

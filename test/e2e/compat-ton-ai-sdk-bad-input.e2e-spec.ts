@@ -6,10 +6,11 @@
 import { DataSource } from 'typeorm';
 import { ExchangeConversion } from '../../src/exchange/entities/exchange-conversion.entity';
 import { TEST_PROFILE } from '../support/profile';
-import { Body, createServable, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
-import { campaignDetail, createAdBlock, flushStats } from '../support/serving-helpers';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { Body, createServable, fetchAds, newUser } from '../support/serving-fixtures';
+import { campaignDetail, flushStats } from '../support/serving-helpers';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import { sdkAdEventData, sdkExchangeEventData, sdkSigned } from '../support/ton-ai-sdk-sign';
+import { openCampaign, createAdBlock, createAccount } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 

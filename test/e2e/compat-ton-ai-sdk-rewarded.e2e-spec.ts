@@ -8,9 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { Clock } from '../../src/common/clock';
 import { TEST_PROFILE } from '../support/profile';
 import { RewardReceiver, waitFor } from '../support/reward-receiver';
-import { blockDetail, createServable, openCampaign } from '../support/serving-fixtures';
+import { blockDetail, createServable } from '../support/serving-fixtures';
 import { callback, MiniAppBrowser, MINI_APP_ORIGIN } from '../support/ton-ai-sdk-browser';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
+import { openCampaign, createAccount } from '../support/factories';
 
 /** Real milliseconds per second of the SDK's countdowns in the mini app's browser. */
 const SDK_SECOND_MS = 20;

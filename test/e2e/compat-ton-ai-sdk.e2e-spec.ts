@@ -11,10 +11,11 @@ import { MetricsService } from '../../src/metrics/metrics.service';
 import { ProfilesService } from '../../src/profiles/profiles.service';
 import { principalOf } from '../support/app-context';
 import { TEST_PROFILE } from '../support/profile';
-import { blockDetail, createServable, openCampaign, setStatus } from '../support/serving-fixtures';
-import { campaignDetail, createAdBlock, flushStats, refreshIndex } from '../support/serving-helpers';
+import { blockDetail, createServable, setStatus } from '../support/serving-fixtures';
+import { campaignDetail, flushStats, refreshIndex } from '../support/serving-helpers';
 import { callback, DEVICE_FINGERPRINT, Json, MiniAppBrowser, MINI_APP_ORIGIN } from '../support/ton-ai-sdk-browser';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
+import { openCampaign, createAdBlock, createAccount } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 

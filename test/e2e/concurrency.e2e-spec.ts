@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Click } from '../../src/clicks/entities/click.entity';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import { TEST_PROFILE } from '../support/profile';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Campaign } from '../../src/campaigns/entities/campaign.entity';
-import { createAdBlock, createCampaign, flushStats, refreshIndex } from '../support/serving-helpers';
-import { Body, clickAd, createServable, endAllCampaigns, fetchRaw, flushedCampaign, HOUR, newUser, openCampaign, setStatus } from '../support/serving-fixtures';
+import { flushStats, refreshIndex } from '../support/serving-helpers';
+import { Body, clickAd, createServable, endAllCampaigns, fetchRaw, flushedCampaign, HOUR, newUser, setStatus } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, createCampaign, openCampaign } from '../support/factories';
 
 /**
  * Budgets and click dedup under concurrent load. On the MySQL + Redis profile two application instances share

@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/common/clock';
 import { Conversion } from '../../src/conversions/entities/conversion.entity';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock } from '../support/serving-helpers';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import {
   Body,
   CAMPAIGN_BASE,
@@ -15,8 +14,8 @@ import {
   flushedCampaign,
   MINUTE,
   newUser,
-  openCampaign,
 } from '../support/serving-fixtures';
+import { createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
 const SUMMARY = '/api/v2/openapi/ad/conversion/summary';
@@ -33,9 +32,11 @@ describe('Conversions (endpoint 7)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({}, { clock });
-    publisher = await createAccount(t, ['publisher'], 'Publisher');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser X');
-    otherAdvertiser = await createAccount(t, ['advertiser'], 'Advertiser Y');
+    ({ publisher, advertiser, otherAdvertiser } = await createAccounts(t, {
+      publisher: ['publisher', 'Publisher'],
+      advertiser: ['advertiser', 'Advertiser X'],
+      otherAdvertiser: ['advertiser', 'Advertiser Y'],
+    }));
     block = await createAdBlock(t, publisher.apiKey);
     stored = () =>
       t.app

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
-import { createAdBlock, refreshIndex } from '../support/serving-helpers';
-import { BLOCK_BASE, Body, CAMPAIGN_BASE, expectValidationError, fetchAds, newUser, openCampaign, UNKNOWN_ID } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { refreshIndex } from '../support/serving-helpers';
+import { BLOCK_BASE, Body, CAMPAIGN_BASE, expectValidationError, fetchAds, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAdBlock, openCampaign, createAccount } from '../support/factories';
 
 const REVIEWS = '/api/v2/admin/reviews';
 const OLD_URL = 'https://landing.example/offer';

@@ -10,10 +10,11 @@ import { DataSource } from 'typeorm';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
 import { TEST_PROFILE } from '../support/profile';
 import { uploadAndApply } from '../support/profile-helpers';
-import { createAdBlock, flushStats, refreshIndex } from '../support/serving-helpers';
-import { Body, clickAd, createServable, DAY, fetchAds, newUser, openCampaign, setStatus, UNKNOWN_ID } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { flushStats, refreshIndex } from '../support/serving-helpers';
+import { Body, clickAd, createServable, DAY, fetchAds, newUser, setStatus, UNKNOWN_ID } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import { sdkAdEventData, sdkExchangeEventData, sdkSigned } from '../support/ton-ai-sdk-sign';
+import { createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -65,12 +66,14 @@ describe(`Another account's ids answer exactly like unknown ids, and change noth
 
   beforeAll(async () => {
     t = await startTestApp();
-    advertiserA = await createAccount(t, ['advertiser'], 'Advertiser A (owner)');
-    advertiserB = await createAccount(t, ['advertiser'], 'Advertiser B (intruder)');
-    publisherP = await createAccount(t, ['publisher'], 'Publisher P (owner)');
-    publisherQ = await createAccount(t, ['publisher'], 'Publisher Q (intruder)');
-    partnerX = await createAccount(t, ['partner'], 'Partner X (owner)');
-    partnerY = await createAccount(t, ['partner'], 'Partner Y (intruder)');
+    ({ advertiserA, advertiserB, publisherP, publisherQ, partnerX, partnerY } = await createAccounts(t, {
+      advertiserA: ['advertiser', 'Advertiser A (owner)'],
+      advertiserB: ['advertiser', 'Advertiser B (intruder)'],
+      publisherP: ['publisher', 'Publisher P (owner)'],
+      publisherQ: ['publisher', 'Publisher Q (intruder)'],
+      partnerX: ['partner', 'Partner X (owner)'],
+      partnerY: ['partner', 'Partner Y (intruder)'],
+    }));
 
     campaignA = await createServable(t, advertiserA.apiKey, openCampaign({ name: 'A live', bidding: { billingType: 'CPC', costPer: 0.5 } }));
     endedCampaignA = await createServable(t, advertiserA.apiKey, openCampaign({ name: 'A ended' }));

@@ -2,7 +2,6 @@ import { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/common/clock';
 import { Conversion } from '../../src/conversions/entities/conversion.entity';
 import { TEST_PROFILE } from '../support/profile';
-import { createAdBlock } from '../support/serving-helpers';
 import {
   Body,
   CAMPAIGN_BASE,
@@ -16,10 +15,10 @@ import {
   HOUR,
   MINUTE,
   newUser,
-  openCampaign,
   setStatus,
 } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 const CUSTOM = '/api/v2/openapi/ad/event/report/custom';
 const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
@@ -42,10 +41,12 @@ describe(`Custom events and the optimization event (docs/CONTRACT.md §13) [${TE
 
   beforeAll(async () => {
     t = await startTestApp({}, { clock });
-    publisher = await createAccount(t, ['publisher'], 'Publisher');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser X');
-    otherAdvertiser = await createAccount(t, ['advertiser'], 'Advertiser Y');
-    partner = await createAccount(t, ['partner'], 'Partner');
+    ({ publisher, advertiser, otherAdvertiser, partner } = await createAccounts(t, {
+      publisher: ['publisher', 'Publisher'],
+      advertiser: ['advertiser', 'Advertiser X'],
+      otherAdvertiser: ['advertiser', 'Advertiser Y'],
+      partner: ['partner', 'Partner'],
+    }));
     block = await createAdBlock(t, publisher.apiKey);
     stored = () =>
       t.app

@@ -1,4 +1,4 @@
-import { createAdBlock, IP, refreshIndex, UA } from '../support/serving-helpers';
+import { IP, refreshIndex, UA } from '../support/serving-helpers';
 import {
   blockDetail,
   Body,
@@ -13,11 +13,11 @@ import {
   fetchIds,
   flushedCampaign,
   newUser,
-  openCampaign,
   setStatus,
   UNKNOWN_ID,
 } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAdBlock, openCampaign, createAccount, createAccounts } from '../support/factories';
 
 const DIAGNOSE = '/api/v2/openapi/ad/delivery/diagnose';
 const CAMPAIGN_NOT_FOUND = {
@@ -65,10 +65,12 @@ describe('Delivery diagnosis', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true', USER_IMPRESSIONS_PER_HOUR: '4' });
-    advertiser = await createAccount(t, ['advertiser'], 'Acme Games');
-    rival = await createAccount(t, ['advertiser'], 'Rival Games');
-    publisher = await createAccount(t, ['publisher'], 'Puzzle App');
-    otherPublisher = await createAccount(t, ['publisher'], 'Other App');
+    ({ advertiser, rival, publisher, otherPublisher } = await createAccounts(t, {
+      advertiser: ['advertiser', 'Acme Games'],
+      rival: ['advertiser', 'Rival Games'],
+      publisher: ['publisher', 'Puzzle App'],
+      otherPublisher: ['publisher', 'Other App'],
+    }));
     block = await createAdBlock(t, publisher.apiKey, 'Home');
     otherBlock = await createAdBlock(t, otherPublisher.apiKey, 'Elsewhere');
   });

@@ -3,9 +3,10 @@ import { ManualClock } from '../../src/common/clock';
 import { ExchangeConversion } from '../../src/exchange/entities/exchange-conversion.entity';
 import { ExchangeClick } from '../../src/exchange/entities/exchange-click.entity';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import { IP } from '../support/serving-helpers';
 import { Body, DAY, expectValidationError, HOUR, MINUTE, newUser } from '../support/serving-fixtures';
+import { createAccount, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -80,9 +81,11 @@ describe('Exchange conversions (docs/CONTRACT.md §14)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true' }, { clock });
-    sender = await createAccount(t, ['partner'], 'Sending partner');
-    receiver = await createAccount(t, ['partner'], 'Receiving partner');
-    bystander = await createAccount(t, ['partner'], 'Another partner');
+    ({ sender, receiver, bystander } = await createAccounts(t, {
+      sender: ['partner', 'Sending partner'],
+      receiver: ['partner', 'Receiving partner'],
+      bystander: ['partner', 'Another partner'],
+    }));
     outCampaign = await createExchange(sender.apiKey, 'Sender app');
     promoted = await createExchange(receiver.apiKey, 'Receiver game');
     promotedToo = await createExchange(receiver.apiKey, 'Receiver second game');

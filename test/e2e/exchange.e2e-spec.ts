@@ -2,9 +2,10 @@ import { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/common/clock';
 import { ExchangeIndexService } from '../../src/exchange/exchange-index.service';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import { IP } from '../support/serving-helpers';
 import { Body, DAY, expectValidationError, HOUR, MINUTE, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
+import { createAccount, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -99,10 +100,12 @@ describe('Exchange (endpoints 8, 9), exchange campaigns and the traffic ledger',
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true', EXCHANGE_DEBT_LIMIT: '2' }, { clock });
-    partnerA = await createAccount(t, ['partner'], 'Partner A');
-    partnerB = await createAccount(t, ['partner'], 'Partner B');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser');
-    publisher = await createAccount(t, ['publisher'], 'Publisher');
+    ({ partnerA, partnerB, advertiser, publisher } = await createAccounts(t, {
+      partnerA: ['partner', 'Partner A'],
+      partnerB: ['partner', 'Partner B'],
+      advertiser: ['advertiser', 'Advertiser'],
+      publisher: ['publisher', 'Publisher'],
+    }));
   });
   afterAll(() => t.close());
 

@@ -2,9 +2,10 @@ import { AccountsService } from '../../src/accounts/accounts.service';
 import { ClicksFastLane } from '../../src/clicks/clicks.fast-lane';
 import { ClicksService } from '../../src/clicks/clicks.service';
 import { ServingFastLane } from '../../src/serving/serving.fast-lane';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { CLICK, createAdBlock, FETCH, flushStats, IP, refreshIndex, UA } from '../support/serving-helpers';
-import { Body, createServable, endAllCampaigns, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { CLICK, FETCH, flushStats, IP, refreshIndex, UA } from '../support/serving-helpers';
+import { Body, createServable, endAllCampaigns, flushedCampaign, newUser } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 

@@ -1,9 +1,10 @@
 import { createServer, Server, Socket } from 'node:net';
 import { staleReads } from '../../src/common/stale-reads';
 import { TEST_DATABASE_URL, TEST_PROFILE } from '../support/profile';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
-import { CLICK, createAdBlock, flushStats } from '../support/serving-helpers';
-import { clickAd, createServable, fetchAds, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { CLICK, flushStats } from '../support/serving-helpers';
+import { clickAd, createServable, fetchAds, flushedCampaign, newUser } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign } from '../support/factories';
 
 /**
  * The database out of reach (a proxy between the application and MariaDB that stops forwarding: a frozen server, or

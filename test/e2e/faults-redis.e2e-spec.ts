@@ -4,9 +4,10 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS_DEADLINE, RedisDeadline } from '../../src/redis/redis-deadline';
 import { TEST_PROFILE } from '../support/profile';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock, flushStats } from '../support/serving-helpers';
-import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, newUser, openCampaign } from '../support/serving-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { flushStats } from '../support/serving-helpers';
+import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, newUser } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign } from '../support/factories';
 
 /**
  * A Redis that stops answering (SIGSTOP: its connections stay open, its replies never come) and then answers again:

@@ -1,7 +1,8 @@
 import { ForecastSampler } from '../../src/forecast/forecast-sampler';
-import { createAdBlock, IP } from '../support/serving-helpers';
-import { CAMPAIGN_BASE, createServable, expectValidationError, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { IP } from '../support/serving-helpers';
+import { CAMPAIGN_BASE, createServable, expectValidationError, fetchAds, newUser } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 const FORECAST = `${CAMPAIGN_BASE}/forecast`;
 /** Seeded requests per country; the sample covers minutes, so it counts as an hour: a day is 24 of it. */
@@ -17,9 +18,11 @@ describe('Campaign forecast (POST ad/campaign/forecast)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ FORECAST_SAMPLE_RATE: '1', TRUST_PROXY: 'true' });
-    advertiser = await createAccount(t, ['advertiser']);
-    rival = await createAccount(t, ['advertiser']);
-    publisher = await createAccount(t, ['publisher']);
+    ({ advertiser, rival, publisher } = await createAccounts(t, {
+      advertiser: 'advertiser',
+      rival: 'advertiser',
+      publisher: 'publisher',
+    }));
     adBlockId = await createAdBlock(t, publisher.apiKey);
   });
   afterAll(() => t.close());

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
-import { Body, openCampaign } from '../support/serving-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { Body } from '../support/serving-fixtures';
 import { PROFILE_BATCH, waitForBatch } from '../support/profile-helpers';
+import { openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -25,9 +26,11 @@ describe('Idempotency-Key on POST (§20)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser A');
-    otherAdvertiser = await createAccount(t, ['advertiser'], 'Advertiser B');
-    publisher = await createAccount(t, ['publisher'], 'Publisher P');
+    ({ advertiser, otherAdvertiser, publisher } = await createAccounts(t, {
+      advertiser: ['advertiser', 'Advertiser A'],
+      otherAdvertiser: ['advertiser', 'Advertiser B'],
+      publisher: ['publisher', 'Publisher P'],
+    }));
   });
   afterAll(() => t.close());
 

@@ -1,20 +1,10 @@
 import { ClicksFastLane } from '../../src/clicks/clicks.fast-lane';
 import { ServingFastLane } from '../../src/serving/serving.fast-lane';
-import { CLICK, createAdBlock, FETCH, refreshIndex } from '../support/serving-helpers';
-import {
-  Body,
-  clickAd,
-  createServable,
-  endAllCampaigns,
-  fetchAds,
-  fetchRaw,
-  flushedCampaign,
-  newUser,
-  openCampaign,
-  setStatus,
-} from '../support/serving-fixtures';
+import { CLICK, FETCH, refreshIndex } from '../support/serving-helpers';
+import { Body, clickAd, createServable, endAllCampaigns, fetchAds, fetchRaw, flushedCampaign, newUser, setStatus } from '../support/serving-fixtures';
 import { TEST_PROFILE } from '../support/profile';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAdBlock, openCampaign, createAccount } from '../support/factories';
 
 const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';

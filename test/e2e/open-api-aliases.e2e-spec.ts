@@ -3,19 +3,11 @@ import { Conversion } from '../../src/conversions/entities/conversion.entity';
 import { ClicksFastLane } from '../../src/clicks/clicks.fast-lane';
 import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-writer.service';
 import { ServingFastLane } from '../../src/serving/serving.fast-lane';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { CLICK, createAdBlock, FETCH, IP, UA } from '../support/serving-helpers';
-import {
-  Body,
-  CAMPAIGN_BASE,
-  createServable,
-  endAllCampaigns,
-  expectValidationError,
-  flushedCampaign,
-  newUser,
-  openCampaign,
-} from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { CLICK, FETCH, IP, UA } from '../support/serving-helpers';
+import { Body, CAMPAIGN_BASE, createServable, endAllCampaigns, expectValidationError, flushedCampaign, newUser } from '../support/serving-fixtures';
 import { countRows, PROFILE_BATCH, storedProfile, uploadAndApply, uploadCsv, waitForBatch } from '../support/profile-helpers';
+import { createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -43,10 +35,12 @@ describe('Open API aliases (docs/CONTRACT.md §14)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true' });
-    publisher = await createAccount(t, ['publisher'], 'Alias publisher');
-    advertiser = await createAccount(t, ['advertiser'], 'Alias advertiser');
-    partnerA = await createAccount(t, ['partner'], 'Alias partner A');
-    partnerB = await createAccount(t, ['partner'], 'Alias partner B');
+    ({ publisher, advertiser, partnerA, partnerB } = await createAccounts(t, {
+      publisher: ['publisher', 'Alias publisher'],
+      advertiser: ['advertiser', 'Alias advertiser'],
+      partnerA: ['partner', 'Alias partner A'],
+      partnerB: ['partner', 'Alias partner B'],
+    }));
     block = await createAdBlock(t, publisher.apiKey, 'Alias block');
     // Records which way (fast lane or Nest) each hot request went, without changing what the lanes do.
     for (const lane of [t.app.get(ServingFastLane), t.app.get(ClicksFastLane)]) {

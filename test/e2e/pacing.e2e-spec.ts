@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../src/common/clock';
-import { createAdBlock, flushStats, refreshIndex } from '../support/serving-helpers';
-import { Body, CAMPAIGN_BASE, createServable, DAY, endAllCampaigns, fetchAds, HOUR, MINUTE, newUser, openCampaign } from '../support/serving-fixtures';
+import { flushStats, refreshIndex } from '../support/serving-helpers';
+import { createAccount, createAdBlock, openCampaign } from '../support/factories';
+import { Body, CAMPAIGN_BASE, createServable, DAY, endAllCampaigns, fetchAds, HOUR, MINUTE, newUser } from '../support/serving-fixtures';
 import { TEST_PROFILE } from '../support/profile';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
 
 /** 1 USDT per 1000 impressions: an impression costs 0.001 USDT (1,000 micro-USDT). */
 const PRICE_MICROS = 1000;

@@ -3,12 +3,11 @@ import { connect } from 'node:net';
 import { CampaignsService } from '../../src/campaigns/campaigns.service';
 import { ProfilesService } from '../../src/profiles/profiles.service';
 import { ServingService } from '../../src/serving/serving.service';
-import { createAdBlock } from '../support/serving-helpers';
 import { fetchAds } from '../support/serving-fixtures';
 import { postBatch } from '../support/profile-helpers';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 import { TEST_PROFILE } from '../support/profile';
-import { campaignBody } from '../factories/campaign.factory';
+import { createAdBlock, createAccount, campaignBody } from '../support/factories';
 
 const CREATE = '/api/v2/openapi/ad/campaign/create';
 

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
 import { batchStatus, countRows, PROFILE_CSV, storedProfile, uploadCsv, waitForBatch } from '../support/profile-helpers';
 import { expectValidationError, newUser } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 const HEADER = 'messengerUserId,walletAddress,walletClassify';
@@ -18,9 +19,11 @@ describe(`Profile CSV import [${TEST_PROFILE}]`, () => {
 
   beforeAll(async () => {
     t = await startTestApp({ PROFILE_CSV_MAX_BYTES: String(CSV_LIMIT) });
-    publisher = await createAccount(t, ['publisher'], 'Publisher P');
-    otherPublisher = await createAccount(t, ['publisher'], 'Publisher Q');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser A');
+    ({ publisher, otherPublisher, advertiser } = await createAccounts(t, {
+      publisher: ['publisher', 'Publisher P'],
+      otherPublisher: ['publisher', 'Publisher Q'],
+      advertiser: ['advertiser', 'Advertiser A'],
+    }));
   });
   afterAll(() => t.close());
 

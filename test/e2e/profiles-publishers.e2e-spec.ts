@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
 import { batchStatus, countRows, PROFILE_BATCH, PROFILE_CSV, storedProfile, waitForBatch } from '../support/profile-helpers';
 import { expectValidationError, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccount } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
 import { uploadAndApply } from '../support/profile-helpers';
-import { createAdBlock, IP, UA } from '../support/serving-helpers';
-import { createServable, endAllCampaigns, fetchIds, FetchOptions, newUser, openCampaign } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { IP, UA } from '../support/serving-helpers';
+import { createServable, endAllCampaigns, fetchIds, FetchOptions, newUser } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAdBlock, openCampaign, createAccount } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 const sorted = (ids: string[]) => [...ids].sort();

@@ -3,7 +3,8 @@ import { ProfilesService } from '../../src/profiles/profiles.service';
 import { TEST_PROFILE } from '../support/profile';
 import { batchStatus, countRows, Json, PROFILE_STATUS, postBatch, storedProfile, uploadAndApply, uploadBatch, waitForBatch } from '../support/profile-helpers';
 import { expectValidationError, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -27,10 +28,12 @@ describe(`Profiles (endpoint 10), batch status, upserts [${TEST_PROFILE}]`, () =
 
   beforeAll(async () => {
     t = await startTestApp({ PROFILE_CHUNK_SIZE: '1000', PROFILE_BATCH_ATTEMPTS: '2', PROFILE_BATCH_BACKOFF_MS: '300' });
-    publisher = await createAccount(t, ['publisher'], 'Publisher P');
-    otherPublisher = await createAccount(t, ['publisher'], 'Publisher Q');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser A');
-    partner = await createAccount(t, ['partner'], 'Partner X');
+    ({ publisher, otherPublisher, advertiser, partner } = await createAccounts(t, {
+      publisher: ['publisher', 'Publisher P'],
+      otherPublisher: ['publisher', 'Publisher Q'],
+      advertiser: ['advertiser', 'Advertiser A'],
+      partner: ['partner', 'Partner X'],
+    }));
   });
   afterAll(() => t.close());
   afterEach(() => jest.restoreAllMocks());

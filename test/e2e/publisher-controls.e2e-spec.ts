@@ -1,18 +1,9 @@
 import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
 import { flushStats, refreshIndex } from '../support/serving-helpers';
-import {
-  BLOCK_BASE,
-  blockDetail,
-  Body,
-  CAMPAIGN_BASE,
-  createServable,
-  expectValidationError,
-  fetchIds,
-  newUser,
-  openCampaign,
-} from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { BLOCK_BASE, blockDetail, Body, CAMPAIGN_BASE, createServable, expectValidationError, fetchIds, newUser } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { openCampaign, createAccount } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 

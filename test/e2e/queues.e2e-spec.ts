@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { loadConfig } from '../../src/app-config';
@@ -8,12 +7,13 @@ import { bullConnection, BullMqJobQueue, bullPrefix } from '../../src/queue/bull
 import { closeRedis } from '../../src/redis/redis.module';
 import { MemoryJobQueue } from '../../src/queue/memory-job-queue';
 import { JobQueue, QueueJob } from '../../src/queue/queue.types';
+import { BUILT_MAIN, BUILT_WORKER, ensureBuilt, ROOT as root } from '../support/built-app';
 import { TEST_DATABASE_URL, TEST_PROFILE, testRedisEnv } from '../support/profile';
 import { storedProfile, uploadBatch, waitForBatch } from '../support/profile-helpers';
 import { newUser } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { createAccount } from '../support/factories';
 
-const root = join(__dirname, '..', '..');
 const waitFor = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -173,12 +173,15 @@ describe(`Queue board at /admin/queues [${TEST_PROFILE}]`, () => {
 });
 
 describe(`Queue workers in their own process [${TEST_PROFILE}]`, () => {
+  // the processes are the built ones, as `npm start` and `npm run start:worker` run them
+  beforeAll(() => ensureBuilt(), 320_000);
+
   if (TEST_PROFILE === 'embedded') {
     it('should refuse to start a worker without REDIS_URL, and QUEUE_WORKERS=false without Redis, saying why', async () => {
-      const result = await run(['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], { REDIS_URL: '' });
+      const result = await run([BUILT_WORKER], { REDIS_URL: '' });
       expect(result.code).toBe(78);
       expect(result.stderr).toContain('start:worker needs REDIS_URL');
-      const api = await run(['-r', 'ts-node/register/transpile-only', 'src/main.ts'], { REDIS_URL: '', QUEUE_WORKERS: 'false' });
+      const api = await run([BUILT_MAIN], { REDIS_URL: '', QUEUE_WORKERS: 'false' });
       expect(api.code).toBe(78);
       expect(api.stderr).toContain('QUEUE_WORKERS=false needs REDIS_URL');
     }, 60_000);
@@ -187,7 +190,7 @@ describe(`Queue workers in their own process [${TEST_PROFILE}]`, () => {
 
   it('should leave jobs queued in an API process with QUEUE_WORKERS=false and apply them in `start:worker`', async () => {
     const api = await startTestApp({ QUEUE_WORKERS: 'false' });
-    const worker = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
+    const worker = spawn(process.execPath, [BUILT_WORKER], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, ...testRedisEnv(), REDIS_PREFIX: prefixOf(api), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

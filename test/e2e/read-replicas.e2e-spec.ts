@@ -1,21 +1,10 @@
 import mysql from 'mysql2/promise';
 import { ManualClock } from '../../src/common/clock';
 import { TEST_DATABASE_URL, TEST_PROFILE, TEST_REPLICATION } from '../support/profile';
-import {
-  blockDetail,
-  Body,
-  CAMPAIGN_BASE,
-  BLOCK_BASE,
-  createServable,
-  endAllCampaigns,
-  fetchAds,
-  HOUR,
-  MINUTE,
-  newUser,
-  openCampaign,
-} from '../support/serving-fixtures';
-import { CLICK, createAdBlock, createCampaign, flushStats, IP, UA } from '../support/serving-helpers';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { blockDetail, Body, CAMPAIGN_BASE, BLOCK_BASE, createServable, endAllCampaigns, fetchAds, HOUR, MINUTE, newUser } from '../support/serving-fixtures';
+import { CLICK, flushStats, IP, UA } from '../support/serving-helpers';
+import { createAccount, createAdBlock, createCampaign, openCampaign } from '../support/factories';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
 
 type Account = { accountId: string; apiKey: string };
 

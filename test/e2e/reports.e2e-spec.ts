@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../src/common/clock';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { CLICK, createAdBlock, flushStats, IP, UA } from '../support/serving-helpers';
-import { Body, createServable, DAY, expectValidationError, fetchAds, HOUR, MINUTE, newUser, openCampaign } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { CLICK, flushStats, IP, UA } from '../support/serving-helpers';
+import { Body, createServable, DAY, expectValidationError, fetchAds, HOUR, MINUTE, newUser } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -71,10 +72,12 @@ describe('Reports (GET /report)', () => {
     clock.advance(HOUR - (Date.now() % HOUR) + 10 * MINUTE);
     h0 = clock.now() - (clock.now() % HOUR);
     window = { from: h0, to: h0 + 2 * HOUR };
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser A');
-    otherAdvertiser = await createAccount(t, ['advertiser'], 'Advertiser B');
-    publisher = await createAccount(t, ['publisher'], 'Publisher P');
-    otherPublisher = await createAccount(t, ['publisher'], 'Publisher Q');
+    ({ advertiser, otherAdvertiser, publisher, otherPublisher } = await createAccounts(t, {
+      advertiser: ['advertiser', 'Advertiser A'],
+      otherAdvertiser: ['advertiser', 'Advertiser B'],
+      publisher: ['publisher', 'Publisher P'],
+      otherPublisher: ['publisher', 'Publisher Q'],
+    }));
     block = await createAdBlock(t, publisher.apiKey, 'P main');
     otherBlock = await createAdBlock(t, otherPublisher.apiKey, 'Q main');
     const now = clock.now();

@@ -5,10 +5,11 @@ import { ExchangeStatsWriterService } from '../../src/exchange/exchange-stats-wr
 import { RetentionService } from '../../src/retention/retention.service';
 import { VerificationCall } from '../../src/verification/entities/verification-call.entity';
 import { newId } from '../../src/common/ids';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock, flushStats, IP } from '../support/serving-helpers';
-import { Body, clickAd, createServable, DAY, fetchAds, HOUR, MINUTE, newUser, openCampaign } from '../support/serving-fixtures';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { flushStats, IP } from '../support/serving-helpers';
+import { Body, clickAd, createServable, DAY, fetchAds, HOUR, MINUTE, newUser } from '../support/serving-fixtures';
 import { TEST_PROFILE } from '../support/profile';
+import { createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -164,10 +165,12 @@ describe('Event data lifecycle: day partitions and EVENT_RETENTION_DAYS', () => 
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true' }, { clock });
-    publisher = await createAccount(t, ['publisher'], 'Publisher');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser');
-    sender = await createAccount(t, ['partner'], 'Sending partner');
-    receiver = await createAccount(t, ['partner'], 'Receiving partner');
+    ({ publisher, advertiser, sender, receiver } = await createAccounts(t, {
+      publisher: ['publisher', 'Publisher'],
+      advertiser: ['advertiser', 'Advertiser'],
+      sender: ['partner', 'Sending partner'],
+      receiver: ['partner', 'Receiving partner'],
+    }));
     block = await createAdBlock(t, publisher.apiKey);
     const createExchange = async (key: string, name: string) =>
       (

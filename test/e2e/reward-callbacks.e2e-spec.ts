@@ -5,8 +5,9 @@ import { MetricsService } from '../../src/metrics/metrics.service';
 import { TEST_PROFILE } from '../support/profile';
 import { RewardReceiver, waitFor } from '../support/reward-receiver';
 import { CLICK, UA } from '../support/serving-helpers';
-import { BLOCK_BASE, blockDetail, Body, createServable, DAY, expectValidationError, fetchAds, newUser, openCampaign } from '../support/serving-fixtures';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { BLOCK_BASE, blockDetail, Body, createServable, DAY, expectValidationError, fetchAds, newUser } from '../support/serving-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { openCampaign, createAccount } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 

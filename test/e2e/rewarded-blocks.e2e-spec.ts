@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { TEST_PROFILE } from '../support/profile';
 import { BLOCK_BASE, BLOCK_NOT_FOUND, blockDetail, Body, expectValidationError, UNKNOWN_ID } from '../support/serving-fixtures';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
+import { createAccount } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 

@@ -14,9 +14,9 @@ import {
   flushedCampaign,
   HOUR,
   newUser,
-  openCampaign,
 } from '../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -44,9 +44,11 @@ describe(`Completions (endpoint 6, eventType complete) [${TEST_PROFILE}]`, () =>
 
   beforeAll(async () => {
     t = await startTestApp({}, { clock });
-    publisher = await createAccount(t, ['publisher'], 'Rewarded publisher');
-    otherPublisher = await createAccount(t, ['publisher'], 'Other publisher');
-    advertiser = await createAccount(t, ['advertiser'], 'Rewarded advertiser');
+    ({ publisher, otherPublisher, advertiser } = await createAccounts(t, {
+      publisher: ['publisher', 'Rewarded publisher'],
+      otherPublisher: ['publisher', 'Other publisher'],
+      advertiser: ['advertiser', 'Rewarded advertiser'],
+    }));
     const newBlock = async (body: Body, key = publisher.apiKey) =>
       (await t.http().post(`${BLOCK_BASE}/create`).set('x-api-key', key).send(body).expect(200)).body.data.adBlockId as string;
     block = await newBlock({ name: 'Extra life', format: 'rewarded', minViewMs: MIN_VIEW_MS });

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { listen, SDK_DIR } from '../support/sdk';
-import { newUser, openCampaign } from '../support/serving-fixtures';
-import { createCampaign, createAdBlock, flushStats, refreshIndex, campaignDetail } from '../support/serving-helpers';
-import { BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { newUser } from '../support/serving-fixtures';
+import { flushStats, refreshIndex, campaignDetail } from '../support/serving-helpers';
+import { BROWSER_USER_AGENT, startTestApp, TestApp } from '../support/test-app';
+import { openCampaign, createCampaign, createAdBlock, createAccount } from '../support/factories';
 
 /** Debian's Chromium, as the admin panel's browser e2e uses it; test/run-all.js leaves this spec out without it (unless CI). */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';

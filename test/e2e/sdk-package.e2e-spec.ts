@@ -10,14 +10,23 @@ interface PackResult {
   files: { path: string }[];
 }
 
-/** What an integrator installs: `npm pack` of sdk/ (its prepack builds it), unpacked as node_modules/@adnet/sdk. */
+/**
+ * What an integrator installs: `npm pack` of sdk/, unpacked as node_modules/@adnet/sdk. Its prepack builds the SDK with
+ * sdk/scripts/build.cjs, the very build the e2e suite's global setup (test/support/sdk-build.js) has just made when
+ * a source changed: packed here without running it again (two more compilations), and the first test holds
+ * prepack to that build.
+ */
 describe('SDK package: npm pack, unpacked, loads both entry points as CommonJS and as ES modules', () => {
   let folder: string;
   let packed: PackResult;
 
   beforeAll(() => {
     folder = mkdtempSync(join(tmpdir(), 'adnet-sdk-pack-'));
-    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', folder], { cwd: SDK_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', folder], {
+      cwd: SDK_DIR,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     [packed] = JSON.parse(output.slice(output.indexOf('['))) as PackResult[];
     const installed = join(folder, 'app', 'node_modules', '@adnet', 'sdk');
     mkdirSync(installed, { recursive: true });
@@ -27,6 +36,11 @@ describe('SDK package: npm pack, unpacked, loads both entry points as CommonJS a
 
   const app = () => join(folder, 'app');
   const node = (args: string[]) => JSON.parse(execFileSync(process.execPath, args, { cwd: app(), encoding: 'utf8' })) as Record<string, unknown>;
+
+  it('builds on prepack with the build the e2e suite made', () => {
+    const { scripts } = JSON.parse(readFileSync(join(SDK_DIR, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.prepack).toBe('node scripts/build.cjs');
+  });
 
   it('holds the builds, their declarations and the README, and nothing else', () => {
     const paths = packed.files.map((file) => file.path);

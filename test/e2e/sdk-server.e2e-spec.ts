@@ -3,7 +3,8 @@ import { builtSdk, listen } from '../support/sdk';
 import type { CampaignCreate } from '../../sdk/src/types';
 import { DAY, newUser } from '../support/serving-fixtures';
 import { flushStats, refreshIndex } from '../support/serving-helpers';
-import { BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../support/test-app';
+import { BROWSER_USER_AGENT, startTestApp, TestApp } from '../support/test-app';
+import { createAccount } from '../support/factories';
 
 /**
  * The built SDK (sdk/dist, CommonJS) against the real service over HTTP, as an integrator's Node server and a

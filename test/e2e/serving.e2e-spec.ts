@@ -1,7 +1,7 @@
 import { ManualClock } from '../../src/common/clock';
 import { ServingWarmup } from '../../src/serving/serving-warmup';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock, createCampaign, flushStats, IP, refreshIndex, UA } from '../support/serving-helpers';
+import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
+import { flushStats, IP, refreshIndex, UA } from '../support/serving-helpers';
 import {
   BLOCK_BASE,
   BLOCK_NOT_FOUND,
@@ -18,11 +18,11 @@ import {
   flushedCampaign,
   MINUTE,
   newUser,
-  openCampaign,
   setStatus,
   UNKNOWN_ID,
   untilNextUtcMidnight,
 } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, createCampaign, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 
@@ -39,9 +39,11 @@ describe('Serving: ad blocks and matching/ad (endpoint 5)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ TRUST_PROXY: 'true' }, { clock });
-    publisher = await createAccount(t, ['publisher'], 'Publisher P');
-    otherPublisher = await createAccount(t, ['publisher'], 'Publisher Q');
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser A');
+    ({ publisher, otherPublisher, advertiser } = await createAccounts(t, {
+      publisher: ['publisher', 'Publisher P'],
+      otherPublisher: ['publisher', 'Publisher Q'],
+      advertiser: ['advertiser', 'Advertiser A'],
+    }));
     block = await createAdBlock(t, publisher.apiKey, 'Main block');
     otherBlock = await createAdBlock(t, otherPublisher.apiKey, 'Other block');
   });

@@ -3,13 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MYSQL_NEEDS_ADMIN_KEY } from '../../src/accounts/admin-key-file';
+import { BUILT_MAIN, ensureBuilt, ROOT as root } from '../support/built-app';
 import { TEST_PROFILE } from '../support/profile';
 
-const root = join(__dirname, '..', '..');
+// Every process here is the built application, as `npm start` runs it (built first when a source changed).
+beforeAll(() => ensureBuilt(), 320_000);
 
 describe('Process start-up', () => {
   it('should stop with exit code 78 and a message naming each bad variable', () => {
-    const result = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, [BUILT_MAIN], {
       cwd: root,
       env: {
         ...process.env,
@@ -32,7 +34,7 @@ describe('Process start-up', () => {
     const folder = mkdtempSync(join(tmpdir(), 'adnet-startup-'));
     const database = join(folder, 'adnet.sqlite');
     const port = 3900 + (process.pid % 90);
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const child = spawn(process.execPath, [BUILT_MAIN], {
       cwd: root,
       env: {
         ...process.env,
@@ -88,8 +90,7 @@ describe('Process start-up', () => {
 
 /**
  * The first run as a new user makes it: the built application (`npm start` runs `node dist/src/main.js`) with nothing
- * set. Built first when the sources changed since the last build (scripts/build-if-stale.js, as `npm start` does).
- * Process-wide, not per storage profile: run with the embedded one.
+ * set. Process-wide, not per storage profile: run with the embedded one.
  */
 describe('Built application, first run (node dist/src/main.js)', () => {
   // one process-level check, whatever the storage profile under test: made on the embedded run
@@ -98,15 +99,13 @@ describe('Built application, first run (node dist/src/main.js)', () => {
   let folder: string;
 
   beforeAll(() => {
-    const build = spawnSync(process.execPath, ['scripts/build-if-stale.js'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
-    if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
     folder = mkdtempSync(join(tmpdir(), 'adnet-first-run-'));
-  }, 320_000);
+  });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   /** Starts the built app on a free port with no ADMIN_API_KEY; resolves once it printed its admin panel line. */
   async function startBuilt(adminApiKey = ''): Promise<{ port: number; panelLine: string; stop: () => Promise<void> }> {
-    const child = spawn(process.execPath, ['dist/src/main.js'], {
+    const child = spawn(process.execPath, [BUILT_MAIN], {
       cwd: root,
       env: {
         ...process.env,
@@ -189,7 +188,7 @@ describe('Built application, first run (node dist/src/main.js)', () => {
   }, 200_000);
 
   it('should refuse to start the MySQL profile without ADMIN_API_KEY, saying why in one line', () => {
-    const result = spawnSync(process.execPath, ['dist/src/main.js'], {
+    const result = spawnSync(process.execPath, [BUILT_MAIN], {
       cwd: root,
       env: { ...process.env, PORT: '0', DATABASE_URL: 'mysql://root@127.0.0.1:1/adnet', REDIS_URL: '', ADMIN_API_KEY: '' },
       encoding: 'utf8',

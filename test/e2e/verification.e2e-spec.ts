@@ -5,20 +5,9 @@ import { DataSource } from 'typeorm';
 import { Click } from '../../src/clicks/entities/click.entity';
 import { VerificationScheduler } from '../../src/verification/verification-scheduler.service';
 import { VerificationService } from '../../src/verification/verification.service';
-import { createAccount, startTestApp, TestApp } from '../support/test-app';
-import { createAdBlock } from '../support/serving-helpers';
-import {
-  Body,
-  CAMPAIGN_BASE,
-  clickAd,
-  createServable,
-  DAY,
-  endAllCampaigns,
-  fetchAds,
-  flushedCampaign,
-  newUser,
-  openCampaign,
-} from '../support/serving-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { Body, CAMPAIGN_BASE, clickAd, createServable, DAY, endAllCampaigns, fetchAds, flushedCampaign, newUser } from '../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign, createAccounts } from '../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 const HEALTH = `${CAMPAIGN_BASE}/verification`;
@@ -101,9 +90,11 @@ describe('Verification calls (endpoint 11, docs/CONTRACT.md §7)', () => {
       VERIFY_BACKOFF_MS: '20',
       VERIFICATION_ALLOW_PRIVATE: 'true',
     });
-    publisher = await createAccount(t, ['publisher']);
-    advertiser = await createAccount(t, ['advertiser'], 'Verified advertiser');
-    otherAdvertiser = await createAccount(t, ['advertiser'], 'Other advertiser');
+    ({ publisher, advertiser, otherAdvertiser } = await createAccounts(t, {
+      publisher: 'publisher',
+      advertiser: ['advertiser', 'Verified advertiser'],
+      otherAdvertiser: ['advertiser', 'Other advertiser'],
+    }));
     block = await createAdBlock(t, publisher.apiKey);
   });
   afterAll(async () => {

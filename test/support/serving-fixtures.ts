@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
-import { campaignBody } from '../factories/campaign.factory';
-import { createCampaign, FETCH, CLICK, flushStats, refreshIndex, UA } from './serving-helpers';
+import { FETCH, CLICK, flushStats, refreshIndex, UA } from './serving-helpers';
 import { ADMIN_KEY, TestApp } from './test-app';
+import { createCampaign } from './factories';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Body = Record<string, any>;
@@ -27,18 +27,6 @@ let userCounter = 0;
 export function newUser(tag = 'u'): string {
   userCounter += 1;
   return `${tag}-${process.pid}-${Date.now().toString(36)}-${userCounter}`;
-}
-
-/**
- * A campaign body without any targeting (every user matches), live from `now - 1 day` for 30 days, unless the
- * overrides say otherwise. `now` should be the service clock's time when the test moves it.
- */
-export function openCampaign(overrides: Parameters<typeof campaignBody>[0] = {}, now: number = Date.now()): ReturnType<typeof campaignBody> {
-  return campaignBody({
-    ...overrides,
-    targeting: { includedRegions: [], includedLanguages: [], platform: 'All', ...overrides.targeting },
-    budget: { startTime: now - DAY, endTime: now + 30 * DAY, ...overrides.budget },
-  });
 }
 
 /** Ends every campaign that is not ended yet (admin sees all) and reloads the index: a clean slate for serving. */

@@ -16,17 +16,6 @@ export const UA = {
   Desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
 };
 
-export async function createAdBlock(t: TestApp, apiKey: string, name = 'Home banner'): Promise<string> {
-  const response = await t.http().post('/api/v2/openapi/ad/block/create').set('x-api-key', apiKey).send({ name }).expect(200);
-  return response.body.data.adBlockId;
-}
-
-export async function createCampaign(t: TestApp, apiKey: string, body: object): Promise<string> {
-  const response = await t.http().post('/api/v2/openapi/ad/campaign/create').set('x-api-key', apiKey).send(body);
-  if (response.status !== 200) throw new Error(`campaign create failed: ${JSON.stringify(response.body)}`);
-  return response.body.data.campaignId;
-}
-
 /** Writes buffered impression counters now instead of within STATS_FLUSH_MS. */
 export async function flushStats(t: TestApp): Promise<void> {
   await t.app.get(StatsWriterService).flush();

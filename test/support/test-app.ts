@@ -89,9 +89,3 @@ function browserAgent(app: NestFastifyApplication): ReturnType<typeof request> {
     head: withAgent('head'),
   });
 }
-
-/** Creates an account through the admin API and answers its id and first key. */
-export async function createAccount(testApp: TestApp, roles: string[], name = `account ${roles.join('+')}`): Promise<{ accountId: string; apiKey: string }> {
-  const response = await testApp.http().post('/api/v2/admin/accounts').set('x-api-key', ADMIN_KEY).send({ name, roles }).expect(200);
-  return response.body.data;
-}

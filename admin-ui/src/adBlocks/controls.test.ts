@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adBlockBody, parseDomains } from '../dataProvider';
+import { adBlockBody, parseDomains } from '../dataProvider/adBlocks';
 import { domainsText } from './controls';
 
 describe('ad block controls in the form', () => {

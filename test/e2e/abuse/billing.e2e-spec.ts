@@ -8,8 +8,8 @@ import { REDIS, type RedisClient } from '../../../src/redis/redis.module';
 import { RedisServingState } from '../../../src/serving/state/redis-serving-state';
 import { stateKeys } from '../../../src/serving/state/serving-state';
 import { TEST_PROFILE, testRedis } from '../../support/profile';
-import { ADMIN_KEY, BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../../support/test-app';
-import { createAdBlock, UA } from '../../support/serving-helpers';
+import { ADMIN_KEY, BROWSER_USER_AGENT, startTestApp, TestApp } from '../../support/test-app';
+import { UA } from '../../support/serving-helpers';
 import {
   blockDetail,
   Body,
@@ -22,9 +22,9 @@ import {
   HOUR,
   MINUTE,
   newUser,
-  openCampaign,
   setStatus,
 } from '../../support/serving-fixtures';
+import { createAccount, createAdBlock, openCampaign } from '../../support/factories';
 
 /**
  * Attacks on the bill, replayed black-box: a publisher key is public (it lives in end users' frontends), so anybody

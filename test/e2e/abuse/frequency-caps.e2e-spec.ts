@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../../src/common/clock';
 import { TEST_PROFILE } from '../../support/profile';
-import { createAdBlock, flushStats, refreshIndex } from '../../support/serving-helpers';
-import { blockDetail, Body, createServable, fetchAds, flushedCampaign, HOUR, newUser, openCampaign } from '../../support/serving-fixtures';
-import { createAccount, startTestApp, TestApp } from '../../support/test-app';
+import { flushStats, refreshIndex } from '../../support/serving-helpers';
+import { blockDetail, Body, createServable, fetchAds, flushedCampaign, HOUR, newUser } from '../../support/serving-fixtures';
+import { startTestApp, TestApp } from '../../support/test-app';
+import { createAdBlock, openCampaign, createAccount } from '../../support/factories';
 
 /**
  * A publisher's key is public: anyone can replay ad requests for one user as fast as they like. The network-wide

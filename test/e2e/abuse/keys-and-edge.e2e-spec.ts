@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AccountsService } from '../../../src/accounts/accounts.service';
 import { TEST_PROFILE } from '../../support/profile';
-import { CLICK, createAdBlock, FETCH, IP, refreshIndex } from '../../support/serving-helpers';
-import { createServable, endAllCampaigns, flushedCampaign, newUser, openCampaign } from '../../support/serving-fixtures';
-import { BROWSER_USER_AGENT, createAccount, startTestApp, TestApp } from '../../support/test-app';
+import { CLICK, FETCH, IP, refreshIndex } from '../../support/serving-helpers';
+import { createServable, endAllCampaigns, flushedCampaign, newUser } from '../../support/serving-fixtures';
+import { BROWSER_USER_AGENT, startTestApp, TestApp } from '../../support/test-app';
+import { createAdBlock, openCampaign, createAccount } from '../../support/factories';
 
 /**
  * Attacks on the edge when a publisher's key is public (it ships in a frontend): what a `serve` key can reach, what

@@ -3,7 +3,7 @@ import { ManualClock } from '../../../src/common/clock';
 import { ServingFastLane } from '../../../src/serving/serving.fast-lane';
 import { TEST_PROFILE } from '../../support/profile';
 import { countRows, PROFILE_STATUS, storedProfile, uploadAndApply, uploadBatch, waitForBatch } from '../../support/profile-helpers';
-import { createAdBlock, FETCH } from '../../support/serving-helpers';
+import { FETCH } from '../../support/serving-helpers';
 import {
   blockDetail,
   Body,
@@ -14,10 +14,10 @@ import {
   flushedCampaign,
   HOUR,
   newUser,
-  openCampaign,
   UNKNOWN_ID,
 } from '../../support/serving-fixtures';
-import { ADMIN_KEY, createAccount, startTestApp, TestApp } from '../../support/test-app';
+import { ADMIN_KEY, startTestApp, TestApp } from '../../support/test-app';
+import { createAdBlock, openCampaign, createAccounts } from '../../support/factories';
 
 type Account = { accountId: string; apiKey: string };
 const sorted = (ids: string[]) => [...ids].sort();
@@ -38,9 +38,11 @@ describe(`Abuse: publishers' own data [${TEST_PROFILE}]`, () => {
   beforeAll(async () => {
     t = await startTestApp({}, { clock });
     await endAllCampaigns(t);
-    advertiser = await createAccount(t, ['advertiser'], 'Advertiser');
-    publisherA = await createAccount(t, ['publisher'], 'Publisher A');
-    publisherB = await createAccount(t, ['publisher'], 'Publisher B');
+    ({ advertiser, publisherA, publisherB } = await createAccounts(t, {
+      advertiser: ['advertiser', 'Advertiser'],
+      publisherA: ['publisher', 'Publisher A'],
+      publisherB: ['publisher', 'Publisher B'],
+    }));
   });
   afterAll(() => t.close());
 
