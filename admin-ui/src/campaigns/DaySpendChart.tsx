@@ -25,7 +25,6 @@ export const DaySpendChart = () => {
     if (!record?.budgetResetsAt) return null;
     const day = dayOf(record);
     return dataProvider.campaignSeries(String(record.id), { from: day.start, to: Math.min(day.end, now), granularity: 'hour' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- read again when the record changes
   }, [dataProvider, record?.id, record?.budgetResetsAt, record?.updatedAt]);
   if (!record?.budgetResetsAt) return null;
   const points = daySpendPoints(
