@@ -4,7 +4,7 @@
  * then one closing line `N passed, M failed` over all of them (exit 1 when M > 0 or a stage could not run). Every
  * stage that does not run says so and why, in the run and again at the end, and every stage line says how long it took.
  *
- * Stages, in three steps (the stages of a step run side by side: they share no database, port or file):
+ * Stages, in three steps (the stages of step 1 run side by side: they share no database, port or file):
  *   1. unit            the specs beside the code (src/, scripts/) and the SDK's own (sdk/test/)
  *      admin unit      the panel's Vitest specs
  *      build           `npm run build` when a source changed since the last one (the start-up e2e and the panel's
@@ -16,7 +16,8 @@
  *      e2e cluster     the Redis-state files again on a Redis Cluster, one file at a time (each starts on an empty cluster)
  *      reliability     several processes and faults on a private MariaDB + Redis (test/reliability/)
  *      bench smoke     `npm run bench`'s scripts at toy sizes (test/bench-smoke.js)
- *   (step 3 one stage after another: the MySQL stages share the test database server and Redis.)
+ *   (steps 2 and 3 one stage after another: the browser beside the e2e workers starved the files that count
+ *   within a second on two cores, and the MySQL stages share the test database server and Redis.)
  * A stage run beside the one in the foreground keeps its output until it ends, then prints it whole.
  *
  * Without CI: steps 1 and 2 (the browser stage needs Chromium; without it, it is skipped, saying so), and the MySQL
@@ -366,9 +367,7 @@ function summary() {
       process.stdout.write(`  ${r.failed > 0 ? 'FAILED ' : 'passed '}  ${r.label}: ${r.passed} passed, ${r.failed} failed${pending}${note}${took}\n`);
     }
   }
-  process.stdout.write(
-    `all stages: ${duration(Date.now() - runStarted)} (steps 1 and 2 run their stages side by side: a step lasts as long as its longest stage)\n`,
-  );
+  process.stdout.write(`all stages: ${duration(Date.now() - runStarted)} (step 1 runs its stages side by side: it lasts as long as its longest stage)\n`);
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
   rmSync(reportDir, { recursive: true, force: true });
   process.exit(failed > 0 ? 1 : 0);
@@ -381,11 +380,11 @@ function summary() {
     vitestStage({ beside: true }),
     commandStage('build (API and admin panel), when a source changed', process.execPath, [path.join(root, 'scripts', 'build-if-stale.js')], { beside: true }),
   ]);
-  // 2. the e2e suite in the foreground; the panel's browser e2e beside it, on a server of its own
-  await Promise.all([
-    jestStage('e2e tests, embedded profile (SQLite, in-process state)', e2eArgs(E2E_WORKERS), { env: { TEST_PROFILE: 'embedded' } }),
-    playwrightStage({ beside: true, built }),
-  ]);
+  // 2. the e2e suite, then the panel's browser e2e on a server of its own. Not side by side: on two cores Chromium
+  // beside the e2e workers slowed the files that count within a second (rate limits, the key cache, the SDK's
+  // countdowns) until they failed.
+  await jestStage('e2e tests, embedded profile (SQLite, in-process state)', e2eArgs(E2E_WORKERS), { env: { TEST_PROFILE: 'embedded' } });
+  await playwrightStage({ beside: false, built });
   // 3. what needs the services, one after another
   await serviceStages();
   await reliabilityStage();
