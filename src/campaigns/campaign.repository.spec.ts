@@ -70,6 +70,9 @@ describe(CampaignRepository.name, () => {
       spentMicros: 7,
       daySpentMicros: 3,
       spentDay: SPENT_DAY,
+      timeZone: 'UTC',
+      nextTimeZone: null,
+      timeZoneChangesAt: null,
     });
     expect(facts.get('c-1199')).toEqual(expect.objectContaining({ approved: true, status: 'onGoing', version: 1, spentMicros: 0, spentDay: '' }));
   });

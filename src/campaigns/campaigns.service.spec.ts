@@ -3,13 +3,14 @@ import { campaignBody } from '../../test/factories/campaign.factory';
 import { principalOf, startAppContext } from '../../test/support/app-context';
 import type { Principal } from '../accounts/principal';
 import { ConflictError, NotFoundError } from '../common/errors';
+import { AccountsService } from '../accounts/accounts.service';
 import { CampaignsService } from './campaigns.service';
 import type { CampaignCreateDto } from './dto/campaign.dto';
 
 const principal = (accountId: string, roles: Principal['roles'] = ['advertiser']) => principalOf(accountId, roles);
-const alice = principal('acc-alice');
-const bob = principal('acc-bob');
-const admin = principal('acc-admin', ['admin']);
+let alice: Principal;
+let bob: Principal;
+let admin: Principal;
 const body = (overrides: Parameters<typeof campaignBody>[0] = {}) => campaignBody(overrides) as unknown as CampaignCreateDto;
 
 describe(CampaignsService.name, () => {
@@ -19,6 +20,12 @@ describe(CampaignsService.name, () => {
   beforeAll(async () => {
     app = await startAppContext();
     campaigns = app.get(CampaignsService);
+    // campaigns copy their owner's time zone: the owners exist
+    const accounts = app.get(AccountsService);
+    const accountOf = async (name: string, roles: Principal['roles']) => principal((await accounts.createAccount(name, roles)).account.id, roles);
+    alice = await accountOf('Alice', ['advertiser']);
+    bob = await accountOf('Bob', ['advertiser']);
+    admin = await accountOf('Admin', ['admin']);
   });
   afterAll(() => app.close());
 

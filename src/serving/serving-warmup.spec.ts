@@ -47,7 +47,7 @@ function indexOf(ranked: IndexedCampaign[]) {
   const asked: MatchContext[] = [];
   const index = {
     ranked,
-    skipped: new Set<string>(),
+    skippedAt: () => new Set<string>(),
     candidates(context: MatchContext, max: number, skip: ReadonlySet<string>) {
       asked.push(context);
       return cache.select(ranked, context, max, skip);
