@@ -3,6 +3,8 @@ import { IsOptional, IsString } from 'class-validator';
 import { IsOneOf, MaxChars, OptionalQueryTimestampMs } from '../../common/validators';
 import { NotBilledTrafficDto } from '../../stats/dto/traffic.dto';
 
+/** A local hour as report rows name it (Swagger's example). */
+const EXAMPLE_HOUR = new Date(Date.UTC(2026, 0, 1, 13)).toISOString().slice(0, 16);
 export const REPORT_DIMENSIONS = ['hour', 'day', 'campaign', 'adBlock', 'country', 'platform'] as const;
 export const MAX_REPORT_DIMENSIONS = 3;
 
@@ -70,8 +72,8 @@ export class ReportFiguresDto extends NotBilledTrafficDto {
 }
 
 export class ReportRowDto extends ReportFiguresDto {
-  @ApiPropertyOptional({ description: 'Local hour start in `timeZone`, `YYYY-MM-DDTHH:mm`', example: '2026-01-01T13:00' }) hour?: string;
-  @ApiPropertyOptional({ description: 'Local day in `timeZone`, `YYYY-MM-DD`', example: '2026-01-01' }) day?: string;
+  @ApiPropertyOptional({ description: 'Local hour start in `timeZone`, `YYYY-MM-DDTHH:mm`', example: EXAMPLE_HOUR }) hour?: string;
+  @ApiPropertyOptional({ description: 'Local day in `timeZone`, `YYYY-MM-DD`', example: EXAMPLE_HOUR.slice(0, 10) }) day?: string;
   @ApiPropertyOptional({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' }) campaignId?: string;
   @ApiPropertyOptional({ description: 'Empty for conversions and custom events (reported off the ad block)', example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
   adBlockId?: string;
