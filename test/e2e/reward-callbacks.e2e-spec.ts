@@ -76,6 +76,12 @@ describe(`Reward callbacks [${TEST_PROFILE}]`, () => {
   const rewardMetric = async (outcome: string) =>
     (await t.app.get(MetricsService).registry.getSingleMetric('adnet_reward_callbacks_total')!.get()).values.find((value) => value.labels.outcome === outcome)
       ?.value ?? 0;
+  // the worker counts a try just after it stores it, so the row can be read before the count moves
+  const rewardMetricReaching = (outcome: string, expected: number) =>
+    waitFor(
+      () => rewardMetric(outcome),
+      (value) => value >= expected,
+    );
 
   it('should send nothing for too-early, bot, unknown and repeated completions, and one signed call for a late one', async () => {
     const adBlockId = await newBlock({ rewardUrl: receiver.url('/ok') });
@@ -125,7 +131,7 @@ describe(`Reward callbacks [${TEST_PROFILE}]`, () => {
     const timestamp = call.headers['x-adnet-timestamp'] as string;
     expect(call.headers['x-adnet-signature']).toBe(sign(await secret(), timestamp, call.rawBody));
     expect(call.headers).not.toHaveProperty('x-adnet-signature-previous');
-    expect(await rewardMetric('delivered')).toBe(delivered + 1);
+    expect(await rewardMetricReaching('delivered', delivered + 1)).toBe(delivered + 1);
     const detail = await blockDetail(t, publisher.apiKey, adBlockId);
     expect([detail.completions, detail.rewardsCapped]).toEqual([1, 0]);
   });
@@ -147,7 +153,7 @@ describe(`Reward callbacks [${TEST_PROFILE}]`, () => {
     // the same body every time, each signed at its own time
     expect(new Set(calls.map((call) => call.rawBody)).size).toBe(1);
     for (const call of calls) expect(call.headers['x-adnet-signature']).toBe(sign(await secret(), call.headers['x-adnet-timestamp'] as string, call.rawBody));
-    expect([await rewardMetric('retried'), await rewardMetric('delivered')]).toEqual([retried + 2, delivered + 1]);
+    expect([await rewardMetricReaching('retried', retried + 2), await rewardMetricReaching('delivered', delivered + 1)]).toEqual([retried + 2, delivered + 1]);
   });
 
   it('should log a receiver that never takes it as failed after every try', async () => {
@@ -163,7 +169,7 @@ describe(`Reward callbacks [${TEST_PROFILE}]`, () => {
     );
     expect(reward).toMatchObject({ status: 'failed', attempts: 10, lastStatusCode: 503, lastError: 'HTTP 503', deliveredAt: null });
     expect(receiver.callsOf(reward.eventId)).toHaveLength(10);
-    expect(await rewardMetric('failed')).toBe(failed + 1);
+    expect(await rewardMetricReaching('failed', failed + 1)).toBe(failed + 1);
   });
 
   it('should send at most dailyRewardCap rewards per user and day, counting the rest as rewardsCapped', async () => {
