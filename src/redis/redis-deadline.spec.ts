@@ -88,6 +88,7 @@ describe('RedisDeadline', () => {
     await expect(deadline.run(() => Promise.reject(scriptError))).rejects.toBe(scriptError);
     expect(isConnectionError(new Error('LOADING Redis is loading the dataset in memory'))).toBe(true);
     expect(isConnectionError(new Error('Connection is closed.'))).toBe(true);
+    expect(isConnectionError(new Error('MOVED 7906 127.0.0.1:7101'))).toBe(true);
     expect(isConnectionError(scriptError)).toBe(false);
   });
 

@@ -148,8 +148,8 @@ export function afterDeadline(ms: number, missed: () => void): NodeJS.Timeout {
 
 /**
  * A failure of the connection, not of the command: the client gave up on it (MaxRetriesPerRequestError), could not send
- * it, the connection or the cluster went away, or Redis is still loading its data after a restart. Script errors
- * (ReplyError) and the code's own stay what they are.
+ * it, the connection or the cluster went away, a slot moved (a failover the client has not caught up with), or Redis
+ * is still loading its data after a restart. Script errors (ReplyError) and the code's own stay what they are.
  */
 export function isConnectionError(error: unknown): boolean {
   const name = (error as { name?: unknown })?.name;
@@ -157,7 +157,7 @@ export function isConnectionError(error: unknown): boolean {
   return (
     name === 'MaxRetriesPerRequestError' ||
     name === 'ClusterAllFailedError' ||
-    /^(LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN)\b|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache/.test(
+    /^(LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK)\b|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Failed to refresh slots cache/.test(
       text,
     )
   );

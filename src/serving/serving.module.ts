@@ -25,6 +25,10 @@ import { holderTimings } from './state/budget-leases';
 import { RedisServingState } from './state/redis-serving-state';
 import { SERVING_STATE } from './state/serving-state';
 import { withFields } from '../common/with-fields';
+import { CAMPAIGN_STORE, type CampaignStore } from '../campaigns/campaign-store';
+import { STATS_CONFIG, type StatsConfig } from '../stats/stats.config';
+import { EPOCH_CHECK_EVERY_MS } from './state/redis-state-epoch';
+import type { FreshSpend, SpendSource } from './state/spend-reseed';
 
 @Module({
   imports: [CampaignsModule, ClickStoreModule, AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule, ForecastSamplingModule],
@@ -39,14 +43,40 @@ import { withFields } from '../common/with-fields';
     ServingWarmup,
     {
       provide: SERVING_STATE,
-      inject: [REDIS, SERVING_CONFIG, CLICK_STORE, StatsWriterService, REDIS_DEADLINE],
-      useFactory: (redis: RedisClient | null, config: ServingConfig, clicks: CommittedClicks, stats: StatsWriterService, deadline: RedisDeadline | null) => {
+      inject: [REDIS, SERVING_CONFIG, CLICK_STORE, StatsWriterService, REDIS_DEADLINE, CAMPAIGN_STORE, STATS_CONFIG],
+      useFactory: (
+        redis: RedisClient | null,
+        config: ServingConfig,
+        clicks: CommittedClicks,
+        stats: StatsWriterService,
+        deadline: RedisDeadline | null,
+        campaigns: CampaignStore,
+        statsConfig: StatsConfig,
+      ) => {
         if (!redis) return new MemoryServingState();
+        const spendSource: SpendSource = {
+          flush: () => stats.flush(),
+          read: async (campaignIds) => {
+            await stats.flush();
+            const facts = await campaigns.billingFacts(campaignIds);
+            const unwritten = stats.unwrittenSpend(new Set(campaignIds));
+            const fresh = new Map<string, FreshSpend>();
+            for (const [id, row] of facts) {
+              const extra = unwritten.get(id) ?? 0;
+              fresh.set(id, { spentMicros: row.spentMicros + extra, daySpentMicros: row.daySpentMicros + extra, spentDay: row.spentDay });
+            }
+            return fresh;
+          },
+          // every process sees a loss within an epoch check and then writes what it served: a flush, and a margin
+          settleMs: EPOCH_CHECK_EVERY_MS + statsConfig.statsFlushMs + 1000,
+          recentLossMs: EPOCH_CHECK_EVERY_MS + 2 * statsConfig.statsFlushMs + 1000 + config.indexRefreshMs,
+        };
         const state = new RedisServingState(
           redis,
           withFields(holderTimings(config.leaseHolderTtlMs), {
             leaseIdleMs: config.leaseIdleMs,
             committedClicks: (ids: string[]) => clicks.committedIds(ids),
+            spendSource,
           }),
           deadline,
         );

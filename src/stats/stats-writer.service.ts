@@ -115,6 +115,18 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     this.logger.warn({ campaignId, micros }, 'impression spend waived: the budget was spent while a lost lease holder served');
   }
 
+  /**
+   * Spend of the given campaigns' impressions buffered here and not written yet (a write that failed puts them back):
+   * what a fresh read of the database lacks of this process's spend (see src/serving/state/spend-reseed.ts).
+   */
+  unwrittenSpend(campaignIds: ReadonlySet<string>): Map<string, number> {
+    const spend = new Map<string, number>();
+    for (const delta of this.deltas.values()) {
+      if (delta.spendMicros > 0 && campaignIds.has(delta.campaignId)) spend.set(delta.campaignId, (spend.get(delta.campaignId) ?? 0) + delta.spendMicros);
+    }
+    return spend;
+  }
+
   recordImpressions(records: ImpressionRecord[], now: number): void {
     const hour = hourStart(now);
     let invalid = 0;

@@ -17,6 +17,7 @@ import { LapsedHolderReclaimer, type LeaseScripts } from './lapsed-holder-reclai
 import { billedAtOf, dayOf, leaseField } from './lease-fields';
 import { defineScript } from './scripts/load-script';
 import { HeldLeases, ImpressionCandidate, stateKeys } from './serving-state';
+import type { FreshSpend } from './spend-reseed';
 
 /** How long the daily spend counters live in Redis. */
 export const DAY_COUNTER_TTL_S = 3 * 24 * 60 * 60;
@@ -43,8 +44,11 @@ export interface LeaseReturn {
   field?: string;
 }
 
-/** `paced`: budget is left, but the campaign is ahead of its pacing line (lease.lua). */
-type LeaseOutcome = 'granted' | 'exhausted' | 'paced';
+/**
+ * `paced`: budget is left, but the campaign is ahead of its pacing line (lease.lua); `missing`: the counters this
+ * process knew are gone (Redis lost them); not served until seeded afresh.
+ */
+type LeaseOutcome = 'granted' | 'exhausted' | 'paced' | 'missing';
 
 /** The lease holder this process was lost (its heartbeat lapsed and its leases may be reclaimed): ask again. */
 export class HolderLostError extends Error {
@@ -65,6 +69,21 @@ export interface LeaseHolderOptions {
   committedClicks?: (clickIds: string[]) => Promise<Set<string>>;
   /** The hash fields of the billed clicks this process is writing the rows of: the orphan sweep leaves them. */
   clicksBeingWritten?: () => Set<string>;
+  /**
+   * Fresh seeds for counters Redis lost (spend-reseed.ts), and whether this process saw such a loss. Without them
+   * (tests of the scripts), missing counters are seeded from the spend the caller knew.
+   */
+  counterSeeds?: CounterSeeds;
+}
+
+/** What the lease requests ask of SpendReseed and RedisStateEpoch (see RedisServingState). */
+export interface CounterSeeds {
+  seedOf(campaignId: string): FreshSpend | undefined;
+  /** The seed was sent with a lease request that found or made the counters: later requests need it no more. */
+  used(campaignId: string): void;
+  want(campaignId: string): void;
+  /** Redis lost its data lately: a counter missing now may be one it lost, whether or not this process knew it. */
+  lossKnown(): boolean;
 }
 
 /**
@@ -94,6 +113,12 @@ export class RedisLeaseHolder {
   private readonly scarceLeaseIdleMs: number;
   private readonly reclaimer: LapsedHolderReclaimer;
   private readonly clicksBeingWritten: () => Set<string>;
+  private readonly counterSeeds: CounterSeeds | null;
+  /**
+   * Campaign and day (`id|day`) whose counters a lease request of this process found or made in Redis: should they
+   * be missing later, Redis lost them, and the spend this process knows (its cache) is not a safe seed.
+   */
+  private readonly countersSeen = new Set<string>();
 
   constructor(redis: RedisClient, options: LeaseHolderOptions = {}) {
     defineScript(redis, 'adnetHolder', 'holder');
@@ -108,6 +133,15 @@ export class RedisLeaseHolder {
     this.leaseIdleMs = options.leaseIdleMs ?? LEASE_IDLE_MS;
     this.scarceLeaseIdleMs = Math.min(this.leaseIdleMs, SCARCE_LEASE_IDLE_MS);
     this.clicksBeingWritten = options.clicksBeingWritten ?? (() => new Set());
+    this.counterSeeds = options.counterSeeds ?? null;
+  }
+
+  /**
+   * Redis began a new epoch (it lost its data): this holder's leases were carved from counters that are gone, so they
+   * are dropped (what they served is billed, and written to the database before anyone seeds the counters again).
+   */
+  newEpoch(): void {
+    this.renewHolder();
   }
 
   /** The current holder id: the one the scripts are sent for. */
@@ -205,11 +239,12 @@ export class RedisLeaseHolder {
   ): Promise<{ exhausted: number[]; heldBack: number[] }> {
     const exhausted = new Set<number>();
     const heldBack = new Set<number>();
+    const missing = new Set<number>();
     try {
       for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
         const lacking: number[] = [];
         for (let i = 0; i < candidates.length; i++) {
-          if (taken[i] !== null || exhausted.has(i) || heldBack.has(i)) continue;
+          if (taken[i] !== null || exhausted.has(i) || heldBack.has(i) || missing.has(i)) continue;
           taken[i] = this.take(candidates[i], wallNow, lookOnly);
           if (taken[i] === null) lacking.push(i);
         }
@@ -221,6 +256,7 @@ export class RedisLeaseHolder {
         lacking.forEach((i, k) => {
           if (outcome[k] === 'exhausted') exhausted.add(i);
           else if (outcome[k] === 'paced') heldBack.add(i);
+          else if (outcome[k] === 'missing') missing.add(i);
         });
       }
     } catch (error) {
@@ -331,6 +367,7 @@ export class RedisLeaseHolder {
             if (previous && !this.fits(previous, candidate)) void this.returnLeases([previous]);
             const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate) ? previous : undefined, wallNow);
             wantedUnits[i] = wanted;
+            const seed = this.seedFor(candidate, day);
             return replicated<number>(
               this.redis,
               'adnetLease',
@@ -342,10 +379,11 @@ export class RedisLeaseHolder {
               candidate.priceMicros,
               candidate.totalBudgetMicros,
               candidate.dailyBudgetMicros,
-              candidate.knownSpentMicros,
-              candidate.knownDaySpentMicros,
+              seed.spentMicros,
+              seed.daySpentMicros,
               wanted,
               leaseField(holderId, day),
+              seed.mustExist ? '1' : '0',
               candidate.pace ? paceShare(candidate.pace, now) : -1,
             );
           }),
@@ -363,6 +401,16 @@ export class RedisLeaseHolder {
     }
     candidates.forEach((candidate, i) => {
       const grant = Number(granted[i]);
+      const day = candidate.day;
+      if (grant === -2) {
+        // Redis lost these counters: none is granted until a fresh read seeds them (SpendReseed)
+        this.countersSeen.delete(`${candidate.campaignId}|${day}`);
+        this.counterSeeds?.want(candidate.campaignId);
+        outcomes.set(candidate.campaignId, 'missing');
+        return;
+      }
+      this.countersSeen.add(`${candidate.campaignId}|${day}`);
+      if (candidate.priceMicros > 0) this.counterSeeds?.used(candidate.campaignId);
       const grantedUnits = candidate.priceMicros > 0 ? grant / candidate.priceMicros : 0;
       if (grant <= 0) {
         // Units given back to the lease meanwhile go back to the counters with it, not lost with the lease.
@@ -393,6 +441,28 @@ export class RedisLeaseHolder {
       outcomes.set(candidate.campaignId, 'granted');
     });
     return outcomes;
+  }
+
+  /**
+   * The spend a lease request seeds the campaign's counters with, should Redis not hold them, and whether it may seed
+   * them at all. A fresh read after a loss (SpendReseed) when there is one; else the spend the caller knew (the
+   * index's), as long as this process neither knew these counters nor knows of a recent loss: then a missing counter
+   * is a new one (a new campaign, a new day, a new Redis), not a lost one. A fresh seed serves one request that finds
+   * or makes the counters; later ones must find them. Free impressions (permissions) seed as before.
+   */
+  private seedFor(candidate: ImpressionCandidate, day: string): { spentMicros: number; daySpentMicros: number; mustExist: boolean } {
+    const known = { spentMicros: candidate.knownSpentMicros, daySpentMicros: candidate.knownDaySpentMicros, mustExist: false };
+    if (this.counterSeeds === null || candidate.priceMicros === 0) return known;
+    const fresh = this.counterSeeds.seedOf(candidate.campaignId);
+    if (fresh !== undefined) {
+      return {
+        spentMicros: Math.max(known.spentMicros, fresh.spentMicros),
+        daySpentMicros: fresh.spentDay === day ? Math.max(known.daySpentMicros, fresh.daySpentMicros) : known.daySpentMicros,
+        mustExist: false,
+      };
+    }
+    known.mustExist = this.countersSeen.has(`${candidate.campaignId}|${day}`) || this.counterSeeds.lossKnown();
+    return known;
   }
 
   /**

@@ -22,8 +22,12 @@ import { Logger } from '@nestjs/common';
 import { DependencyUnavailableError } from '../../common/errors';
 import type { RedisDeadline } from '../../redis/redis-deadline';
 import { RedisStateEpoch } from './redis-state-epoch';
+import { SpendReseed, type SpendSource } from './spend-reseed';
 
-export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten'>;
+export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten' | 'counterSeeds'> & {
+  /** Where counters Redis lost are seeded from (spend-reseed.ts); without it, from the spend the caller knew. */
+  spendSource?: SpendSource;
+};
 
 const NO_ADS: ReserveResult = Object.freeze({ served: [], exhausted: [], userCapped: false }) as ReserveResult;
 
@@ -52,10 +56,31 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     options: RedisServingStateOptions = {},
     private readonly deadline: RedisDeadline | null = null,
   ) {
-    this.holder = new RedisLeaseHolder(redis, withFields(options, { clicksBeingWritten: () => this.clicks.fieldsBeingWritten() }));
+    this.epoch = new RedisStateEpoch(redis);
+    const { spendSource, ...holderOptions } = options;
+    const reseed = spendSource
+      ? new SpendReseed(spendSource, async () => {
+          await this.epoch.check();
+          return this.epoch.current;
+        })
+      : null;
+    const counterSeeds = reseed && {
+      seedOf: (campaignId: string) => reseed.seedOf(campaignId),
+      used: (campaignId: string) => reseed.used(campaignId),
+      want: (campaignId: string) => reseed.want(campaignId),
+      lossKnown: () => reseed.lossIsRecent(this.epoch.lastLossAt, Date.now()),
+    };
+    this.holder = new RedisLeaseHolder(
+      redis,
+      withFields(holderOptions, { clicksBeingWritten: () => this.clicks.fieldsBeingWritten(), ...(counterSeeds ? { counterSeeds } : {}) }),
+    );
     this.serves = new RedisServeState(redis, this.holder);
     this.clicks = new RedisClickState(redis, this.holder);
-    this.epoch = new RedisStateEpoch(redis);
+    // A new epoch: Redis lost the counters the leases were carved from (see spend-reseed.ts)
+    this.epoch.onNewEpoch(() => {
+      this.holder.newEpoch();
+      reseed?.newEpoch();
+    });
   }
 
   heldLeases(): HeldLeases {

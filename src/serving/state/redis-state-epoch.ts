@@ -25,7 +25,10 @@ export class RedisStateEpoch {
   private readonly logger = new Logger('ServingState');
   private known: Epoch | null = null;
   private timer: NodeJS.Timeout | undefined;
-  private checking = false;
+  private checking: Promise<void> | null = null;
+  private readonly listeners: (() => void)[] = [];
+  /** When Redis last lost its data as this process knows (a new epoch after one it knew, or one a loss began); 0: never. */
+  private lossAt = 0;
 
   constructor(private readonly redis: RedisClient) {}
 
@@ -41,16 +44,35 @@ export class RedisStateEpoch {
     clearInterval(this.timer);
   }
 
+  /** Hears of each new epoch after the one this process knew: Redis lost its data (counters, leases, marks). */
+  onNewEpoch(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** The epoch as last read, or null before the first check succeeded. */
+  get current(): { at: number; loss: boolean } | null {
+    return this.known;
+  }
+
+  /** When Redis last lost its data, as far as this process knows (0: never). */
+  get lastLossAt(): number {
+    return this.lossAt;
+  }
+
   /** When Redis lost the served marks, if that is less than IMPRESSION_WINDOW_MS before `now`; else null. */
   lostAt(now: number): number | null {
     const epoch = this.known;
     return epoch !== null && epoch.loss && now - epoch.at < IMPRESSION_WINDOW_MS ? epoch.at : null;
   }
 
-  /** Reads the epoch, writing it when it is missing; failures are left to the next check. */
-  async check(): Promise<void> {
-    if (this.checking) return;
-    this.checking = true;
+  /** Reads the epoch, writing it when it is missing; failures are left to the next check. A check under way is joined. */
+  check(): Promise<void> {
+    if (this.checking) return this.checking;
+    this.checking = this.read().finally(() => (this.checking = null));
+    return this.checking;
+  }
+
+  private async read(): Promise<void> {
     try {
       let text = await this.redis.get(stateKeys.epoch());
       if (text === null) {
@@ -63,11 +85,14 @@ export class RedisStateEpoch {
       if (epoch.loss && (this.known === null || this.known.at !== epoch.at)) {
         this.logger.warn(`Redis lost the serving state at ${new Date(epoch.at).toISOString()}: clicks on ads served before it are answered 503 for 24 h`);
       }
+      const previous = this.known;
       this.known = epoch;
+      if (epoch.loss || (previous !== null && previous.at !== epoch.at)) this.lossAt = Math.max(this.lossAt, epoch.at);
+      if (previous !== null && previous.at !== epoch.at) {
+        for (const listener of this.listeners) listener();
+      }
     } catch {
       // Redis unreachable: the next check
-    } finally {
-      this.checking = false;
     }
   }
 }

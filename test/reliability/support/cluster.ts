@@ -285,6 +285,12 @@ export class Cluster {
     return Date.now() - started;
   }
 
+  /** Kills Redis (SIGKILL) and deletes its data: started again, it is empty, as a Redis without persistence restarts. */
+  async killRedisAndItsData(): Promise<void> {
+    await this.redis!.stop('SIGKILL');
+    rmSync(join(this.dir, 'redis'), { recursive: true, force: true });
+  }
+
   redisAlive(): Promise<boolean> {
     return new Promise((resolve) => {
       const socket = new Socket();

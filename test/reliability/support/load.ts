@@ -79,10 +79,20 @@ export class Tally {
   networkErrors = 0;
   /** 503 "<dependency> unavailable: nothing was stored" with Retry-After: a dependency's outage, answered at once. */
   refused = 0;
+  /** 503 "impression records lost": a click on an ad served before Redis restarted empty (retry later, never 400). */
+  stateLost = 0;
+  /**
+   * Per kind, 503 "request timed out; retry later" (HANDLER_TIMEOUT_MS): a write in flight when the database froze,
+   * its outcome unknown when the request was answered.
+   */
+  readonly timedOut = new Map<string, number>();
   readonly byKind = new Map<string, Map<string, number>>();
   readonly samples: string[] = [];
   /** Per kind, the longest an answer took (ms). */
   readonly slowest = new Map<string, number>();
+  /** Per kind, how long each answer took (ms) and when its request was sent, in arrival order. */
+  readonly durations = new Map<string, number[]>();
+  readonly sentAts = new Map<string, number[]>();
 
   add(kind: string, answer: Answer): void {
     this.tried += 1;
@@ -91,14 +101,56 @@ export class Tally {
     counts.set(status, (counts.get(status) ?? 0) + 1);
     this.byKind.set(kind, counts);
     this.slowest.set(kind, Math.max(this.slowest.get(kind) ?? 0, answer.doneAt - answer.sentAt));
+    const durations = this.durations.get(kind) ?? [];
+    durations.push(answer.doneAt - answer.sentAt);
+    this.durations.set(kind, durations);
+    const sentAts = this.sentAts.get(kind) ?? [];
+    sentAts.push(answer.sentAt);
+    this.sentAts.set(kind, sentAts);
     const message = (answer.body as { message?: unknown } | null)?.message;
     if (answer.status === 200) this.ok += 1;
     else if (answer.status === 503 && typeof message === 'string' && /unavailable: nothing was stored/.test(message)) this.refused += 1;
+    else if (answer.status === 503 && typeof message === 'string' && /^impression records lost/.test(message)) this.stateLost += 1;
+    else if (answer.status === 503 && message === 'request timed out; retry later') this.timedOut.set(kind, (this.timedOut.get(kind) ?? 0) + 1);
     else if (answer.status >= 500) this.serverErrors += 1;
     else if (answer.status === 0) this.networkErrors += 1;
-    if ((answer.status >= 500 || answer.status === 0) && this.samples.length < 8) {
+    if ((answer.status >= 500 || answer.status === 0) && this.samples.length < 8 && !/^impression records lost/.test(String(message))) {
       this.samples.push(`${kind} ${status} ${JSON.stringify(answer.body)?.slice(0, 160)}`);
     }
+  }
+
+  /** The answer time (ms) of this kind that `p` (0-1) of its answers did not exceed; 0 without answers. */
+  percentile(kind: string, p: number): number {
+    const sorted = [...(this.durations.get(kind) ?? [])].sort((a, b) => a - b);
+    return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  }
+
+  /** Per slice of `sliceMs` from `from` (by when requests were sent): "+<s> s: p50/max" of this kind's answer times. */
+  timeline(kind: string, from: number, sliceMs: number): string {
+    const slices = new Map<number, number[]>();
+    const sentAts = this.sentAts.get(kind) ?? [];
+    (this.durations.get(kind) ?? []).forEach((ms, i) => {
+      const slice = Math.floor((sentAts[i] - from) / sliceMs);
+      slices.set(slice, [...(slices.get(slice) ?? []), ms]);
+    });
+    return [...slices]
+      .sort(([a], [b]) => a - b)
+      .map(([slice, times]) => {
+        const sorted = times.sort((a, b) => a - b);
+        return `+${(slice * sliceMs) / 1000}s ${sorted[Math.floor(sorted.length / 2)]}/${sorted[sorted.length - 1]} ms (${sorted.length})`;
+      })
+      .join(', ');
+  }
+
+  /** Answers of this kind with a 2xx status, and all of them. */
+  answered2xx(kind: string): { ok: number; all: number } {
+    let ok = 0;
+    let all = 0;
+    for (const [status, n] of this.byKind.get(kind) ?? []) {
+      all += n;
+      if (/^2\d\d$/.test(status)) ok += n;
+    }
+    return { ok, all };
   }
 
   count(kind: string, status: string): number {
@@ -351,12 +403,26 @@ export async function runLoad(
   world: World,
   ledger: Ledger,
   tally: Tally,
-  options: { durationMs: number; concurrency: number; tag: string; batchEveryMs?: number; batchSize?: number; stop?: () => boolean },
+  options: {
+    durationMs: number;
+    concurrency: number;
+    tag: string;
+    batchEveryMs?: number;
+    batchSize?: number;
+    stop?: () => boolean;
+    /** Each loop starts a user flow at most this often (steady traffic: a refused request does not speed it up). */
+    flowEveryMs?: number;
+  },
 ): Promise<void> {
   const until = Date.now() + options.durationMs;
   const going = () => Date.now() < until && !(options.stop?.() ?? false);
   const loops = Array.from({ length: options.concurrency }, async () => {
-    while (going()) await userFlow(world, ledger, tally, options.tag);
+    while (going()) {
+      const started = Date.now();
+      await userFlow(world, ledger, tally, options.tag);
+      const rest = (options.flowEveryMs ?? 0) - (Date.now() - started);
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    }
   });
   if (options.batchEveryMs) {
     loops.push(

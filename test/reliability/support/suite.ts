@@ -131,7 +131,11 @@ export class Suite {
   }
 
   /** A fault phase: load on both APIs, `fault` in the middle, health watched throughout. */
-  async underLoad(options: { before: number; after: number; fault: () => Promise<void> }) {
+  /**
+   * `batches: false`: no profile batches (their jobs live in Redis, which a phase may empty). `flowEveryMs`: steady
+   * traffic, each of the 12 loops starting a user flow at most that often, instead of one right after the other.
+   */
+  async underLoad(options: { before: number; after: number; fault: () => Promise<void>; batches?: boolean; flowEveryMs?: number }) {
     const tally = new WindowedTally();
     const windows: Record<string, Tally> = { before: tally.window };
     let stop = false;
@@ -140,7 +144,8 @@ export class Suite {
       durationMs: 10 * 60_000,
       concurrency: 12,
       tag: 'f',
-      batchEveryMs: 300,
+      batchEveryMs: options.batches === false ? undefined : 300,
+      flowEveryMs: options.flowEveryMs,
       batchSize: 300,
       stop: () => stop,
     });
