@@ -123,12 +123,15 @@ export class ClicksService {
     });
     const outcome = await this.state.registerClick(request);
     if (outcome.kind === 'noImpression') {
-      // Redis lost the served marks lately: one of this campaign's impressions on the block before it may be the one
-      if (
-        outcome.stateLostAt !== undefined &&
-        (await readWithinDeadline(this.statsService.servedOnBlockBetween(campaign.id, event.adBlockId, now - IMPRESSION_WINDOW_MS, outcome.stateLostAt)))
-      ) {
-        throw new ClickStateLostError();
+      // Redis lost the served marks lately: one of this campaign's impressions on the block before it may be the one.
+      // While the loss settles the database may not hold them yet, so the click is asked to come back.
+      if (outcome.stateLostAt !== undefined) {
+        if (outcome.settlesAt !== undefined && now < outcome.settlesAt) {
+          throw new ClickStateLostError(Math.max(1, Math.ceil((outcome.settlesAt - Math.max(now, outcome.stateLostAt)) / 1000)));
+        }
+        if (await readWithinDeadline(this.statsService.servedOnBlockBetween(campaign.id, event.adBlockId, now - IMPRESSION_WINDOW_MS, outcome.stateLostAt))) {
+          throw new ClickStateLostError();
+        }
       }
       throw noImpression();
     }

@@ -117,13 +117,20 @@ export function isDatabaseConnectionError(error: unknown): boolean {
 /**
  * A click without its served mark while Redis lost the served marks less than 24 h ago (restarted empty): it may be
  * on an ad served before the loss, so it is not refused as "no matching impression" but answered 503, nothing stored.
+ * Right after the loss (`settleSeconds`) the database may not hold that impression yet either: the click is asked to
+ * come back once it does, and is then answered by what the database holds.
  */
 export class ClickStateLostError extends DomainError {
   readonly status = 503;
-  readonly retryAfterSeconds = 3600;
-  constructor() {
-    super('impression records lost (the serving state restarted empty): this click cannot be matched now; nothing was stored', {
-      retryAfter: 3600,
-    });
+  readonly retryAfterSeconds: number;
+  constructor(settleSeconds?: number) {
+    const retryAfter = settleSeconds ?? 3600;
+    super(
+      settleSeconds === undefined
+        ? 'impression records lost (the serving state restarted empty): this click cannot be matched now; nothing was stored'
+        : 'impression records being rebuilt (the serving state restarted empty): retry shortly; nothing was stored',
+      { retryAfter },
+    );
+    this.retryAfterSeconds = retryAfter;
   }
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import Redis from 'ioredis';
 import { stateKeys } from '../../src/serving/state/serving-state';
 import { Cluster, healthOf, sleep, waitUntil } from './support/cluster';
-import { Answer, call, FETCH, Json, Ledger, newUser, PROFILE_BATCH, runLoad, Tally, waitForBatches, World } from './support/load';
+import { Answer, call, CLICK, CLICK_MESSAGES, FETCH, Json, Ledger, newUser, PROFILE_BATCH, runLoad, Tally, waitForBatches, World } from './support/load';
 import { auditLines, expectClean, print, Suite } from './support/suite';
 
 /**
@@ -265,13 +265,38 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const pids = cluster.apis.map((api) => api!.pid);
     let frozenMs = 0;
     let readyMs = 0;
+    // Clicks on ads served just before the freeze, sent while Redis is frozen and again once it answers: the load's
+    // own clicks stop with the freeze (ads are answered without any then), so these are the clicks it must refuse.
+    const probes: { user: string; ad: Json; port: number; key: string }[] = [];
+    const probeClick = (probe: (typeof probes)[number]) =>
+      call(probe.port, 'POST', CLICK, {
+        key: probe.key,
+        body: {
+          eventType: 'click',
+          eventData: { adBlockId: probe.ad.adBlockId, messengerUserId: probe.user, adId: probe.ad.adId, campaignId: probe.ad.campaignId },
+        },
+      });
+    let frozenAnswers: Answer[] = [];
     const run = await underLoad({
       before: 2000,
       after: 3000,
       fault: async () => {
+        for (let i = 0; probes.length < 6 && i < 60; i++) {
+          const publisher = world.publishers[i % world.publishers.length];
+          const port = world.ports[i % world.ports.length];
+          const user = newUser('b1fprobe');
+          const fetched = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=1`, { key: publisher.key });
+          const [ad] = (fetched.body?.data?.ads ?? []) as Json[];
+          if (!ad) continue;
+          ledger.serve(ad.campaignId, ad.adBlockId);
+          probes.push({ user, ad, port: world.ports[(i + 1) % world.ports.length], key: publisher.key });
+        }
         const frozenAt = Date.now();
         process.kill(cluster.redis!.pid, 'SIGSTOP');
-        await sleep(5000);
+        await sleep(1000);
+        frozenAnswers = await Promise.all(probes.map(probeClick));
+        for (const [i, answer] of frozenAnswers.entries()) ledger.click(probes[i].user, probes[i].ad, answer);
+        await sleep(4000);
         process.kill(cluster.redis!.pid, 'SIGCONT');
         frozenMs = Date.now() - frozenAt;
         readyMs = await waitUntil(
@@ -282,10 +307,18 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         );
       },
     });
+    const againAnswers = await Promise.all(probes.map(probeClick));
+    for (const [i, answer] of againAnswers.entries()) ledger.click(probes[i].user, probes[i].ad, answer);
     const statuses = await waitForBatches(world, ledger, 60_000);
     const result = await settledAudit();
     const during = run.windows.during;
+    const probeLine = (answers: Answer[]) =>
+      answers
+        .map((answer) => `${answer.status} ${answer.body?.data?.msg ?? answer.body?.message ?? answer.error ?? ''} (${answer.doneAt - answer.sentAt} ms)`)
+        .join('; ');
     print('B1f. Redis frozen (SIGSTOP) under load', [
+      `${probes.length} clicks on ads served just before the freeze, sent 1 s into it: ${probeLine(frozenAnswers)}`,
+      `the same clicks sent again after it: ${probeLine(againAnswers)}`,
       `redis-server frozen ${frozenMs} ms; both APIs ready again ${readyMs} ms after SIGCONT (no API restarted)`,
       `health: ${healthLine(run.health, run.faultStarted)}`,
       `during the freeze: ${during.summary()}; 5xx ${during.serverErrors} (besides ${during.refused} refused 503 + Retry-After), network errors ${during.networkErrors}; slowest ${slowest(during)}`,
@@ -299,7 +332,14 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       ['click', true],
       ['conversion', true],
     ]);
-    expect(during.refused).toBeGreaterThan(0);
+    // the clicks sent into the freeze: each refused at once with 503 + Retry-After, then counted once when sent again
+    expect(probes.length).toBe(6);
+    expect(frozenAnswers.map((answer) => [answer.status, answer.doneAt - answer.sentAt < 1000, answer.headers?.['retry-after'] !== undefined])).toEqual(
+      probes.map(() => [503, true, true]),
+    );
+    expect(againAnswers.map((answer) => answer.status === 200 && [CLICK_MESSAGES.counted, CLICK_MESSAGES.unbilled].includes(answer.body?.data?.msg))).toEqual(
+      probes.map(() => true),
+    );
     // a request answered 503 is never stored afterwards (over every phase so far)
     expect(result.clicksStoredUnacknowledged).toBe(0);
     expect({ serverErrors: during.serverErrors + run.windows.after.serverErrors, networkErrors: during.networkErrors }).toEqual({

@@ -403,8 +403,9 @@ export class RedisLeaseHolder {
       const grant = Number(granted[i]);
       const day = candidate.day;
       if (grant === -2) {
-        // Redis lost these counters: none is granted until a fresh read seeds them (SpendReseed)
-        this.countersSeen.delete(`${candidate.campaignId}|${day}`);
+        // Redis lost these counters: none is granted until a fresh read seeds them (SpendReseed). They stay known as
+        // seen, so that a request before that read (or before the epoch check has seen the loss) must find them
+        // too, and never seeds them from the index's older spend.
         this.counterSeeds?.want(candidate.campaignId);
         outcomes.set(candidate.campaignId, 'missing');
         return;

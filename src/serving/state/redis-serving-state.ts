@@ -21,7 +21,7 @@ import { withFields } from '../../common/with-fields';
 import { Logger } from '@nestjs/common';
 import { DependencyUnavailableError } from '../../common/errors';
 import type { RedisDeadline } from '../../redis/redis-deadline';
-import { RedisStateEpoch } from './redis-state-epoch';
+import { EPOCH_CHECK_EVERY_MS, RedisStateEpoch } from './redis-state-epoch';
 import { SpendReseed, type SpendSource } from './spend-reseed';
 
 export type RedisServingStateOptions = Omit<LeaseHolderOptions, 'clicksBeingWritten' | 'counterSeeds'> & {
@@ -44,6 +44,8 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   private readonly clicks: RedisClickState;
   private readonly logger = new Logger('ServingState');
   private readonly epoch: RedisStateEpoch;
+  /** How long after a loss the database may still miss impressions served before it (SpendSource.settleMs). */
+  private readonly lossSettleMs: number;
 
   /**
    * `deadline` bounds each request's Redis work (REDIS_DEADLINE_MS, src/redis/redis-deadline.ts); past it an ad
@@ -58,6 +60,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
   ) {
     this.epoch = new RedisStateEpoch(redis);
     const { spendSource, ...holderOptions } = options;
+    this.lossSettleMs = spendSource?.settleMs ?? EPOCH_CHECK_EVERY_MS;
     const reseed = spendSource
       ? new SpendReseed(spendSource, async () => {
           await this.epoch.check();
@@ -123,11 +126,17 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return this.clicks.clickCommitted(request);
   }
 
-  /** A click without its served mark, while a loss of Redis' data is recent: its mark may be what was lost. */
-  private withLoss(outcome: ClickOutcome, now: number): ClickOutcome {
+  /**
+   * A click without its served mark, while a loss of Redis' data is recent: its mark may be what was lost. The epoch
+   * is read again first: Redis may have restarted empty since the last periodic check, and a click on an ad served
+   * before it must not be answered "no matching impression".
+   */
+  private async withLoss(outcome: ClickOutcome, now: number): Promise<ClickOutcome> {
     if (outcome.kind !== 'noImpression') return outcome;
+    await this.epoch.check();
     const stateLostAt = this.epoch.lostAt(now);
-    return stateLostAt === null ? outcome : { kind: 'noImpression', stateLostAt };
+    if (stateLostAt === null) return outcome;
+    return { kind: 'noImpression', stateLostAt, settlesAt: stateLostAt + this.lossSettleMs };
   }
 
   /** Within the deadline, or it goes on after the caller was answered (the click is refused either way). */

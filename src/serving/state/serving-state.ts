@@ -102,9 +102,11 @@ export type ClickInvalidReason = 'request' | 'invalidImpression' | 'tooSoon';
 export type ClickOutcome =
   /**
    * `stateLostAt`: Redis lost the served marks then, less than IMPRESSION_WINDOW_MS ago (restarted empty), so the
-   * impression may have been served before it (see redis-state-epoch.ts).
+   * impression may have been served before it (see redis-state-epoch.ts). `settling`: the loss is so recent that
+   * the impressions served before it may not be written to the database yet (every process flushes within a settle
+   * time after it sees the loss, `settlesAt`), so the database cannot tell yet whether the impression existed.
    */
-  | { kind: 'noImpression'; stateLostAt?: number }
+  | { kind: 'noImpression'; stateLostAt?: number; settlesAt?: number }
   | { kind: 'duplicate' }
   /** `budgetSpent`: the campaign's total or daily budget has nothing left after this click (CPC). */
   | { kind: 'counted'; status: BoundClickStatus; invalidReason: ClickInvalidReason | null; costMicros: number; budgetSpent: boolean };

@@ -39,7 +39,7 @@ export interface EpochView {
  * Seeds for the budget counters after Redis lost them (docs/OPERATIONS.md, "Faults"). The spend the campaign index
  * caches lags the database by up to INDEX_REFRESH_MS + STATS_FLUSH_MS, and every process holds impressions it has
  * not written yet; counters seeded from that view let spend run past the budget by that lag, once per loss. So a
- * counter this process knew and finds missing (lease.lua answers -1) is seeded only from a fresh read: once the loss
+ * counter this process knew and finds missing (lease.lua answers -2) is seeded only from a fresh read: once the loss
  * is `settleMs` old (every live process has dropped its old leases and written what it served from them), this
  * process writes its own impressions, reads the spend from the database and adds what it could not write. Reads are
  * gathered per turn of the event loop, one query for the campaigns missing at once; a request that finds its

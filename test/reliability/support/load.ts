@@ -26,6 +26,8 @@ export interface Answer {
   error: string | null;
   sentAt: number;
   doneAt: number;
+  /** The response's headers, when there was a response. */
+  headers?: http.IncomingHttpHeaders;
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -62,7 +64,7 @@ export function call(
         } catch {
           body = null;
         }
-        finish({ status: response.statusCode ?? 0, body, error: null });
+        finish({ status: response.statusCode ?? 0, body, error: null, headers: response.headers });
       });
     });
     request.setTimeout(options.timeoutMs ?? 30_000, () => request.destroy(Object.assign(new Error('client timeout'), { code: 'TIMEOUT' })));
@@ -79,7 +81,10 @@ export class Tally {
   networkErrors = 0;
   /** 503 "<dependency> unavailable: nothing was stored" with Retry-After: a dependency's outage, answered at once. */
   refused = 0;
-  /** 503 "impression records lost": a click on an ad served before Redis restarted empty (retry later, never 400). */
+  /**
+   * 503 "impression records lost" or "being rebuilt": a click on an ad served before Redis restarted empty, or any
+   * click without its mark while that loss settles (retry later, never 400).
+   */
   stateLost = 0;
   /**
    * Per kind, 503 "request timed out; retry later" (HANDLER_TIMEOUT_MS): a write in flight when the database froze,
@@ -110,11 +115,11 @@ export class Tally {
     const message = (answer.body as { message?: unknown } | null)?.message;
     if (answer.status === 200) this.ok += 1;
     else if (answer.status === 503 && typeof message === 'string' && /unavailable: nothing was stored/.test(message)) this.refused += 1;
-    else if (answer.status === 503 && typeof message === 'string' && /^impression records lost/.test(message)) this.stateLost += 1;
+    else if (answer.status === 503 && typeof message === 'string' && /^impression records (lost|being rebuilt)/.test(message)) this.stateLost += 1;
     else if (answer.status === 503 && message === 'request timed out; retry later') this.timedOut.set(kind, (this.timedOut.get(kind) ?? 0) + 1);
     else if (answer.status >= 500) this.serverErrors += 1;
     else if (answer.status === 0) this.networkErrors += 1;
-    if ((answer.status >= 500 || answer.status === 0) && this.samples.length < 8 && !/^impression records lost/.test(String(message))) {
+    if ((answer.status >= 500 || answer.status === 0) && this.samples.length < 8 && !/^impression records (lost|being rebuilt)/.test(String(message))) {
       this.samples.push(`${kind} ${status} ${JSON.stringify(answer.body)?.slice(0, 160)}`);
     }
   }
