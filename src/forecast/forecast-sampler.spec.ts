@@ -5,7 +5,7 @@ import type { ForecastSampleRepository } from './forecast-sample.repository';
 import type { SampleRow } from './forecast-sample';
 import { ForecastSampler, SAMPLE_DAYS } from './forecast-sampler';
 
-const NOW = Date.parse('2026-12-04T12:00:00Z');
+const NOW = Date.UTC(2026, 11, 4, 12);
 const context = (now = NOW): MatchContext => ({
   now,
   country: 'DE',

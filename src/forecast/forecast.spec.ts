@@ -5,7 +5,7 @@ import { forecastDelivery, MIN_SAMPLE_SPAN_MS } from './forecast';
 import type { ContextWeight } from './forecast-sample';
 
 const DAY = 86_400_000;
-const NOW = Date.parse('2026-12-04T12:00:00Z');
+const NOW = Date.UTC(2026, 11, 4, 12);
 
 function campaign(id: string, overrides: Partial<Campaign> = {}, regions: string[] = []): IndexedCampaign {
   return toIndexed({

@@ -42,7 +42,7 @@ describe('local day buckets', () => {
   const newYork = { timeZone: 'America/New_York', nextTimeZone: null, timeZoneChangesAt: null };
 
   it("should bucket by the account's local days, 23 and 25 hours long across daylight saving", () => {
-    // 2027-03-13 (24 h), 2027-03-14 (23 h, clocks go forward), 2027-03-15
+    // 13 March 2027 (24 h), the 14th (23 h, clocks go forward), the 15th
     const window = seriesWindow({ from: Date.UTC(2027, 2, 13, 12), to: Date.UTC(2027, 2, 15, 12) }, 0, newYork);
     expect(window.starts).toEqual([Date.UTC(2027, 2, 13, 5), Date.UTC(2027, 2, 14, 5), Date.UTC(2027, 2, 15, 4)]);
     const rows = [

@@ -1,3 +1,4 @@
+import { dayKeyOf } from '../../common/time-zone';
 import { FreshSpend, SpendReseed, SpendSource } from './spend-reseed';
 
 const until = async (check: () => boolean): Promise<void> => {
@@ -25,10 +26,13 @@ function sourceOf(spend: Map<string, FreshSpend>, settleMs: number) {
   return { source, reads, flushes: () => flushes, fail: (on: boolean) => (failing = on) };
 }
 
+/** A budget day's key (its start in minutes since the epoch, src/common/time-zone.ts). */
+const DAY = dayKeyOf(Date.UTC(2026, 11, 4));
+
 describe(SpendReseed.name, () => {
   const spend = new Map<string, FreshSpend>([
-    ['c1', { spentMicros: 5000, daySpentMicros: 2000, spentDay: '2026-12-04' }],
-    ['c2', { spentMicros: 7000, daySpentMicros: 7000, spentDay: '2026-12-04' }],
+    ['c1', { spentMicros: 5000, daySpentMicros: 2000, spentDay: DAY }],
+    ['c2', { spentMicros: 7000, daySpentMicros: 7000, spentDay: DAY }],
   ]);
 
   it('should read the campaigns wanted in one turn together, once the loss has settled', async () => {
