@@ -1,8 +1,9 @@
 import { createServer, Server, Socket } from 'node:net';
+import { DataSource } from 'typeorm';
 import { staleReads } from '../../src/common/stale-reads';
 import { TEST_DATABASE_URL, TEST_PROFILE } from '../support/profile';
 import { startTestApp, TestApp } from '../support/test-app';
-import { CLICK, flushStats } from '../support/serving-helpers';
+import { CLICK, CONVERSION, flushStats } from '../support/serving-helpers';
 import { clickAd, createServable, fetchAds, flushedCampaign, newUser } from '../support/serving-fixtures';
 import { createAccount, createAdBlock, openCampaign } from '../support/factories';
 
@@ -16,6 +17,7 @@ import { createAccount, createAdBlock, openCampaign } from '../support/factories
   let proxy: PausableProxy;
   let t: TestApp;
   let publisher: { apiKey: string };
+  let advertiser: { apiKey: string };
   let block: string;
   let campaignId: string;
   const PRICE = 0.04;
@@ -27,7 +29,7 @@ import { createAccount, createAdBlock, openCampaign } from '../support/factories
     // entries of the key and block caches go past their life within the test: they are answered stale
     t = await startTestApp({ DATABASE_URL: target.toString(), KEY_CACHE_TTL_MS: '200', INDEX_REFRESH_MS: '200' });
     publisher = await createAccount(t, ['publisher']);
-    const advertiser = await createAccount(t, ['advertiser']);
+    advertiser = await createAccount(t, ['advertiser']);
     block = await createAdBlock(t, publisher.apiKey);
     campaignId = await createServable(t, advertiser.apiKey, openCampaign({ bidding: { billingType: 'CPC', costPer: PRICE } }));
   });
@@ -76,6 +78,41 @@ import { createAccount, createAdBlock, openCampaign } from '../support/factories
       expect(campaign.cost).toBeCloseTo(PRICE * campaign.clicks, 6);
     },
   );
+
+  it('should answer a conversion 503 at its write deadline while the database is frozen, and roll it back when it resumes', async () => {
+    const user = newUser();
+    const [ad] = await fetchAds(t, publisher.apiKey, block, user);
+    expect((await clickAd(t, publisher.apiKey, ad, user)).body.data.msg).toBe('click counted');
+    const before = await flushedCampaign(t, campaignId);
+    const report = () =>
+      t
+        .http()
+        .post(CONVERSION)
+        .set('x-api-key', advertiser.apiKey)
+        .send({ eventType: 'conversion', eventData: { messengerUserId: user } });
+    await report().expect(200); // the key is now in this process's cache, answered stale through the freeze
+    const rows = async () => Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM conversions WHERE messengerUserId = ?', [user]))[0].n);
+    expect(await rows()).toBe(1);
+
+    proxy.freeze();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the key cache's 200 ms life
+    // its transaction is held by the frozen database past the write deadline: refused, not "request timed out"
+    const refused = await report();
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toEqual({ code: 503, message: 'database unavailable: nothing was stored; retry after 1 s', data: { retryAfter: 1 } });
+    proxy.resume();
+
+    // the held transaction reaches its commit after its answer and rolls back: only a report sent again is stored
+    const again = await report().expect(200);
+    expect(again.body.msg).toBe('stored, not attributed: no click to credit within the attribution window');
+    for (let i = 0; i < 10; i++) {
+      expect(await rows()).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const after = await flushedCampaign(t, campaignId);
+    expect(after.conversions).toBe(before.conversions + 1);
+  });
 });
 
 /** A TCP proxy whose forwarding the test stops: `freeze` holds every byte (a frozen server), `refuse` cuts and refuses. */

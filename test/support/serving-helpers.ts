@@ -4,6 +4,8 @@ import { CampaignIndexService } from '../../src/serving/campaign-index.service';
 
 export const FETCH = '/api/v2/openapi/matching/ad';
 export const CLICK = '/api/v2/openapi/ad/event/report';
+/** Endpoint 7: a conversion (advertiser key). */
+export const CONVERSION = '/api/v2/openapi/ad/event/report/conversion';
 
 /**
  * Public addresses of residential networks (Comcast, Andrews & Arnold, Deutsche Telekom) whose country the embedded

@@ -357,7 +357,12 @@ export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: 
       const copies = chance(0.2) ? 2 : 1;
       const answers = await Promise.all(
         Array.from({ length: copies }, () =>
-          call(pick(world.ports), 'POST', CONVERSION, { key: advertiser.key, body: { eventType: 'conversion', eventData: { messengerUserId: user } } }),
+          // longer than the suite's 30 s MariaDB freeze: a conversion whose commit was under way waits for its outcome
+          call(pick(world.ports), 'POST', CONVERSION, {
+            key: advertiser.key,
+            body: { eventType: 'conversion', eventData: { messengerUserId: user } },
+            timeoutMs: 60_000,
+          }),
         ),
       );
       for (const answer of answers) {
