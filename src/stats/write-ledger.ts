@@ -10,8 +10,12 @@ import { type StatementBatch, StatsWritesRepository } from './stats-writes.repos
 const IN_DOUBT_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'PROTOCOL_SEQUENCE_TIMEOUT']);
 /** Lost to another writer: the transaction was rolled back and may simply be tried again. */
 const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY']);
-/** How long a write in doubt waits to learn whether it committed, before its callers are told it failed. */
-const IN_DOUBT_WAIT_MS = 3000;
+/**
+ * How long a write in doubt waits to learn whether it committed, before its callers are told it failed: within the
+ * default HANDLER_TIMEOUT_MS (15 s), so the clicks of a group commit whose COMMIT answer was lost are answered by its
+ * outcome when the database is back within it (a stop and restart), not refused while they were stored.
+ */
+const IN_DOUBT_WAIT_MS = 12_000;
 /** Markers are kept this long: far longer than any database outage a writer waits out with writes in doubt. */
 const KEEP_MS = 24 * 3600_000;
 const CLEANUP_EVERY_MS = 3600_000;
