@@ -89,6 +89,8 @@ export class ExchangeController {
   }
 
   @Post('exchange/event/report/conversion')
+  // its write holds its own deadline and waits only for a commit under way (src/common/write-deadline.ts)
+  @HandlerDeadline('request')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Report a conversion of a user your exchange campaigns received (key of the partner owning the in campaign)',
