@@ -147,7 +147,8 @@ export class AccountsService implements OnModuleInit {
 
   /** The id of the advertiser (or admin) account a postback token names, or null. */
   async advertiserOfPostbackToken(postbackToken: string): Promise<string | null> {
-    const account = await this.accounts.accountByPostbackToken(postbackToken);
+    // within the read deadline: a postback then waits on the database only for its write (src/common/write-deadline.ts)
+    const account = await readWithinDeadline(this.accounts.accountByPostbackToken(postbackToken));
     return account !== null && takesPostbacks(account.roleList) ? account.id : null;
   }
 

@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../accounts/auth.decorators';
 import { AccountsService } from '../accounts/accounts.service';
+import { HandlerDeadline } from '../common/edge/route-config';
 import { ApiErrors } from '../common/envelope';
 import { RateLimitedError, UnauthorizedError } from '../common/errors';
 import { conversionMessage } from './conversion-messages';
@@ -28,6 +29,8 @@ export class PostbackController {
 
   @Get('postback')
   @Public()
+  // its token read has the read deadline and its write its own, which waits only for a commit under way
+  @HandlerDeadline('request')
   @ApiOperation({
     summary: 'Postback: report a conversion or custom event by click id, with your postback token (for attribution tools)',
     description:

@@ -113,6 +113,19 @@ import { createAccount, createAdBlock, openCampaign } from '../support/factories
     const after = await flushedCampaign(t, campaignId);
     expect(after.conversions).toBe(before.conversions + 1);
   });
+
+  it('should answer a postback 503 at the read deadline while the database is frozen, storing nothing', async () => {
+    const token = (await t.http().get('/api/v2/openapi/account/me').set('x-api-key', advertiser.apiKey).expect(200)).body.data.postbackToken as string;
+    const rows = async () => Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM conversions'))[0].n);
+    const stored = await rows();
+    proxy.freeze();
+    const refused = await t.http().get('/api/v2/openapi/postback').query({ token, clickId: 'never-served' });
+    proxy.resume();
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body.message).toBe('database unavailable: nothing was stored; retry after 1 s');
+    expect(await rows()).toBe(stored);
+  });
 });
 
 /** A TCP proxy whose forwarding the test stops: `freeze` holds every byte (a frozen server), `refuse` cuts and refuses. */
