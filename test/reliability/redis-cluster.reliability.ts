@@ -1,7 +1,7 @@
 import { hashSlot } from '../../src/redis/hash-slot';
 import { stateKeys } from '../../src/serving/state/serving-state';
 import { Cluster, healthOf, waitUntil } from './support/cluster';
-import { call, FETCH, Json, Tally, waitForBatches, runLoad } from './support/load';
+import { call, CLICK, FETCH, Json, Tally, waitForBatches, runLoad } from './support/load';
 import { auditLines, expectClean, print, Suite } from './support/suite';
 
 /**
@@ -22,17 +22,34 @@ afterAll(async () => {
   await cluster.destroy();
 }, 60_000);
 
-/** Both APIs answer /health 200 and serve an ad. */
+/**
+ * Both APIs answer /health 200, serve ads and take the clicks on them (an ad request is answered 200 with no ads while
+ * a process cannot reach Redis, so an answer alone does not show it serves; a click reaches the user's and the
+ * campaign's slots).
+ */
 async function bothServing(): Promise<boolean> {
   const answers = await Promise.all(
     world.ports.map(async (port) => {
       if ((await healthOf(port)).status !== 200) return false;
       const publisher = world.publishers[0];
-      const answer = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=recovery-${Date.now()}&type=messenger&limit=4`, {
+      const user = `recovery-${port}-${Date.now()}`;
+      const answer = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, {
         key: publisher.key,
       });
-      for (const ad of (answer.body?.data?.ads ?? []) as Json[]) ledger.serve(ad.campaignId, ad.adBlockId);
-      return answer.status === 200;
+      const ads = (answer.body?.data?.ads ?? []) as Json[];
+      for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId);
+      if (answer.status !== 200 || ads.length === 0) return false;
+      const clicks = await Promise.all(
+        ads.map(async (ad) => {
+          const clicked = await call(port, 'POST', CLICK, {
+            key: publisher.key,
+            body: { eventType: 'click', eventData: { adBlockId: ad.adBlockId, messengerUserId: user, adId: ad.adId, campaignId: ad.campaignId } },
+          });
+          ledger.click(user, ad, clicked);
+          return clicked.status === 200;
+        }),
+      );
+      return clicks.every(Boolean);
     }),
   );
   return answers.every(Boolean);
@@ -94,7 +111,7 @@ describe('Two APIs and a worker on a Redis Cluster (3 masters, 3 replicas)', () 
     const result = await suite.settledAudit();
     const smallCampaigns = result.overspend.filter((c) => c.campaignId === small.cpm || c.campaignId === small.cpc);
     print('cluster F. a Redis master SIGKILLed under load', [
-      `master :${killed.port} (slot ${slot}) killed; its replica promoted after ${promotedMs} ms; both APIs serving again ${recoveredMs} ms after the kill (no process restarted)`,
+      `master :${killed.port} (slot ${slot}) killed; its replica promoted after ${promotedMs} ms; both APIs serving ads and taking their clicks again ${recoveredMs} ms after the kill (no process restarted)`,
       `requests tried ${run.tally.tried}: before ${run.windows.before.summary()}`,
       `during the failover: ${run.windows.during.summary()}; 5xx ${run.windows.during.serverErrors} (besides ${run.windows.during.refused} refused 503 + Retry-After), network errors ${run.windows.during.networkErrors}`,
       `after recovery: ${run.windows.after.summary()}; 5xx ${run.windows.after.serverErrors}; refused 503 + Retry-After ${run.windows.after.refused}`,
