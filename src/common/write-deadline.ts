@@ -1,3 +1,4 @@
+import { HandlerDeadline } from './edge/route-config';
 import { DependencyUnavailableError } from './errors';
 
 /**
@@ -56,3 +57,9 @@ export class WriteDeadline {
     });
   }
 }
+
+/**
+ * The route of a write held to a WriteDeadline (the conversions): it keeps only REQUEST_TIMEOUT_MS, because the 15 s
+ * handler deadline would answer 503 while a COMMIT already sent may still store the write.
+ */
+export const WriteDeadlineRoute = (): MethodDecorator => HandlerDeadline('request');

@@ -2,8 +2,8 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Roles } from '../accounts/auth.decorators';
 import type { Principal } from '../accounts/principal';
-import { HandlerDeadline } from '../common/edge/route-config';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
+import { WriteDeadlineRoute } from '../common/write-deadline';
 import { ConversionReportDto, ConversionResultDto, ConversionSummaryDto, ConversionSummaryQueryDto, CustomEventReportDto } from './dto/conversion.dto';
 import { conversionMessage } from './conversion-messages';
 import { ConversionsService } from './conversions.service';
@@ -16,8 +16,7 @@ export class ConversionsController {
   constructor(private readonly conversions: ConversionsService) {}
 
   @Post('event/report/conversion')
-  // its write holds its own deadline and waits only for a commit under way (src/common/write-deadline.ts)
-  @HandlerDeadline('request')
+  @WriteDeadlineRoute()
   @HttpCode(200)
   @ApiOperation({
     summary: '7. Report a conversion (advertiser key)',
@@ -34,8 +33,7 @@ export class ConversionsController {
   }
 
   @Post('event/report/custom')
-  // its write holds its own deadline and waits only for a commit under way (src/common/write-deadline.ts)
-  @HandlerDeadline('request')
+  @WriteDeadlineRoute()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Report a custom event: onboard, register, play, payment or withdraw (advertiser key)',

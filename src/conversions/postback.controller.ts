@@ -2,9 +2,9 @@ import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../accounts/auth.decorators';
 import { AccountsService } from '../accounts/accounts.service';
-import { HandlerDeadline } from '../common/edge/route-config';
 import { ApiErrors } from '../common/envelope';
 import { RateLimitedError, UnauthorizedError } from '../common/errors';
+import { WriteDeadlineRoute } from '../common/write-deadline';
 import { conversionMessage } from './conversion-messages';
 import { CONVERSIONS_CONFIG, ConversionsConfig } from './conversions.config';
 import { ConversionsService } from './conversions.service';
@@ -29,8 +29,7 @@ export class PostbackController {
 
   @Get('postback')
   @Public()
-  // its token read has the read deadline and its write its own, which waits only for a commit under way
-  @HandlerDeadline('request')
+  @WriteDeadlineRoute()
   @ApiOperation({
     summary: 'Postback: report a conversion or custom event by click id, with your postback token (for attribution tools)',
     description:

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, PublishableKeyAllowed, Roles } from '../accounts/auth.decorators';
 import { HandlerDeadline } from '../common/edge/route-config';
+import { WriteDeadlineRoute } from '../common/write-deadline';
 import type { Principal } from '../accounts/principal';
 import { ApiEnvelope, ApiErrors, Envelope, ok } from '../common/envelope';
 import { Facts, type RequestFacts } from '../common/request-facts';
@@ -89,8 +90,7 @@ export class ExchangeController {
   }
 
   @Post('exchange/event/report/conversion')
-  // its write holds its own deadline and waits only for a commit under way (src/common/write-deadline.ts)
-  @HandlerDeadline('request')
+  @WriteDeadlineRoute()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Report a conversion of a user your exchange campaigns received (key of the partner owning the in campaign)',
