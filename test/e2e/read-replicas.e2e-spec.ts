@@ -113,7 +113,8 @@ const withDatabase = (server: string) => `${server.replace(/\/$/, '')}/${DATABAS
     );
     // 10 minutes into the next UTC hour: the traffic stays in one hour
     clock.advance(HOUR - (Date.now() % HOUR) + 10 * MINUTE);
-    h0 = clock.now() - (clock.now() % HOUR);
+    const start = clock.now();
+    h0 = start - (start % HOUR);
     advertiser = await createAccount(t, ['advertiser'], 'Replica advertiser');
     publisher = await createAccount(t, ['publisher'], 'Replica publisher');
     block = await createAdBlock(t, publisher.apiKey, 'Replica block');

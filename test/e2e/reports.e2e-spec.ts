@@ -70,7 +70,8 @@ describe('Reports (GET /report)', () => {
     t = await startTestApp({ TRUST_PROXY: 'true' }, { clock });
     // 10 minutes into the next UTC hour: the first hour's traffic stays in one hour
     clock.advance(HOUR - (Date.now() % HOUR) + 10 * MINUTE);
-    h0 = clock.now() - (clock.now() % HOUR);
+    const start = clock.now();
+    h0 = start - (start % HOUR);
     window = { from: h0, to: h0 + 2 * HOUR };
     ({ advertiser, otherAdvertiser, publisher, otherPublisher } = await createAccounts(t, {
       advertiser: ['advertiser', 'Advertiser A'],
