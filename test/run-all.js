@@ -56,6 +56,7 @@ const CLUSTER_E2E_FILES = [
   'abuse/frequency-caps',
   'delivery-diagnosis',
   'pacing',
+  'optimization',
   'metrics',
   'compat-ton-ai-sdk',
 ].map((name) => `test/e2e/${name}.e2e-spec.ts`);

@@ -12,7 +12,7 @@ import { zeroEventCounters } from '../database/counter-columns';
 import { changeWithVersion } from '../database/versioned-change';
 import { fromMicros, toMicros } from '../common/money';
 import { applyStatusAction, budgetDayOf, checkCampaignNumbers, deliveryStatus, normalizeGeoLists, spentToday, StatusAction } from './campaign-rules';
-import { eventCountsOf } from '../conversions/event-types';
+import { eventCountsOf, type EventType } from '../conversions/event-types';
 import { CampaignRepository } from './campaign.repository';
 import { type CampaignCategory, DEFAULT_CATEGORY } from './categories';
 import {
@@ -23,6 +23,7 @@ import {
   CampaignResponseDto,
   CampaignUpdateDto,
   FrequencyCapDto,
+  OptimizationBlockDto,
   ReviewItemDto,
   TargetingDto,
 } from './dto/campaign.dto';
@@ -183,7 +184,7 @@ export class CampaignsService implements OnModuleInit {
       // the ad columns keep the approved creative; the edited one waits
       return Object.assign(changes, creativeOf(campaign), reviseCreative(campaign, edited, now) ?? {});
     });
-    return toResponse(updated, this.clock.now(), await this.eventRatePriors());
+    return this.responseOf(updated, this.clock.now());
   }
 
   /** What waits for review, oldest first: new campaigns and revisions of approved ones. */
@@ -196,14 +197,14 @@ export class CampaignsService implements OnModuleInit {
   async approveReview(principal: Principal, campaignId: string): Promise<CampaignResponseDto> {
     const now = this.clock.now();
     const updated = await this.changeWithVersion(principal, campaignId, (campaign) => ({ ...approval(campaign), updatedAt: now }));
-    return toResponse(updated, now, await this.eventRatePriors());
+    return this.responseOf(updated, now);
   }
 
   /** An admin rejects what waits, with a note its advertiser sees: a revision is discarded, a new campaign stays in review. */
   async rejectReview(principal: Principal, campaignId: string, note: string): Promise<CampaignResponseDto> {
     const now = this.clock.now();
     const updated = await this.changeWithVersion(principal, campaignId, (campaign) => ({ ...rejection(campaign, note), updatedAt: now }));
-    return toResponse(updated, now, await this.eventRatePriors());
+    return this.responseOf(updated, now);
   }
 
   private async changeWithVersion(principal: Principal, campaignId: string, decide: (campaign: Campaign) => Partial<Campaign> | null): Promise<Campaign> {
@@ -221,11 +222,29 @@ export class CampaignsService implements OnModuleInit {
 
   async detail(principal: Principal, campaignId: string): Promise<CampaignResponseDto> {
     const campaign = await this.findVisible(principal, campaignId);
-    return toResponse(campaign, this.clock.now(), await this.eventRatePriors());
+    return this.responseOf(campaign, this.clock.now());
+  }
+
+  /**
+   * Serving's per-block estimates of a campaign (src/serving/block-optimization.service.ts registers them; a process
+   * without serving, the worker, answers none).
+   */
+  useBlockPlans(source: BlockPlanSource): void {
+    this.blockPlans = source;
+  }
+
+  private blockPlans: BlockPlanSource | null = null;
+
+  private async responseOf(campaign: Campaign, now: number): Promise<CampaignResponseDto> {
+    const [priors, plan] = await Promise.all([
+      this.eventRatePriors(),
+      this.blockPlans === null ? Promise.resolve(null) : this.blockPlans(campaign.id, campaign.optimizationEvent),
+    ]);
+    return toResponse(campaign, now, priors, plan);
   }
 
   /** The network's prior rate of each event, read at most once per PRIORS_MAX_AGE_MS (a failed read is not kept). */
-  private eventRatePriors(): Promise<EventRatePriors> {
+  eventRatePriors(): Promise<EventRatePriors> {
     const now = this.clock.now();
     if (!this.priors || now - this.priors.readAt >= PRIORS_MAX_AGE_MS) {
       const value = this.store.networkEventTotals().then(priorsFrom);
@@ -437,7 +456,16 @@ function toListItem(campaign: Campaign, now: number): CampaignListItemDto {
   };
 }
 
-export function toResponse(campaign: Campaign, now: number, priors: EventRatePriors): CampaignResponseDto {
+/** A campaign's blocks by its optimization event's estimates: those it prefers and those it holds back on first. */
+export interface BlockPlanView {
+  campaignEventRate: number;
+  preferred: OptimizationBlockDto[];
+  heldBack: OptimizationBlockDto[];
+}
+
+export type BlockPlanSource = (campaignId: string, event: EventType) => Promise<BlockPlanView>;
+
+export function toResponse(campaign: Campaign, now: number, priors: EventRatePriors, plan: BlockPlanView | null = null): CampaignResponseDto {
   const stats = statsOf(campaign, now);
   return {
     campaignId: campaign.id,
@@ -460,6 +488,13 @@ export function toResponse(campaign: Campaign, now: number, priors: EventRatePri
     ...stats,
     ...pacingOf(campaign, budgetDayOf(campaign, now), spentToday(campaign, now), now),
     estimatedEventRate: estimatedEventRate(stats.conversions, campaign.clicks, priors[campaign.optimizationEvent]),
+    optimization: {
+      event: campaign.optimizationEvent,
+      campaignEventRate: plan?.campaignEventRate ?? 0,
+      // an asap campaign never holds back: every block is as good as another for it
+      blocksPreferred: campaign.pacing === 'even' ? (plan?.preferred ?? []) : [...(plan?.preferred ?? []), ...(plan?.heldBack ?? []).slice().reverse()],
+      blocksHeldBack: campaign.pacing === 'even' ? (plan?.heldBack ?? []) : [],
+    },
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };

@@ -28,6 +28,12 @@ export type PacingStatus = (typeof PACING_STATUSES)[number];
 export interface PacingPeriod {
   start: number;
   end: number;
+  /**
+   * How far ahead of the elapsed fraction the line runs on this request's ad block: PACING_MARGIN when absent. A block
+   * where the campaign's optimization event is less likely gets less (src/serving/block-optimization.ts), so a
+   * campaign that must hold back holds back there first (docs/CONTRACT.md §13).
+   */
+  margin?: number;
 }
 
 /** The pacing period holding `now` for an `even` campaign, or null (asap, or outside the campaign's window). */
@@ -41,7 +47,7 @@ export function pacingPeriod(pacing: Pacing, day: Pick<BudgetDay, 'start' | 'end
 
 /** The share of the period's budget the period's spend may reach at `now`: the elapsed fraction plus the margin (≤ 1). */
 export function paceShare(period: PacingPeriod, now: number): number {
-  return Math.min(1, (now - period.start) / (period.end - period.start) + PACING_MARGIN);
+  return Math.min(1, (now - period.start) / (period.end - period.start) + (period.margin ?? PACING_MARGIN));
 }
 
 /**

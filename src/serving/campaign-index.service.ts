@@ -65,6 +65,7 @@ export function toIndexed(campaign: Campaign): IndexedCampaign {
     daySpentMicros: campaign.daySpentMicros,
     spentDay: campaign.spentDay,
     pacing: campaign.pacing,
+    optimizationEvent: campaign.optimizationEvent,
     timeZone: campaign.timeZone,
     nextTimeZone: campaign.nextTimeZone,
     timeZoneChangesAt: campaign.timeZoneChangesAt,
@@ -102,6 +103,8 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   /** Campaigns the shared state found ahead of their pacing line: skipped until the time given (the line moves on). */
   private heldBack = new Map<string, number>();
   private heldBackExpiresAt = Number.POSITIVE_INFINITY;
+  /** Per ad block: campaigns ahead of the lower line that block has for them (optimization), skipped there until the time given. */
+  private readonly heldBackOnBlock = new Map<string, Map<string, number>>();
   /** exhausted and heldBack together, built when asked for after either changed. */
   private skippedNow: Set<string> | null = null;
   private timer: NodeJS.Timeout | undefined;
@@ -146,6 +149,30 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     if (now >= this.heldBackExpiresAt) this.releaseHeldBack(now);
     this.skippedNow ??= new Set([...this.exhausted, ...this.heldBack.keys()]);
     return this.skippedNow;
+  }
+
+  /**
+   * The campaigns a request at `now` on this ad block skips: skippedAt's, and those ahead of the lower pacing line the
+   * block has for them (optimization: they hold back here first, and still serve on better blocks).
+   */
+  skippedOn(now: number, adBlockId: string): ReadonlySet<string> {
+    const skipped = this.skippedAt(now);
+    const onBlock = this.heldBackOnBlock.get(adBlockId);
+    if (onBlock === undefined) return skipped;
+    let withBlock: Set<string> | null = null;
+    for (const [id, until] of onBlock) {
+      if (now >= until) onBlock.delete(id);
+      else (withBlock ??= new Set(skipped)).add(id);
+    }
+    if (onBlock.size === 0) this.heldBackOnBlock.delete(adBlockId);
+    return withBlock ?? skipped;
+  }
+
+  /** Campaigns ahead of the line this ad block has for them are skipped on it until `until`. */
+  holdBackOnBlock(adBlockId: string, campaignIds: string[], until: number): void {
+    let onBlock = this.heldBackOnBlock.get(adBlockId);
+    if (onBlock === undefined) this.heldBackOnBlock.set(adBlockId, (onBlock = new Map()));
+    for (const id of campaignIds) onBlock.set(id, until);
   }
 
   /** Whether the campaign is skipped now for being ahead of its pacing line. */

@@ -39,6 +39,7 @@ function campaign(id: string, overrides: Partial<IndexedCampaign> = {}): Indexed
     daySpentMicros: 0,
     spentDay: '',
     pacing: 'asap',
+    optimizationEvent: 'conversion',
     timeZone: 'UTC',
     nextTimeZone: null,
     timeZoneChangesAt: null,

@@ -1,4 +1,5 @@
 import type { Pacing } from '../campaigns/pacing';
+import type { EventType } from '../conversions/event-types';
 /**
  * The pure heart of ad serving: an index of active campaigns and a request context in, ranked ads out.
  * No I/O here; budgets, exclusions and counting happen at the edges (serving state, stats writer). Its parts:
@@ -40,6 +41,8 @@ export interface IndexedCampaign {
   spentDay: string;
   /** How its daily budget is spent over the day (src/campaigns/pacing.ts). */
   pacing: Pacing;
+  /** The event whose estimates per ad block steer where an even campaign holds back (src/serving/block-optimization.ts). */
+  optimizationEvent: EventType;
   /** Its account's zone schedule: which budget day a moment is in (src/common/time-zone.ts). */
   timeZone: string;
   nextTimeZone: string | null;

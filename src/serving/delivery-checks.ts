@@ -11,6 +11,7 @@ import type { Campaign } from '../campaigns/entities/campaign.entity';
 import { fromMicros } from '../common/money';
 import { IndexedCampaign, isLive, MatchContext, TargetingRule, targetingVerdicts } from './campaign-matcher';
 import type { CandidateState, FrequencyCap, ImpressionCandidate } from './state/serving-state';
+import type { CampaignBlockPlan } from './block-optimization';
 import { countersLeaveBudget, isExcluded, paceLimit } from './state/serving-state';
 
 export interface DeliveryCheck {
@@ -233,6 +234,50 @@ export function pacingCheck(candidate: ImpressionCandidate, state: CandidateStat
     detail:
       `even pacing: ${usdt(state.daySpentMicros)} of today's spent or held at ${elapsed} % of its period; the line is ${usdt(line)} now` +
       (passed ? '' : ': ahead of its line, held back until the line moves on'),
+  };
+}
+
+/**
+ * Optimization toward the campaign's event (docs/CONTRACT.md §13): the request's block's estimate beside the
+ * campaign's, and whether the block's lower pacing line holds the campaign back there now. Fails only then.
+ */
+export function optimizationCheck(
+  campaign: Pick<IndexedCampaign, 'pacing' | 'optimizationEvent'>,
+  plan: Pick<CampaignBlockPlan, 'campaignEventRate'>,
+  adBlockId: string | null,
+  blockRate: number | null,
+  heldBackFirst: boolean,
+  candidate: ImpressionCandidate,
+  state: CandidateState,
+  now: number,
+): DeliveryCheck {
+  const event = campaign.optimizationEvent;
+  const perMille = (rate: number) => `${Math.round(rate * 1e6) / 1e3} per 1000 impressions`;
+  const campaignPart = `the campaign's estimate of ${event} is ${perMille(plan.campaignEventRate)}`;
+  if (campaign.pacing !== 'even') return { check: 'optimization', passed: true, detail: `asap: no block is held back first; ${campaignPart}` };
+  if (adBlockId === null) return { check: 'optimization', passed: true, detail: `${campaignPart}; give adBlockId to see the block's` };
+  const blockEstimate = blockRate === null ? `${perMille(plan.campaignEventRate)} (no data yet: the campaign's)` : perMille(blockRate);
+  const blockPart = `this block's estimate is ${blockEstimate}, the campaign's ${perMille(plan.campaignEventRate)}`;
+  const margin = candidate.pace?.margin;
+  if (margin === undefined && !heldBackFirst)
+    return { check: 'optimization', passed: true, detail: `optimizes toward ${event}: ${blockPart}; a preferred block` };
+  if (margin === undefined || !candidate.pace) {
+    return {
+      check: 'optimization',
+      passed: true,
+      detail: `optimizes toward ${event}: ${blockPart}; held back here first when ahead of its time (not paced now)`,
+    };
+  }
+  const line = paceLimit(candidate, state.spentMicros, state.daySpentMicros, now);
+  // a lease this process holds serves only better blocks once the counters reach this block's line
+  const passed = state.daySpentMicros < line;
+  const ahead = Math.round(margin * 1000) / 10;
+  return {
+    check: 'optimization',
+    passed,
+    detail:
+      `optimizes toward ${event}: ${blockPart}; held back here first: the line on this block runs ${ahead} % ahead of the time elapsed (${usdt(line)} now)` +
+      (passed ? '' : ': ahead of it, serving better blocks until the line moves on'),
   };
 }
 

@@ -1,3 +1,6 @@
+import { BlockOptimizationService } from './block-optimization.service';
+import { marginOfPlan } from './block-optimization';
+import { PACING_MARGIN } from '../campaigns/pacing';
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVING_CONFIG, ServingConfig } from './serving.config';
 import { isAdmin, type Principal } from '../accounts/principal';
@@ -20,6 +23,7 @@ import {
   matchChecks,
   networkControlChecks,
   noCountryDetail,
+  optimizationCheck,
   ordinal,
   pacingCheck,
   stateChecks,
@@ -67,6 +71,7 @@ export class DeliveryDiagnosisService {
     private readonly clock: Clock,
     @Inject(SERVING_STATE) private readonly state: ServingState,
     @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
+    private readonly optimization: BlockOptimizationService,
   ) {}
 
   async diagnose(principal: Principal, query: DeliveryDiagnosisQueryDto, requestFacts: RequestFacts): Promise<DeliveryDiagnosisDto> {
@@ -83,6 +88,7 @@ export class DeliveryDiagnosisService {
       const indexed = toIndexed(campaign);
       checks.push(...campaignChecks(campaign, setting.now));
       checks.push(...(await this.servingCounterCheck(campaign, indexed, setting)));
+      checks.push(await this.optimizationCheck(indexed, setting));
       checks.push(this.indexCheck(campaign, setting.now));
       checks.push(...matchChecks(indexed, setting.context, setting.sources));
       checks.push(...(await this.userChecks(indexed, setting)));
@@ -161,6 +167,18 @@ export class DeliveryDiagnosisService {
     const candidate = toCandidate(indexed, setting.now);
     const preview = await this.state.preview({ userId: null, adBlockId: null, now: setting.now }, [candidate]);
     return [stateChecks(campaign, preview.candidates[0], null, false, setting.now)[0], pacingCheck(candidate, preview.candidates[0], setting.now)];
+  }
+
+  /** The block's estimate of the campaign's optimization event beside the campaign's, and whether it holds back there first. */
+  private async optimizationCheck(indexed: IndexedCampaign, setting: Setting): Promise<DeliveryCheck> {
+    const plan = await this.optimization.planOf(indexed.id, indexed.optimizationEvent);
+    const adBlockId = setting.block?.id ?? null;
+    const estimate = adBlockId === null ? undefined : [...plan.preferred, ...plan.heldBack].find((block) => block.adBlockId === adBlockId);
+    const margin = adBlockId === null ? undefined : (this.optimization.marginOn(indexed.id, adBlockId) ?? marginOfPlan(plan, adBlockId));
+    const heldBackFirst = margin !== undefined && margin < PACING_MARGIN;
+    const candidate = toCandidate(indexed, setting.now, heldBackFirst ? margin : undefined);
+    const preview = await this.state.preview({ userId: null, adBlockId: null, now: setting.now }, [candidate]);
+    return optimizationCheck(indexed, plan, adBlockId, estimate?.estimatedEventRate ?? null, heldBackFirst, candidate, preview.candidates[0], setting.now);
   }
 
   private async userChecks(indexed: IndexedCampaign, setting: Setting): Promise<DeliveryCheck[]> {

@@ -32,6 +32,7 @@ function campaign(id: string, targeting: Partial<Pick<IndexedCampaign, 'included
     daySpentMicros: 0,
     spentDay: '',
     pacing: 'asap',
+    optimizationEvent: 'conversion',
     timeZone: 'UTC',
     nextTimeZone: null,
     timeZoneChangesAt: null,

@@ -18,6 +18,10 @@ export interface ServingConfig {
   leaseIdleMs: number;
   /** Most impressions one (ad block, user) pair is served within any hour, across campaigns; 0: no cap. */
   userImpressionsPerHour: number;
+  /** How often the per-block estimates of even-paced campaigns are read again (src/serving/block-optimization.ts). */
+  optimizationRefreshMs: number;
+  /** How many days of hourly stats those estimates are drawn from. */
+  optimizationWindowDays: number;
 }
 
 export const SERVING_CONFIG = Symbol('SERVING_CONFIG');
@@ -29,6 +33,8 @@ export function readServingConfig(env: EnvReader): ServingConfig {
     leaseHolderTtlMs: env.integer('LEASE_HOLDER_TTL_MS', 30_000, 3_000, 600_000),
     leaseIdleMs: env.integer('LEASE_IDLE_MS', LEASE_IDLE_MS, 1_000, 600_000),
     userImpressionsPerHour: env.integer('USER_IMPRESSIONS_PER_HOUR', 60, 0, 100_000),
+    optimizationRefreshMs: env.integer('OPTIMIZATION_REFRESH_MS', 300_000, 1_000, 86_400_000),
+    optimizationWindowDays: env.integer('OPTIMIZATION_WINDOW_DAYS', 14, 1, 90),
   };
 }
 

@@ -28,6 +28,7 @@ import { withFields } from '../common/with-fields';
 import { CAMPAIGN_STORE, type CampaignStore } from '../campaigns/campaign-store';
 import { STATS_CONFIG, type StatsConfig } from '../stats/stats.config';
 import { EPOCH_CHECK_EVERY_MS } from './state/redis-state-epoch';
+import { BlockOptimizationService } from './block-optimization.service';
 import type { FreshSpend, SpendSource } from './state/spend-reseed';
 
 @Module({
@@ -36,6 +37,7 @@ import type { FreshSpend, SpendSource } from './state/spend-reseed';
   providers: [
     GeoService,
     CampaignIndexService,
+    BlockOptimizationService,
     ServingService,
     DeliveryDiagnosisService,
     ServingFastLane,
@@ -86,6 +88,6 @@ import type { FreshSpend, SpendSource } from './state/spend-reseed';
       },
     },
   ],
-  exports: [CampaignIndexService, SERVING_STATE, GeoService, ServingService],
+  exports: [CampaignIndexService, BlockOptimizationService, SERVING_STATE, GeoService, ServingService],
 })
 export class ServingModule {}

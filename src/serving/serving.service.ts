@@ -21,6 +21,7 @@ import { SignedViewers } from './signed-viewer';
 import { BudgetFacts, ImpressionCandidate, SERVING_STATE, ServingState } from './state/serving-state';
 import { budgetDayOf } from '../campaigns/campaign-rules';
 import { PACING_RECHECK_MS, pacingPeriod } from '../campaigns/pacing';
+import { BlockOptimizationService } from './block-optimization.service';
 import { withFields } from '../common/with-fields';
 import { ForecastSampler } from '../forecast/forecast-sampler';
 import { ClickIdStore, fillDestinationMacros, hasDestinationMacros, newClickId } from '../clicks/click-ids';
@@ -41,6 +42,7 @@ export class ServingService {
     private readonly forecastSample: ForecastSampler,
     metrics: MetricsService,
     private readonly clickIds: ClickIdStore,
+    private readonly optimization: BlockOptimizationService,
   ) {
     metrics.gauge('adnet_campaign_index_campaigns', "Servable campaigns in this process's campaign index.", () => index.ranked.length);
     metrics.gauge(
@@ -143,11 +145,12 @@ export class ServingService {
    * those the block's controls let through.
    */
   private reserveBest(query: AdFetchQueryDto, context: MatchContext, invalid: boolean, controls: BlockControls | null): Promise<IndexedCampaign[]> {
-    const skipped = this.index.skippedAt(context.now);
+    const skipped = this.index.skippedOn(context.now, query.adBlockId);
     return reserveInRounds({
       limit: query.limit,
       candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...skipped, ...offered]) : skipped, controls),
       reserve: async (candidates, wanted) => {
+        const offered = candidates.map((campaign) => toCandidate(campaign, context.now, this.optimization.marginOn(campaign.id, query.adBlockId)));
         const result = await this.state.reserveImpressions(
           {
             userId: query.openId,
@@ -157,14 +160,15 @@ export class ServingService {
             userImpressionsPerHour: this.config.userImpressionsPerHour,
             invalid,
           },
-          candidates.map((campaign) => toCandidate(campaign, context.now)),
+          offered,
         );
         if (result.exhausted.length > 0) this.index.markExhausted(result.exhausted.map((i) => candidates[i].id));
         if (result.heldBack && result.heldBack.length > 0) {
-          this.index.holdBack(
-            result.heldBack.map((i) => candidates[i].id),
-            context.now + PACING_RECHECK_MS,
-          );
+          // held back by the line of this block alone (a lower one): the campaign still serves on better blocks
+          const onBlock = result.heldBack.filter((i) => offered[i].pace?.margin !== undefined).map((i) => candidates[i].id);
+          const everywhere = result.heldBack.filter((i) => offered[i].pace?.margin === undefined).map((i) => candidates[i].id);
+          if (everywhere.length > 0) this.index.holdBack(everywhere, context.now + PACING_RECHECK_MS);
+          if (onBlock.length > 0) this.index.holdBackOnBlock(query.adBlockId, onBlock, context.now + PACING_RECHECK_MS);
         }
         return result;
       },
@@ -213,14 +217,44 @@ export function impressionPrice(campaign: Pick<IndexedCampaign, 'billingType' | 
   return campaign.billingType === 'CPM' ? campaign.costPerMicros / 1000 : 0;
 }
 
-/** A candidate holds for its campaign version from `from` until `until` (its budget day, pacing period). */
-type CachedCandidate = ImpressionCandidate & { from: number; until: number };
+/**
+ * A candidate holds for its campaign version from `from` until `until` (its budget day, pacing period); `byMargin`
+ * holds its variants for ad blocks with a pacing margin of their own (optimization).
+ */
+type CachedCandidate = ImpressionCandidate & { from: number; until: number; byMargin?: Map<number, ImpressionCandidate> };
 
 /** Candidates are the same for a campaign version all day: built once a day, not for every request. */
 const candidateCache = new WeakMap<IndexedCampaign, CachedCandidate>();
 
-/** The campaign as the serving state sees it at `now`: its price, cap, budgets, budget day and pacing period. */
-export function toCandidate(campaign: IndexedCampaign, now: number): ImpressionCandidate {
+/**
+ * The campaign as the serving state sees it at `now`: its price, cap, budgets, budget day and pacing period; with
+ * `margin` (the request's ad block holds the campaign back first, src/serving/block-optimization.ts), its pacing line
+ * runs that share ahead of the elapsed fraction instead of the full margin.
+ */
+export function toCandidate(campaign: IndexedCampaign, now: number, margin?: number): ImpressionCandidate {
+  const candidate = baseCandidate(campaign, now);
+  if (margin === undefined || !candidate.pace) return candidate;
+  let variant = candidate.byMargin?.get(margin);
+  if (variant === undefined) {
+    const pace = { start: candidate.pace.start, end: candidate.pace.end, margin };
+    variant = {
+      campaignId: candidate.campaignId,
+      totalBudgetMicros: candidate.totalBudgetMicros,
+      dailyBudgetMicros: candidate.dailyBudgetMicros,
+      knownSpentMicros: candidate.knownSpentMicros,
+      knownDaySpentMicros: candidate.knownDaySpentMicros,
+      day: candidate.day,
+      adId: candidate.adId,
+      priceMicros: candidate.priceMicros,
+      frequencyCap: candidate.frequencyCap,
+      pace,
+    };
+    (candidate.byMargin ??= new Map()).set(margin, variant);
+  }
+  return variant;
+}
+
+function baseCandidate(campaign: IndexedCampaign, now: number): CachedCandidate {
   let candidate = candidateCache.get(campaign);
   if (candidate === undefined || now < candidate.from || now >= candidate.until) {
     const day = budgetDayOf(campaign, now);

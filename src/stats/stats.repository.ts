@@ -5,7 +5,7 @@ import { Between, Repository } from 'typeorm';
 import { LruCache } from '../common/lru-cache';
 import type { Queryable } from '../database/queryable';
 import { readFromReplica } from '../database/replica-reads';
-import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, type EventType } from '../conversions/event-types';
+import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, type EventCounterColumn, type EventType } from '../conversions/event-types';
 import { StatsHourly } from './entities/stats-hourly.entity';
 import { withFields } from '../common/with-fields';
 
@@ -13,6 +13,15 @@ import { withFields } from '../common/with-fields';
  * The counters beside the billed ones: the traffic never billed (docs/TRUST_AND_SAFETY.md) and the views the
  * ton-ai-sdk reports (docs/CONTRACT.md §14).
  */
+/** One campaign's impressions and events of one type on one ad block over a window (blockEventTotals). */
+export interface CampaignBlockTotals {
+  campaignId: string;
+  adBlockId: string;
+  impressions: number;
+  clicks: number;
+  events: number;
+}
+
 export interface TrafficCounts {
   unbilledClicks: number;
   invalidClicks: number;
@@ -102,6 +111,30 @@ export class StatsRepository {
     return readFromReplica(this.hourly.manager.dataSource, (manager) =>
       manager.find(StatsHourly, { where: withFields(of, { hour: Between(firstHour, lastHour) }) }),
     );
+  }
+
+  /**
+   * Impressions and attributed events of one event type per (campaign, ad block) since `firstHour`, for these
+   * campaigns (optimization, src/serving/block-optimization.ts); read from a replica when there are some. Rows of no
+   * block (exchange, conversions before blocks were credited) are left out.
+   */
+  blockEventTotals(campaignIds: readonly string[], eventColumn: EventCounterColumn, firstHour: number): Promise<CampaignBlockTotals[]> {
+    if (campaignIds.length === 0) return Promise.resolve([]);
+    const places = campaignIds.map(() => '?').join(', ');
+    return readFromReplica(this.hourly.manager.dataSource, async (manager) => {
+      const rows: Record<string, string | number>[] = await manager.query(
+        `SELECT campaignId, adBlockId, SUM(impressions) AS impressions, SUM(clicks) AS clicks, SUM(${eventColumn}) AS events FROM stats_hourly ` +
+          `WHERE campaignId IN (${places}) AND hour >= ? AND adBlockId <> '' GROUP BY campaignId, adBlockId`,
+        [...campaignIds, firstHour],
+      );
+      return rows.map((row) => ({
+        campaignId: String(row.campaignId),
+        adBlockId: String(row.adBlockId),
+        impressions: Number(row.impressions),
+        clicks: Number(row.clicks),
+        events: Number(row.events),
+      }));
+    });
   }
 
   /**

@@ -1,9 +1,9 @@
 import { hourStart } from '../common/clock';
 import { Injectable } from '@nestjs/common';
 import { fromMicros } from '../common/money';
-import { EVENT_COUNTER_COLUMN_LIST, eventCountsOf, type EventType } from '../conversions/event-types';
+import { EVENT_COUNTER_COLUMN_LIST, EVENT_COUNTER_COLUMNS, eventCountsOf, type EventType } from '../conversions/event-types';
 import { seriesWindow, sumIntoBuckets, type SeriesRequest } from './series';
-import { StatsRepository } from './stats.repository';
+import { type CampaignBlockTotals, StatsRepository } from './stats.repository';
 import { ReportRowsRepository, type ReportRawRow, type ReportRowsQuery } from './report-rows.repository';
 import { withFields } from '../common/with-fields';
 import type { ZoneSchedule } from '../common/time-zone';
@@ -38,6 +38,19 @@ export class StatsService {
   async servedOnBlockBetween(campaignId: string, adBlockId: string, from: number, to: number): Promise<boolean> {
     const rows = await this.stats.hourlyRows({ campaignId }, hourStart(from), hourStart(to));
     return rows.some((row) => row.adBlockId === adBlockId && Number(row.impressions) > 0);
+  }
+
+  /**
+   * Impressions and attributed events of `eventType` per (campaign, ad block) since `since` (from its UTC hour), for
+   * campaigns that optimize toward that event, in chunks of CHUNK campaigns a query.
+   */
+  async blockEventTotals(campaignIds: readonly string[], eventType: EventType, since: number): Promise<CampaignBlockTotals[]> {
+    const CHUNK = 500;
+    const totals: CampaignBlockTotals[] = [];
+    for (let i = 0; i < campaignIds.length; i += CHUNK) {
+      totals.push(...(await this.stats.blockEventTotals(campaignIds.slice(i, i + CHUNK), EVENT_COUNTER_COLUMNS[eventType], hourStart(since))));
+    }
+    return totals;
   }
 
   /** `conversions` counts the campaign's optimization event, as its detail does; `events` every type. */

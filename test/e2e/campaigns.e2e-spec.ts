@@ -179,6 +179,8 @@ describe('Campaigns (endpoints 1-4 and update)', () => {
         impressions: 0,
         clicks: 0,
         optimizationEvent: 'conversion',
+        // no block data yet: nothing preferred or held back; the rate is the network's prior (shared by other tests' data)
+        optimization: { event: 'conversion', campaignEventRate: expect.any(Number), blocksPreferred: [], blocksHeldBack: [] },
         conversions: 0,
         events: { conversion: 0, onboard: 0, register: 0, play: 0, payment: 0, withdraw: 0 },
         cost: 0,

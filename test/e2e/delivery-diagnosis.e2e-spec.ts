@@ -43,6 +43,7 @@ const CAMPAIGN_CHECKS = [
   'budget.daily',
   'budget.serving',
   'pacing',
+  'optimization',
   'index',
   'schedule',
   ...TARGETING_CHECKS,

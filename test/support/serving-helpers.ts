@@ -1,5 +1,6 @@
 import { ADMIN_KEY, TestApp } from './test-app';
 import { StatsWriterService } from '../../src/stats/stats-writer.service';
+import { BlockOptimizationService } from '../../src/serving/block-optimization.service';
 import { CampaignIndexService } from '../../src/serving/campaign-index.service';
 
 export const FETCH = '/api/v2/openapi/matching/ad';
@@ -28,6 +29,8 @@ export async function refreshIndex(t: TestApp): Promise<void> {
   const index = t.app.get(CampaignIndexService);
   await index.applyPendingChanges();
   await index.refresh();
+  // the per-block estimates are read for the campaigns the index holds
+  await t.app.get(BlockOptimizationService).refresh();
 }
 
 export async function campaignDetail(t: TestApp, campaignId: string, apiKey = ADMIN_KEY) {

@@ -1853,6 +1853,47 @@ export interface components {
             success: boolean;
             campaigns: components["schemas"]["CampaignListItemDto"][];
         };
+        OptimizationBlockDto: {
+            /** @example 01jd3k5m8q9r2s4t6v8w0x2y4b */
+            adBlockId: string;
+            /**
+             * @description This campaign's impressions on the block over the optimization window
+             * @example 1200
+             */
+            impressions: number;
+            /**
+             * @description This campaign's counted clicks on the block over the window
+             * @example 40
+             */
+            clicks: number;
+            /**
+             * @description This campaign's attributed optimization events credited to clicks on the block over the window
+             * @example 9
+             */
+            events: number;
+            /**
+             * @description Smoothed estimate of the optimization event per impression on this block: `(events + 1) / (impressions + 1 / campaignEventRate)`
+             * @example 0.0075
+             */
+            estimatedEventRate: number;
+        };
+        CampaignOptimizationDto: {
+            /**
+             * @description The event the campaign optimizes toward (its optimizationEvent)
+             * @example payment
+             * @enum {string}
+             */
+            event: "conversion" | "onboard" | "register" | "play" | "payment" | "withdraw";
+            /**
+             * @description The campaign's own estimate of the event per impression over all its blocks, smoothed toward the network's prior (docs/CONTRACT.md §13)
+             * @example 0.0021
+             */
+            campaignEventRate: number;
+            /** @description Blocks with the best estimates (at least 0.8 of the best), best first: an even campaign keeps its full pacing margin there (at most 50) */
+            blocksPreferred: components["schemas"]["OptimizationBlockDto"][];
+            /** @description Blocks where the event is less likely, worst first: when the campaign is ahead of its time, it holds back here first (its pacing line runs closer to the time elapsed; at most 50). Empty for `asap` campaigns and without data */
+            blocksHeldBack: components["schemas"]["OptimizationBlockDto"][];
+        };
         CampaignResponseDto: {
             /**
              * @description Clicks that arrived while their campaign was not billable (paused, ended, outside its time window, out of budget): answered success, never billed, not in `clicks`
@@ -2004,6 +2045,8 @@ export interface components {
              * @example 0.041
              */
             estimatedEventRate: number;
+            /** @description Where the budget goes by ad block, from the optimization event (docs/CONTRACT.md §13, "Where the budget goes") */
+            optimization: components["schemas"]["CampaignOptimizationDto"];
             /**
              * @description ms since epoch
              * @example 1767225600000

@@ -466,6 +466,51 @@ export class CampaignListDto extends SuccessPageDto {
   campaigns: CampaignListItemDto[];
 }
 
+export class OptimizationBlockDto {
+  @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4b' })
+  adBlockId: string;
+
+  @ApiProperty({ description: "This campaign's impressions on the block over the optimization window", example: 1200 })
+  impressions: number;
+
+  @ApiProperty({ description: "This campaign's counted clicks on the block over the window", example: 40 })
+  clicks: number;
+
+  @ApiProperty({ description: "This campaign's attributed optimization events credited to clicks on the block over the window", example: 9 })
+  events: number;
+
+  @ApiProperty({
+    description: 'Smoothed estimate of the optimization event per impression on this block: `(events + 1) / (impressions + 1 / campaignEventRate)`',
+    example: 0.0075,
+  })
+  estimatedEventRate: number;
+}
+
+export class CampaignOptimizationDto {
+  @ApiProperty({ enum: EVENT_TYPES, description: 'The event the campaign optimizes toward (its optimizationEvent)', example: 'payment' })
+  event: EventType;
+
+  @ApiProperty({
+    description: "The campaign's own estimate of the event per impression over all its blocks, smoothed toward the network's prior " + '(docs/CONTRACT.md §13)',
+    example: 0.0021,
+  })
+  campaignEventRate: number;
+
+  @ApiProperty({
+    type: [OptimizationBlockDto],
+    description: 'Blocks with the best estimates (at least 0.8 of the best), best first: an even campaign keeps its full pacing margin there (at most 50)',
+  })
+  blocksPreferred: OptimizationBlockDto[];
+
+  @ApiProperty({
+    type: [OptimizationBlockDto],
+    description:
+      'Blocks where the event is less likely, worst first: when the campaign is ahead of its time, it holds back here first ' +
+      '(its pacing line runs closer to the time elapsed; at most 50). Empty for `asap` campaigns and without data',
+  })
+  blocksHeldBack: OptimizationBlockDto[];
+}
+
 export class CampaignResponseDto extends CampaignStatsDto {
   @ApiProperty({ example: '01jd3k5m8q9r2s4t6v8w0x2y4z' })
   campaignId: string;
@@ -547,6 +592,12 @@ export class CampaignResponseDto extends CampaignStatsDto {
     example: 0.041,
   })
   estimatedEventRate: number;
+
+  @ApiProperty({
+    type: () => CampaignOptimizationDto,
+    description: 'Where the budget goes by ad block, from the optimization event (docs/CONTRACT.md §13, "Where the budget goes")',
+  })
+  optimization: CampaignOptimizationDto;
 
   @ApiProperty({ description: 'ms since epoch', example: 1767225600000 })
   createdAt: number;

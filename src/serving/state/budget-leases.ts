@@ -78,6 +78,11 @@ export interface Lease {
   scarce: boolean;
   grantedAt: number;
   lastUsedAt: number;
+  /**
+   * The shared counters as the last lease request of this campaign left them (this lease carved from them): an ad
+   * block with a lower pacing line holds the campaign back once they reach it (src/serving/block-optimization.ts).
+   */
+  countersAt: { spentMicros: number; daySpentMicros: number };
 }
 
 /** Units to ask for next: enough for about LEASE_TARGET_MS at the pace the previous lease was used up. */

@@ -16,7 +16,7 @@ import {
 import { LapsedHolderReclaimer, type LeaseScripts } from './lapsed-holder-reclaimer';
 import { billedAtOf, dayOf, leaseField } from './lease-fields';
 import { defineScript } from './scripts/load-script';
-import { HeldLeases, ImpressionCandidate, stateKeys } from './serving-state';
+import { HeldLeases, ImpressionCandidate, paceLimit, stateKeys } from './serving-state';
 import type { FreshSpend } from './spend-reseed';
 
 /** How long the daily spend counters live in Redis. */
@@ -245,6 +245,10 @@ export class RedisLeaseHolder {
         const lacking: number[] = [];
         for (let i = 0; i < candidates.length; i++) {
           if (taken[i] !== null || exhausted.has(i) || heldBack.has(i) || missing.has(i)) continue;
+          if (this.pastBlockLine(candidates[i], now)) {
+            heldBack.add(i);
+            continue;
+          }
           taken[i] = this.take(candidates[i], wallNow, lookOnly);
           if (taken[i] === null) lacking.push(i);
         }
@@ -269,6 +273,18 @@ export class RedisLeaseHolder {
     return { exhausted: [...exhausted].sort((a, b) => a - b), heldBack: [...heldBack].sort((a, b) => a - b) };
   }
 
+  /**
+   * The candidate has a lower pacing line on this request's ad block (optimization) and the campaign's counters, as
+   * this process last saw them, reached it: it holds back here while its lease still serves better blocks.
+   */
+  private pastBlockLine(candidate: ImpressionCandidate, now: number): boolean {
+    if (candidate.pace?.margin === undefined) return false;
+    const lease = this.leases.get(candidate.campaignId);
+    if (!lease || !this.fits(lease, candidate)) return false;
+    const { spentMicros, daySpentMicros } = lease.countersAt;
+    return daySpentMicros >= paceLimit(candidate, spentMicros, daySpentMicros, now);
+  }
+
   /** A lease serves only the day, price and budgets it was granted for. */
   private fits(lease: Lease, candidate: ImpressionCandidate): boolean {
     return (
@@ -287,10 +303,14 @@ export class RedisLeaseHolder {
   private async acquire(candidates: ImpressionCandidate[], now: number): Promise<(LeaseOutcome | undefined)[]> {
     const waits = new Map<string, Promise<Map<string, LeaseOutcome> | null>>();
     const asking: ImpressionCandidate[] = [];
+    // A request for a block's lower line answers differently from one for the full line: they are not shared.
+    const keyOf = (candidate: ImpressionCandidate) =>
+      candidate.pace?.margin === undefined ? candidate.campaignId : `${candidate.campaignId}|${candidate.pace.margin}`;
     for (const candidate of candidates) {
-      const pending = this.acquiring.get(candidate.campaignId);
-      if (pending) waits.set(candidate.campaignId, pending);
-      else if (!asking.some((other) => other.campaignId === candidate.campaignId)) asking.push(candidate);
+      const key = keyOf(candidate);
+      const pending = this.acquiring.get(key);
+      if (pending) waits.set(key, pending);
+      else if (!asking.some((other) => keyOf(other) === key)) asking.push(candidate);
     }
     let failure: unknown;
     if (asking.length > 0) {
@@ -300,15 +320,15 @@ export class RedisLeaseHolder {
         return null;
       });
       for (const candidate of asking) {
-        this.acquiring.set(candidate.campaignId, settled);
-        waits.set(candidate.campaignId, settled);
+        this.acquiring.set(keyOf(candidate), settled);
+        waits.set(keyOf(candidate), settled);
       }
-      void settled.finally(() => asking.forEach((candidate) => this.acquiring.delete(candidate.campaignId)));
+      void settled.finally(() => asking.forEach((candidate) => this.acquiring.delete(keyOf(candidate))));
     }
     const outcomes = new Map<string, LeaseOutcome | undefined>();
-    for (const [campaignId, wait] of waits) outcomes.set(campaignId, (await wait)?.get(campaignId));
+    for (const [key, wait] of waits) outcomes.set(key, (await wait)?.get(key.split('|')[0]));
     if (failure !== undefined) throw failure;
-    return candidates.map((candidate) => outcomes.get(candidate.campaignId));
+    return candidates.map((candidate) => outcomes.get(keyOf(candidate)));
   }
 
   /**
@@ -368,7 +388,7 @@ export class RedisLeaseHolder {
             const wanted = this.closing ? 1 : nextLeaseUnits(previous && this.fits(previous, candidate) ? previous : undefined, wallNow);
             wantedUnits[i] = wanted;
             const seed = this.seedFor(candidate, day);
-            return replicated<number>(
+            return replicated<[number, number, number]>(
               this.redis,
               'adnetLease',
               3,
@@ -395,12 +415,13 @@ export class RedisLeaseHolder {
       if (lostBefore) throw new HolderLostError();
       return this.requestLeases(candidates, now, true);
     }
-    if (granted.some((grant, i) => Number(grant) > 0 && candidates[i].priceMicros > 0)) {
+    if (granted.some((answer, i) => Number(answer[0]) > 0 && candidates[i].priceMicros > 0)) {
       this.holding = true;
       this.heartbeatOkAt = wallNow;
     }
     candidates.forEach((candidate, i) => {
-      const grant = Number(granted[i]);
+      const grant = Number(granted[i][0]);
+      const countersAt = { spentMicros: Number(granted[i][1]), daySpentMicros: Number(granted[i][2]) };
       const day = candidate.day;
       if (grant === -2) {
         // Redis lost these counters: none is granted until a fresh read seeds them (SpendReseed). They stay known as
@@ -413,6 +434,13 @@ export class RedisLeaseHolder {
       this.countersSeen.add(`${candidate.campaignId}|${day}`);
       if (candidate.priceMicros > 0) this.counterSeeds?.used(candidate.campaignId);
       const grantedUnits = candidate.priceMicros > 0 ? grant / candidate.priceMicros : 0;
+      if (grant < 0 && candidate.pace?.margin !== undefined) {
+        // Ahead of this block's lower line only: the lease keeps serving the better blocks, and knows the counters now.
+        const current = this.leases.get(candidate.campaignId);
+        if (current && this.fits(current, candidate)) current.countersAt = countersAt;
+        outcomes.set(candidate.campaignId, 'paced');
+        return;
+      }
       if (grant <= 0) {
         // Units given back to the lease meanwhile go back to the counters with it, not lost with the lease.
         const current = this.leases.get(candidate.campaignId);
@@ -438,6 +466,7 @@ export class RedisLeaseHolder {
         scarce: candidate.priceMicros > 0 && grantedUnits < wantedUnits[i],
         grantedAt: wallNow,
         lastUsedAt: wallNow,
+        countersAt,
       });
       outcomes.set(candidate.campaignId, 'granted');
     });
