@@ -87,5 +87,15 @@ test.describe('campaign optimization event and funnel', () => {
     // (1 + 100 × 0.02) / (2 + 100): the default prior while the network is small
     await expect(funnel.getByTestId('funnel-estimated-rate')).toHaveText('2.94 %');
     await screenshot(page, '14-campaign-funnel');
+
+    // Where the payments come from, per block: this campaign's own counts on the one block it served on.
+    await page.getByRole('tab', { name: 'By block' }).click();
+    const byBlock = page.getByTestId('campaign-by-block');
+    await expect(byBlock).toContainText('Where your payment events come from');
+    const blockRow = byBlock.getByTestId(`by-block-${adBlockId}`);
+    await expect(blockRow.getByTestId('by-block-impressions')).toHaveText('4');
+    await expect(blockRow.getByTestId('by-block-clicks')).toHaveText('2');
+    await expect(blockRow.getByTestId('by-block-events')).toHaveText('1');
+    await expect(blockRow.getByTestId('by-block-standing')).toHaveText('preferred');
   });
 });

@@ -7,6 +7,7 @@ import { NotBilledFigures } from '../common/NotBilledFigures';
 import { CampaignCharts } from './CampaignCharts';
 import { DaySpendChart } from './DaySpendChart';
 import { CampaignFunnel } from './CampaignFunnel';
+import { CampaignByBlock } from './CampaignByBlock';
 import { TARGETING_FLAGS } from './choices';
 import { StatusActions } from './StatusButtons';
 import { VerificationPanel } from './VerificationPanel';
@@ -182,6 +183,9 @@ export const CampaignShow = () => (
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Funnel" path="funnel">
         <CampaignFunnel />
+      </TabbedShowLayout.Tab>
+      <TabbedShowLayout.Tab label="By block" path="by-block">
+        <CampaignByBlock />
       </TabbedShowLayout.Tab>
       <TabbedShowLayout.Tab label="Creative" path="creative">
         <Creative />
