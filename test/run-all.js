@@ -20,11 +20,11 @@
  *   within a second on two cores, and the MySQL stages share the test database server and Redis.)
  * A stage run beside the one in the foreground keeps its output until it ends, then prints it whole.
  *
- * Without CI: steps 1 and 2 (the browser stage needs Chromium; without it, it is skipped, saying so), and the MySQL
+ * Without CI: steps 1 and 2 without the browser stage (TEST_BROWSER=true adds it; it needs Chromium), and the MySQL
  * stage when TEST_DATABASE_URL or TEST_REDIS_URL is set. With CI=true (`npm run test:ci`, and `.ci/run`) all of them,
  * and a missing Chromium, MariaDB, Redis, cluster (TEST_REDIS_CLUSTER_NODES) or replica (TEST_REPLICATION_*) fails
  * the run instead of skipping.
- * TEST_RELIABILITY=true and TEST_BENCH_SMOKE=true run those two stages without CI. E2E_WORKERS sets the e2e workers.
+ * TEST_BROWSER=true, TEST_RELIABILITY=true and TEST_BENCH_SMOKE=true run those stages without CI. E2E_WORKERS sets the e2e workers.
  * Arguments after `--` go to every Jest stage (e.g. `npm test -- --testPathPatterns clicks`).
  */
 const { spawn } = require('node:child_process');
@@ -250,6 +250,10 @@ async function vitestStage({ beside }) {
 /** The panel's browser e2e on the build step 1 made (its global setup starts the built application). */
 async function playwrightStage({ beside, built }) {
   const label = 'admin panel browser e2e (Playwright + Chromium)';
+  if (!CI && process.env.TEST_BROWSER !== 'true') {
+    // four minutes of Chromium on two cores: a newcomer's `npm test` stays in minutes; CI and `npm run test:ci` run it
+    return skip(label, 'set CI=true or TEST_BROWSER=true, or run npm run test:admin:e2e (it takes about 4 minutes)');
+  }
   if (!existsSync(chromium)) {
     const reason = `needs Chromium at ${chromium} (apt-get install -y chromium)`;
     if (CI) missing(label, reason);
