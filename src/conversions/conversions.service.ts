@@ -87,7 +87,8 @@ export class ConversionsService {
   }
 
   async summary(principal: Principal, query: ConversionSummaryQueryDto): Promise<ConversionSummaryDto> {
-    const to = query.to ?? this.clock.now();
+    // by default the window ends just after now, so an event of this very millisecond counts
+    const to = query.to ?? this.clock.now() + 1;
     const from = query.from ?? to - 30 * DAY_MS;
     if (from >= to) throw ValidationError.of('from', 'must be before to');
     const counts = await this.conversions.countBetween(principal.accountId, from, to);

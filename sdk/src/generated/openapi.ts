@@ -7734,7 +7734,7 @@ export interface operations {
             query?: {
                 /** @description Start, ms since epoch (default: 30 days before `to`) */
                 from?: number;
-                /** @description End (exclusive), ms since epoch (default: now) */
+                /** @description End (exclusive), ms since epoch (default: just after now: every event reported so far counts) */
                 to?: number;
             };
             header?: never;
