@@ -29,6 +29,12 @@ import { noImpression } from './no-impression';
 import { Click } from './entities/click.entity';
 import { withFields } from '../common/with-fields';
 
+/**
+ * A click's group commits at least this long before the click's answer gives up on it (its 503 at the route's
+ * deadline): room for the database's clock to differ from this process's, so the 503 is never followed by a stored click.
+ */
+const COMMIT_MARGIN_MS = 1000;
+
 /** Rule 6: after a click in production, that ad is not served to that user for 10 minutes. */
 export const CLICK_EXCLUSION_MS = 10 * 60 * 1000;
 
@@ -165,7 +171,14 @@ export class ClicksService {
     });
     try {
       // the report rollup's country and platform: those of the click's request
-      await this.stats.recordClick(withFields(click, { country: this.geo.countryOf(facts.ip), platform: platformFromUserAgent(facts.userAgent), day }));
+      await this.stats.recordClick(
+        withFields(click, {
+          country: this.geo.countryOf(facts.ip),
+          platform: platformFromUserAgent(facts.userAgent),
+          day,
+          commitBy: facts.answerBy === undefined ? undefined : facts.answerBy - COMMIT_MARGIN_MS,
+        }),
+      );
     } catch (error) {
       await this.state.undoClick(request, outcome.costMicros);
       throw error;

@@ -1,4 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { answerDeadlineOf } from './edge/deadline';
 import type { FastifyRequest } from 'fastify';
 
 /**
@@ -14,6 +15,11 @@ export interface RequestFacts {
   origin: string | undefined;
   /** Headers a feature reads by name (e.g. `debug`, `x-adnet-viewer`), lower-case. */
   header(name: string): string | undefined;
+  /**
+   * When the route's deadline answers the request 503 (wall-clock ms; absent: no deadline): a write the answer waits
+   * for must not commit after it (src/common/edge/deadline.ts).
+   */
+  answerBy?: number;
 }
 
 export function requestFactsOf(request: FastifyRequest): RequestFacts {
@@ -24,6 +30,7 @@ export function requestFactsOf(request: FastifyRequest): RequestFacts {
     acceptLanguage: single(headers['accept-language']),
     origin: single(headers.origin),
     header: (name) => single(headers[name]),
+    answerBy: answerDeadlineOf(request),
   };
 }
 

@@ -28,7 +28,11 @@ export interface ImpressionRecord {
 }
 
 /** A click to commit, with the country and platform of its request for the report rollup (not columns of `clicks`). */
-export type ClickRecord = Click & { country?: string | null; platform?: string | null; day?: string };
+/**
+ * A click to commit, with the report rollup's country and platform, its budget day, and `commitBy`: when its answer
+ * gives up on the write (wall-clock ms), so its group commits only before then (WriteLedger.writeBatch).
+ */
+export type ClickRecord = Click & { country?: string | null; platform?: string | null; day?: string; commitBy?: number };
 
 /** No country or platform known: events reported by the advertiser's server. */
 const UNKNOWN_SEGMENT: Segment = { country: '', platform: '' };
@@ -259,7 +263,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     const batch = new StatementBatch();
     if (clicks.length > 0) await this.clickRows.insertMany(batch, clicks);
     await this.applyDeltas(batch, [...rows.values()]);
-    await this.ledger.writeBatch(deltas, batch);
+    await this.ledger.writeBatch(deltas, batch, commitDeadlineOf(clicks));
     for (const click of clicks) this.metrics.countClick(click.status);
   }
 
@@ -442,4 +446,11 @@ function atMost(promise: Promise<void>, ms: number): Promise<void> {
       },
     );
   });
+}
+
+/** The earliest of the clicks' commit deadlines: a group commits only while every click's answer still waits for it. */
+function commitDeadlineOf(clicks: ClickRecord[]): number | undefined {
+  let earliest: number | undefined;
+  for (const click of clicks) if (click.commitBy !== undefined && (earliest === undefined || click.commitBy < earliest)) earliest = click.commitBy;
+  return earliest;
 }

@@ -1,8 +1,16 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { LruCache } from '../common/lru-cache';
 import type { Queryable } from '../database/queryable';
+import { DependencyUnavailableError } from '../common/errors';
 
 const MARKER_SQL = 'INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)';
+/**
+ * The last statement before COMMIT of a write held to a deadline (MySQL): past it, on the database's own clock, it
+ * inserts the marker a second time, the duplicate key stops the batch and COMMIT never runs. A database frozen while
+ * the write waited in its socket thus rolls it back when it wakes, instead of storing clicks already answered 503.
+ */
+const COMMIT_GUARD_SQL = 'INSERT INTO stats_writes (id, createdAt) SELECT ?, 0 FROM DUAL WHERE UNIX_TIMESTAMP(NOW(3)) * 1000 >= ?';
+const DUPLICATE_KEY = 'ER_DUP_ENTRY';
 /** Placeholders per multi-statement round trip (MySQL): the driver formats a query on the event loop, so a big write goes in a few slices. */
 const MAX_PARAMS_PER_ROUND_TRIP = 4000;
 /** Prepared statements kept per writer on SQLite (a statement's text depends on its row count). */
@@ -47,17 +55,22 @@ export class StatsWritesRepository {
    * stops at the first statement that fails, so `COMMIT` runs only after all of them did. (A group commit of clicks
    * used to wait for six round trips, then two: each one is a socket write that costs 35 µs and more here.)
    */
-  async statementsInTransaction(writeId: string, statements: StatementBatch): Promise<void> {
-    if (!this.multiStatement) return this.sqliteStatementsInTransaction(writeId, statements);
+  async statementsInTransaction(writeId: string, statements: StatementBatch, commitBy?: number): Promise<void> {
+    if (!this.multiStatement) {
+      if (commitBy !== undefined && Date.now() >= commitBy) throw new CommitDeadlineError();
+      return this.sqliteStatementsInTransaction(writeId, statements);
+    }
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
       try {
-        await statements.runMultiStatement(runner, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] }, 'COMMIT');
+        const last = commitBy === undefined ? { sql: 'COMMIT', params: [] } : { sql: `${COMMIT_GUARD_SQL};\nCOMMIT`, params: [writeId, commitBy] };
+        await statements.runMultiStatement(runner, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] }, last);
       } catch (error) {
+        await runner.query('ROLLBACK').catch(() => undefined);
+        if (commitBy !== undefined && codeOf(error) === DUPLICATE_KEY) throw new CommitDeadlineError();
         // Not committed, or not known to be (the ledger asks the marker): the connection may still hold the open
         // transaction, and a ROLLBACK after a COMMIT changes nothing.
-        await runner.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
     } finally {
@@ -130,10 +143,10 @@ export class StatementBatch implements Queryable {
    * On MySQL, as multi-statement queries (a big write in a few of them): `first` goes ahead of the statements, in the
    * same round trip (the transaction's start and its marker), and `last` after them, in the last one (the COMMIT).
    */
-  async runMultiStatement(manager: Queryable, first: { sql: string; params: unknown[] }, last: string): Promise<void> {
+  async runMultiStatement(manager: Queryable, first: { sql: string; params: unknown[] }, last: { sql: string; params: unknown[] }): Promise<void> {
     let sqls: string[] = [];
     let params: unknown[] = [];
-    const statements: [string, unknown[]][] = [[first.sql, first.params], ...this.statements, [last, []]];
+    const statements: [string, unknown[]][] = [[first.sql, first.params], ...this.statements, [last.sql, last.params]];
     for (const [sql, values] of statements) {
       if (sqls.length > 0 && params.length + values.length > MAX_PARAMS_PER_ROUND_TRIP) {
         await manager.query(sqls.join(';\n'), params);
@@ -146,3 +159,12 @@ export class StatementBatch implements Queryable {
     await manager.query(sqls.join(';\n'), params);
   }
 }
+
+/** A write held to a deadline reached it before its COMMIT: it was rolled back (nothing of it is stored). */
+export class CommitDeadlineError extends DependencyUnavailableError {
+  constructor() {
+    super('database');
+  }
+}
+
+const codeOf = (error: unknown) => (error as { driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;

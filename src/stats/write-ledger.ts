@@ -55,10 +55,11 @@ export class WriteLedger<T> {
   /**
    * write() for a batch of plain statements: on MySQL in one round trip (`START TRANSACTION`, the marker, every
    * statement and `COMMIT` in one multi-statement query; a group commit of clicks used to wait for six), on SQLite in
-   * one synchronous transaction (StatsWritesRepository).
+   * one synchronous transaction (StatsWritesRepository). With `commitBy` (wall-clock ms) it commits only before then,
+   * on the database's clock, else rolls back and throws CommitDeadlineError.
    */
-  async writeBatch(carried: T, statements: StatementBatch): Promise<void> {
-    await this.settleOutcome(carried, (writeId) => this.retryDeadlocks(() => this.markers.statementsInTransaction(writeId, statements)));
+  async writeBatch(carried: T, statements: StatementBatch, commitBy?: number): Promise<void> {
+    await this.settleOutcome(carried, (writeId) => this.retryDeadlocks(() => this.markers.statementsInTransaction(writeId, statements, commitBy)));
   }
 
   /** Runs a write under its marker id; when it fails, learns whether it committed (see the class comment). */

@@ -6,6 +6,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { CLICK, CONVERSION, flushStats } from '../support/serving-helpers';
 import { clickAd, createServable, fetchAds, flushedCampaign, newUser } from '../support/serving-fixtures';
 import { createAccount, createAdBlock, openCampaign } from '../support/factories';
+import { StatsWriterService } from '../../src/stats/stats-writer.service';
 
 /**
  * The database out of reach (a proxy between the application and MariaDB that stops forwarding: a frozen server, or
@@ -112,6 +113,48 @@ import { createAccount, createAdBlock, openCampaign } from '../support/factories
     }
     const after = await flushedCampaign(t, campaignId);
     expect(after.conversions).toBe(before.conversions + 1);
+  });
+
+  it('should roll back a click whose group commit the database took only after the click was answered 503', async () => {
+    // an application whose handler deadline is 2 s, beside the first one on the same database (through the proxy)
+    const target = new URL(TEST_DATABASE_URL);
+    target.port = String(proxy.port);
+    const late = await startTestApp({ DATABASE_URL: target.toString(), HANDLER_TIMEOUT_MS: '2000' }, { dropSchema: false });
+    try {
+      const user = newUser();
+      const [ad] = await fetchAds(late, publisher.apiKey, block, user);
+      const rows = async () => Number((await t.app.get(DataSource).query('SELECT COUNT(*) AS n FROM clicks WHERE messengerUserId = ?', [user]))[0].n);
+      const before = await flushedCampaign(t, campaignId);
+      // the database freezes once the click was checked and bound, as its group commit is sent
+      const writer = late.app.get(StatsWriterService);
+      const recordClick = writer.recordClick.bind(writer);
+      writer.recordClick = (click) => {
+        proxy.freeze();
+        return recordClick(click);
+      };
+      const answered = clickAd(late, publisher.apiKey, ad, user);
+      const refused = await answered;
+      writer.recordClick = recordClick;
+      expect(refused.status).toBe(503);
+      expect(refused.body.message).toBe('request timed out; retry later');
+      // the database wakes after the answer: the group commit reaches it past its deadline and rolls back
+      proxy.resume();
+      for (let i = 0; i < 10; i++) {
+        expect(await rows()).toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // sent again, the click counts once
+      const again = await clickAd(late, publisher.apiKey, ad, user);
+      expect(again.body.data.msg).toBe('click counted');
+      expect(await rows()).toBe(1);
+      await flushStats(late);
+      const after = await flushedCampaign(t, campaignId);
+      expect(after.clicks).toBe(before.clicks + 1);
+      expect(after.cost).toBeCloseTo(before.cost + PRICE, 6);
+    } finally {
+      proxy.resume();
+      await late.close();
+    }
   });
 
   it('should answer a postback 503 at the read deadline while the database is frozen, storing nothing', async () => {

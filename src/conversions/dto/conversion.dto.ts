@@ -85,7 +85,10 @@ export class ConversionSummaryQueryDto {
   @OptionalQueryTimestampMs({ description: 'Start, ms since epoch (default: 30 days before `to`)', example: 1767225600000 })
   from?: number;
 
-  @OptionalQueryTimestampMs({ description: 'End (exclusive), ms since epoch (default: just after now: every event reported so far counts)', example: 1767830400000 })
+  @OptionalQueryTimestampMs({
+    description: 'End (exclusive), ms since epoch (default: just after now: every event reported so far counts)',
+    example: 1767830400000,
+  })
   to?: number;
 }
 
