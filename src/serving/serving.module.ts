@@ -29,7 +29,7 @@ import { CAMPAIGN_STORE, type CampaignStore } from '../campaigns/campaign-store'
 import { STATS_CONFIG, type StatsConfig } from '../stats/stats.config';
 import { EPOCH_CHECK_EVERY_MS } from './state/redis-state-epoch';
 import { BlockOptimizationService } from './block-optimization.service';
-import type { FreshSpend, SpendSource } from './state/spend-reseed';
+import { DatabaseSpendSource } from './state/database-spend-source';
 
 @Module({
   imports: [CampaignsModule, ClickStoreModule, AccountsModule, AdBlocksModule, StatsModule, ProfileStoreModule, ForecastSamplingModule],
@@ -56,23 +56,9 @@ import type { FreshSpend, SpendSource } from './state/spend-reseed';
         statsConfig: StatsConfig,
       ) => {
         if (!redis) return new MemoryServingState();
-        const spendSource: SpendSource = {
-          flush: () => stats.flush(),
-          read: async (campaignIds) => {
-            await stats.flush();
-            const facts = await campaigns.billingFacts(campaignIds);
-            const unwritten = stats.unwrittenSpend(new Set(campaignIds));
-            const fresh = new Map<string, FreshSpend>();
-            for (const [id, row] of facts) {
-              const extra = unwritten.get(id) ?? 0;
-              fresh.set(id, { spentMicros: row.spentMicros + extra, daySpentMicros: row.daySpentMicros + extra, spentDay: row.spentDay });
-            }
-            return fresh;
-          },
-          // every process sees a loss within an epoch check and then writes what it served: a flush, and a margin
-          settleMs: EPOCH_CHECK_EVERY_MS + statsConfig.statsFlushMs + 1000,
-          recentLossMs: EPOCH_CHECK_EVERY_MS + 2 * statsConfig.statsFlushMs + 1000 + config.indexRefreshMs,
-        };
+        // every process sees a loss within an epoch check and then writes what it served: a flush, and a margin
+        const settleMs = EPOCH_CHECK_EVERY_MS + statsConfig.statsFlushMs + 1000;
+        const spendSource = new DatabaseSpendSource(stats, campaigns, settleMs, settleMs + statsConfig.statsFlushMs + config.indexRefreshMs);
         const state = new RedisServingState(
           redis,
           withFields(holderTimings(config.leaseHolderTtlMs), {

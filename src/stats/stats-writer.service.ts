@@ -32,6 +32,12 @@ export interface ImpressionRecord {
  * A click to commit, with the report rollup's country and platform, its budget day, and `commitBy`: when its answer
  * gives up on the write (wall-clock ms), so its group commits only before then (WriteLedger.writeBatch).
  */
+/** Spend this process served and has not written yet: in all, and per budget day (its key). */
+export interface UnwrittenSpend {
+  totalMicros: number;
+  byDay: Map<string, number>;
+}
+
 export type ClickRecord = Click & { country?: string | null; platform?: string | null; day?: string; commitBy?: number };
 
 /** No country or platform known: events reported by the advertiser's server. */
@@ -123,10 +129,14 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
    * Spend of the given campaigns' impressions buffered here and not written yet (a write that failed puts them back):
    * what a fresh read of the database lacks of this process's spend (see src/serving/state/spend-reseed.ts).
    */
-  unwrittenSpend(campaignIds: ReadonlySet<string>): Map<string, number> {
-    const spend = new Map<string, number>();
+  unwrittenSpend(campaignIds: ReadonlySet<string>): Map<string, UnwrittenSpend> {
+    const spend = new Map<string, UnwrittenSpend>();
     for (const delta of this.deltas.values()) {
-      if (delta.spendMicros > 0 && campaignIds.has(delta.campaignId)) spend.set(delta.campaignId, (spend.get(delta.campaignId) ?? 0) + delta.spendMicros);
+      if (delta.spendMicros <= 0 || !campaignIds.has(delta.campaignId)) continue;
+      let campaign = spend.get(delta.campaignId);
+      if (campaign === undefined) spend.set(delta.campaignId, (campaign = { totalMicros: 0, byDay: new Map() }));
+      campaign.totalMicros += delta.spendMicros;
+      campaign.byDay.set(delta.day, (campaign.byDay.get(delta.day) ?? 0) + delta.spendMicros);
     }
     return spend;
   }
