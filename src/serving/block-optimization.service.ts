@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { PACING_MARGIN } from '../campaigns/pacing';
 import { Clock } from '../common/clock';
@@ -16,7 +16,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Only campaigns with a block to hold back first are kept; every other one paces as without optimization.
  */
 @Injectable()
-export class BlockOptimizationService implements OnModuleInit, OnApplicationShutdown {
+export class BlockOptimizationService implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(BlockOptimizationService.name);
   private plans = new Map<string, CampaignBlockPlan>();
   private timer: NodeJS.Timeout | undefined;
@@ -30,8 +30,12 @@ export class BlockOptimizationService implements OnModuleInit, OnApplicationShut
     @Inject(SERVING_CONFIG) private readonly config: ServingConfig,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     this.campaigns.useBlockPlans((campaignId, event) => this.planOf(campaignId, event));
+  }
+
+  /** The first read once every module is up: the campaign index has loaded its campaigns by then. */
+  async onApplicationBootstrap(): Promise<void> {
     await this.refresh().catch((error) => this.logger.warn({ err: error }, 'optimization refresh failed'));
     this.timer = setInterval(
       () => void this.refresh().catch((error) => this.logger.warn({ err: error }, 'optimization refresh failed')),
