@@ -409,8 +409,11 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     expectClean(result);
   }, 150_000);
 
-  /** A MariaDB fault phase (frozen or killed): ads answered from memory and Redis at their usual speed meanwhile. */
-  async function mariaDbFault(name: string, fault: () => Promise<string>) {
+  /**
+   * A MariaDB fault phase (frozen or killed): ads answered from memory and Redis at their usual speed meanwhile, their
+   * p99 at most `adP99Ms`.
+   */
+  async function mariaDbFault(name: string, adP99Ms: number, fault: () => Promise<string>) {
     const pids = cluster.apis.map((api) => api!.pid);
     const before = await settledAudit();
     let faultInfo = '';
@@ -447,11 +450,9 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       ...auditLines(result),
     ]);
     expect(cluster.apis.map((api) => api!.running && api!.pid)).toEqual(pids);
-    // the bars: ads answered without the database, none waiting a second (docs/CONTRACT.md §21). The p99 of 100 ms the
-    // issue asks for is printed above and not held yet: the answers slow down around SIGCONT and the restart
-    // (docs/OPERATIONS.md, "Faults").
+    // the bars: ads answered without the database (docs/CONTRACT.md §21), ≥ 99 % 2xx at the phase's p99
     expect(ads.ok / ads.all).toBeGreaterThanOrEqual(0.99);
-    expect(during.percentile('ad', 0.99)).toBeLessThanOrEqual(1000);
+    expect(during.percentile('ad', 0.99)).toBeLessThanOrEqual(adP99Ms);
     // a click or conversion is counted or refused (503 + Retry-After), never failed; nothing refused is stored after.
     // A conversion's write is rolled back past its deadline (src/common/write-deadline.ts): none is stored after its
     // 503. A click group commit held by the frozen database rolls back once its clicks were answered (its guard
@@ -469,7 +470,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
   }
 
   it(`B2f. MariaDB frozen (SIGSTOP) ${MARIADB_FREEZE_MS / 1000} s under load: ads 2xx at their usual speed, clicks counted or refused at once`, async () => {
-    await mariaDbFault('B2f. MariaDB frozen (SIGSTOP) under load', async () => {
+    await mariaDbFault('B2f. MariaDB frozen (SIGSTOP) under load', 100, async () => {
       const frozenAt = Date.now();
       process.kill(cluster.mariadb!.pid, 'SIGSTOP');
       await sleep(MARIADB_FREEZE_MS);
@@ -479,7 +480,9 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
   }, 240_000);
 
   it('B2k. MariaDB killed (SIGKILL), restarted 10 s later, under load: ads 2xx at their usual speed, nothing lost', async () => {
-    await mariaDbFault('B2k. MariaDB killed (SIGKILL) under load', async () => {
+    // the restart's crash recovery and the APIs' catching up share the two cores with the load: its p99 has reached
+    // 177 ms, so the bar held here is 250 ms (docs/OPERATIONS.md, "Faults")
+    await mariaDbFault('B2k. MariaDB killed (SIGKILL) under load', 250, async () => {
       const killed = await cluster.mariadb!.stop('SIGKILL');
       const downAt = Date.now();
       await sleep(MARIADB_DOWN_MS);
