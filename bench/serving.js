@@ -36,7 +36,7 @@
  */
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, pidOf } = require('./lib');
+const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, machineMeter, pidOf } = require('./lib');
 const { loadAtRate } = require('./lib/fixed-rate');
 const { measureWarmup } = require('./warmup');
 const seed = require('./lib/seed');
@@ -633,6 +633,7 @@ async function twoProcessRounds({ services, bares, urls, fetchRequests, clickHea
     generator: process.pid,
   });
   const threads = mainThreadMeter({ 'service 1': services[0].child.pid, 'service 2': services[1].child.pid, redis });
+  const machine = machineMeter();
   const connections = 25;
   const both = (kind, options, amount, duration = DURATION) =>
     Promise.all(
@@ -643,7 +644,9 @@ async function twoProcessRounds({ services, bares, urls, fetchRequests, clickHea
   const runPair = async (name, kind, options, amount) => {
     const measure = cpu.start();
     const measureThreads = threads.start();
+    const measureMachine = machine.start();
     const halves = await both(kind, options, amount);
+    const machineBusy = measureMachine();
     const total = halves[0].total + halves[1].total;
     const seconds = Math.max(halves[0].seconds, halves[1].seconds);
     const used = measure(total);
@@ -660,6 +663,7 @@ async function twoProcessRounds({ services, bares, urls, fetchRequests, clickHea
       non2xx: halves[0].non2xx + halves[1].non2xx,
       errors: halves[0].errors + halves[1].errors,
       busy: measureThreads(),
+      machineBusy,
       cpu: {
         server: kind === 'services' ? used.service1 + used.service2 : used.bare1 + used.bare2,
         redis: used.redis,
@@ -674,7 +678,7 @@ async function twoProcessRounds({ services, bares, urls, fetchRequests, clickHea
       .join(', ');
     say(
       `  ${name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}; ` +
-        `each process ${row.each.map((rps) => rps.toFixed(0)).join(' + ')}; CPU µs per request: ${cpuText} (server: both processes)`,
+        `each process ${row.each.map((rps) => rps.toFixed(0)).join(' + ')}; CPU µs per request: ${cpuText} (server: both processes); the machine's cores ${machineBusy === null ? 'not measured' : `${(machineBusy * 100).toFixed(0)} % busy`}`,
     );
     return row;
   };
@@ -714,6 +718,7 @@ async function twoProcessRounds({ services, bares, urls, fetchRequests, clickHea
  */
 function twoProcessLines(pair, saturated) {
   const percent = (share) => `${(share * 100).toFixed(0)} %`;
+  const machineText = (runs) => (runs.every((run) => run.machineBusy !== null) ? percent(mean(runs.map((run) => run.machineBusy))) : 'not measured');
   const rates = (runs) =>
     `${mean(runs.map((run) => run.rps)).toFixed(0)}/s in all (${[0, 1].map((i) => mean(runs.map((run) => run.each[i])).toFixed(0)).join(' + ')})`;
   const againstOne = (runs, single) => {
@@ -733,7 +738,8 @@ function twoProcessLines(pair, saturated) {
     lines.push(
       `two processes, ad fetch at saturation, CPU µs per request: services ${cost('server')}, Redis ${cost('redis')}, MySQL ${cost('mysql')}, ` +
         `load generator ${cost('generator')}; main threads busy: service 1 ${busy('service 1')}, service 2 ${busy('service 2')}, Redis ${busy('redis')}; ` +
-        `cores busy ${percent(mean(pair.fetch.map(coresBusy)))} (two bare Fastify: ${percent(mean(pair.fetch.map((run) => coresBusy(run.bare))))})`,
+        `cores busy ${percent(mean(pair.fetch.map(coresBusy)))} (two bare Fastify: ${percent(mean(pair.fetch.map((run) => coresBusy(run.bare))))}); ` +
+        `the whole machine's cores busy ${machineText(pair.fetch)} (two bare Fastify: ${machineText(pair.fetch.map((run) => run.bare))}), the rest taken by processes outside the bench`,
     );
   }
   if (pair.click.length > 0) {
