@@ -24,15 +24,19 @@
  * 10), BENCH_CAMPAIGNS (10000), BENCH_PROFILES (100000), BENCH_LOG_LEVEL (the service's LOG_LEVEL, info),
  * BENCH_ROUNDS (2: saturation runs alternate bare Fastify and the service, A B A B, and the ratios are averaged),
  * BENCH_CLICKS (40000: first clicks on served ads prepared for each round; its click run sends exactly these),
- * BENCH_PHASES (saturation,fixed,floors,warmup, run in that order: which parts to run, e.g. `fixed` alone to look at latency; `floors`
- * loads bench/lib/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route cannot skip;
- * `warmup` stops the service and measures a fresh one from the moment /health answers, bench/warmup.js),
+ * BENCH_PHASES (saturation,fixed,floors,twoproc,warmup, run in that order: which parts to run, e.g. `fixed` alone to look at
+ * latency; `floors` loads bench/lib/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route
+ * cannot skip; `twoproc`, on MySQL + Redis only, starts a second service process on the same stores and loads both at
+ * once against two bare Fastify processes loaded the same way, as one process per core is run; `warmup` stops the
+ * service and measures a fresh one from the moment /health answers, bench/warmup.js; a profile none of the phases
+ * asked for applies to is skipped, so `BENCH_PHASES=twoproc` seeds MySQL + Redis only),
  * BENCH_WARMUP_RUNS (3: fresh processes measured one after the other; target 4 is judged on their median),
- * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after).
+ * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after, then the second
+ * service process and the second bare Fastify of the twoproc phase).
  */
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, pidOf } = require('./lib');
+const { ROOT, startServer, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, machineMeter, pidOf } = require('./lib');
 const { loadAtRate } = require('./lib/fixed-rate');
 const { measureWarmup } = require('./warmup');
 const seed = require('./lib/seed');
@@ -62,15 +66,21 @@ const FIXED_RATE_CLICKS = 2000 * DURATION;
  * process, and every run's figure is printed beside it.
  */
 const WARMUP_RUNS = Math.max(1, Number(process.env.BENCH_WARMUP_RUNS || 3));
-const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,fixed,floors,warmup').split(','));
+const PHASES = new Set((process.env.BENCH_PHASES || 'saturation,fixed,floors,twoproc,warmup').split(',').map((phase) => phase.trim()));
+/** The phases each profile runs: the embedded profile is one process by design (docs/SCALING.md), so not twoproc. */
+const STORE_PHASES = { mysql: ['saturation', 'fixed', 'floors', 'twoproc', 'warmup'], embedded: ['saturation', 'fixed', 'floors', 'warmup'] };
 const STORES = (process.env.BENCH_STORES || 'mysql,embedded').split(',').map((store) => store.trim());
 const EMBEDDED_DIR = '/tmp/adnet-bench-embedded';
 // Two benches on one machine must not share ports: the second would seed and load the first one's servers.
 const FLOOR_PORT = Number(process.env.BENCH_PORT_BASE || 3997);
 const SERVICE_PORT = FLOOR_PORT + 1;
 const BARE_PORT = FLOOR_PORT + 2;
+const SECOND_SERVICE_PORT = FLOOR_PORT + 3;
+const SECOND_BARE_PORT = FLOOR_PORT + 4;
 const SERVICE = `http://127.0.0.1:${SERVICE_PORT}`;
 const BARE = `http://127.0.0.1:${BARE_PORT}`;
+const SECOND_SERVICE = `http://127.0.0.1:${SECOND_SERVICE_PORT}`;
+const SECOND_BARE = `http://127.0.0.1:${SECOND_BARE_PORT}`;
 const FLOOR = `http://127.0.0.1:${FLOOR_PORT}`;
 
 const api = seed.apiOf(SERVICE);
@@ -119,6 +129,10 @@ async function main() {
   const results = [];
   for (const store of STORES) {
     if (store !== 'mysql' && store !== 'embedded') throw new Error(`BENCH_STORES: unknown profile ${store} (mysql, embedded)`);
+    if (!STORE_PHASES[store].some((phase) => PHASES.has(phase))) {
+      say(`\nbench (${store}): skipped, none of BENCH_PHASES (${[...PHASES].join(',')}) runs on this profile`);
+      continue;
+    }
     results.push({ store, ...(await benchStore(store)) });
   }
   const clicks = Object.fromEntries(results.map(({ store, clickRps }) => [store, clickRps]));
@@ -165,6 +179,8 @@ async function benchStore(store) {
   };
   const service = await startServer('service', path.join(ROOT, 'dist/src/main.js'), serviceEnv, `${SERVICE}/health`, `/tmp/adnet-bench-service-${store}.log`);
   let floor;
+  /** The twoproc phase's second service process and second bare Fastify. */
+  let secondService, secondBare;
 
   try {
     let started = Date.now();
@@ -217,9 +233,12 @@ async function benchStore(store) {
       `sample of 400 ad requests: ${fetchAds.toFixed(2)} ads and ${fetchBytes} bytes per answer, ${sample.filter((answer) => answer.ads === 0).length} empty`,
     );
 
-    // Clicks need served impressions: one ad for each of many users, clicked once each. Each saturation round, and the
-    // fixed-rate run, clicks its own users, so all of their clicks are first clicks.
-    const clickUsers = Array.from({ length: CLICKS_PER_ROUND * ROUNDS + FIXED_RATE_CLICKS }, (_, i) => `bench-clicker-${i}`);
+    // Clicks need served impressions: one ad for each of many users, clicked once each. Each saturation round (the
+    // single process's, then the two processes'), and the fixed-rate run, clicks its own users, so all of their clicks
+    // are first clicks.
+    const twoProcesses = PHASES.has('twoproc') && store === 'mysql';
+    const clickRoundCount = ROUNDS * (twoProcesses ? 2 : 1);
+    const clickUsers = Array.from({ length: CLICKS_PER_ROUND * clickRoundCount + FIXED_RATE_CLICKS }, (_, i) => `bench-clicker-${i}`);
     const clickBodies = (
       await inParallel(
         clickUsers.map((user) => async () => {
@@ -271,9 +290,10 @@ async function benchStore(store) {
     say(
       `bare Fastify answers ${fetchBytes} bytes with ${Math.round(fetchAds)} ads to GET, ${Buffer.byteLength(clickAnswer)} bytes to POST (the service's own sizes)`,
     );
-    // the saturation rounds' shares, then the fixed-rate run's (what the preparation could not serve is missing at the end)
-    const clickRounds = Array.from({ length: ROUNDS + 1 }, (_, round) =>
-      clickBodies.slice(round * CLICKS_PER_ROUND, round === ROUNDS ? undefined : (round + 1) * CLICKS_PER_ROUND),
+    // the saturation rounds' shares (one process's rounds, then two processes'), then the fixed-rate run's, the last
+    // (what the preparation could not serve is missing at the end)
+    const clickRounds = Array.from({ length: clickRoundCount + 1 }, (_, round) =>
+      clickBodies.slice(round * CLICKS_PER_ROUND, round === clickRoundCount ? undefined : (round + 1) * CLICKS_PER_ROUND),
     );
     let clickRound = 0;
     let nextClick = 0;
@@ -371,7 +391,7 @@ async function benchStore(store) {
       // The p99 of the least an ad request must do on this profile, at the same load: bare Fastify plus the one Redis
       // round trip that every ad request makes (on the embedded profile the floor is bare Fastify itself).
       if (store === 'mysql') floorFixed = await run('floor: bare + 1 Redis GET @2000/s', { url: FLOOR, requests: fetchRequests, ...fixed });
-      clickRound = ROUNDS;
+      clickRound = clickRoundCount;
       nextClick = 0;
       clickFixed = await run('POST click @2000/s', { url: SERVICE, headers: clickHeaders, requests: clickRequests, ...fixed });
       // The yardstick of the earlier figures, for comparison: autocannon's per-second quota, sent in bursts.
@@ -402,6 +422,46 @@ async function benchStore(store) {
         ],
       });
       floors.durable.ratio = floors.durable.rps / bareDurable.rps;
+    }
+
+    // Two API processes on one machine, one per core (docs/SCALING.md, step 1), on the same MySQL and Redis: the second
+    // starts on the first one's data (DB_MIGRATE=false: the first ran the migrations, as a deploy step would). The load
+    // generator loads both at once against two bare Fastify processes loaded the same way, in alternating rounds.
+    let pair;
+    if (twoProcesses) {
+      say(`two processes: a second service process on port ${SECOND_SERVICE_PORT} and a second bare Fastify, the same stores and answers`);
+      secondBare = await startServer(
+        'bare fastify 2',
+        path.join(__dirname, 'lib', 'bare-fastify.js'),
+        { PORT: String(SECOND_BARE_PORT), ...answerSizes },
+        `${SECOND_BARE}/`,
+        '/tmp/adnet-bench-bare-2.log',
+      );
+      secondService = await startServer(
+        'service',
+        path.join(ROOT, 'dist/src/main.js'),
+        { ...serviceEnv, PORT: String(SECOND_SERVICE_PORT), DB_MIGRATE: 'false' },
+        `${SECOND_SERVICE}/health`,
+        `/tmp/adnet-bench-service-${store}-2.log`,
+      );
+      pair = await twoProcessRounds({
+        services: [service, secondService],
+        bares: [bare, secondBare],
+        urls: { services: [SERVICE, SECOND_SERVICE], bares: [BARE, SECOND_BARE] },
+        fetchRequests,
+        clickHeaders,
+        clickRequests,
+        // each round clicks its own share of the prepared clicks, after the single process's rounds
+        startClickRound: (round) => {
+          clickRound = ROUNDS + round - 1;
+          nextClick = 0;
+          return clickRounds[clickRound].length;
+        },
+        clicksSent: () => Math.min(nextClick, clickRounds[clickRound].length),
+        rows,
+      });
+      await secondService.stop();
+      await secondBare.stop();
     }
 
     // Target 4: a fresh process on the same data, loaded at saturation from the moment /health answers.
@@ -482,14 +542,17 @@ async function benchStore(store) {
     if (store === 'mysql' && saturated.fetch.length > 0 && saturated.click.length > 0) {
       for (const line of capacityModel(saturated.fetch, saturated.click)) result(line);
     }
+    for (const line of pair ? twoProcessLines(pair, saturated) : []) result(line);
     for (const line of warmup?.lines ?? []) result(line);
     if (floors.redis) result(`floor: one Redis read per request leaves ${(floors.redis.ratio * 100).toFixed(0)} % of bare Fastify`);
     if (floors.durable)
       result(`floor: one durable row per request leaves ${(floors.durable.ratio * 100).toFixed(0)} % of bare Fastify (${floors.durable.rps.toFixed(0)} req/s)`);
   } finally {
     await service.stop();
+    await secondService?.stop();
     await floor?.stop();
     await bare?.stop();
+    await secondBare?.stop();
   }
   return { lines: results, clickRps };
 }
@@ -543,6 +606,150 @@ async function besideIdleProbe(work) {
   const pauses = /(\d+) pauses over (\d+) ms \(longest (\d+) ms\)/.exec(report);
   row.idleGaps = pauses ? `${pauses[1]} pauses over ${pauses[2]} ms, longest ${pauses[3]} ms` : 'not measured';
   return row;
+}
+
+/**
+ * The twoproc phase's saturation rounds (BENCH_ROUNDS, A B A B like the single process's): in each, the two bare
+ * Fastify processes, then the two service processes, on the ad fetch and then on the click, each pair loaded at once
+ * with 50 connections in all. Every run prints and adds to `rows` one line like the single process's runs, with each
+ * process's own req/s beside the total.
+ *
+ * The load is split by two autocannon runs at once, one per port and 25 connections each, summed: bench/lib's `load`
+ * is one autocannon run against one URL answering that run's req/s, latencies and refusals, so two of them side by
+ * side need nothing new in bench/lib and show each process's share (an uneven split shows at once), where one
+ * generator alternating ports would hide it. Both runs share this process's event loop, as one generator alternating
+ * ports would: what the generator costs a request is the same either way, and the same for the bare pair. A click run
+ * sends the round's prepared first clicks, half to each process; its rate is all of them over the slower half's time.
+ */
+async function twoProcessRounds({ services, bares, urls, fetchRequests, clickHeaders, clickRequests, startClickRound, clicksSent, rows }) {
+  const redis = pidOf('redis-server');
+  const cpu = cpuMeter({
+    service1: services[0].child.pid,
+    service2: services[1].child.pid,
+    bare1: bares[0].child.pid,
+    bare2: bares[1].child.pid,
+    redis,
+    mysql: pidOf('mariadbd') ?? pidOf('mysqld'),
+    generator: process.pid,
+  });
+  const threads = mainThreadMeter({ 'service 1': services[0].child.pid, 'service 2': services[1].child.pid, redis });
+  const machine = machineMeter();
+  const connections = 25;
+  const both = (kind, options, amount, duration = DURATION) =>
+    Promise.all(
+      urls[kind].map((url, i) =>
+        load({ duration, connections, ...options, url, amount: amount === undefined ? undefined : i === 0 ? Math.ceil(amount / 2) : Math.floor(amount / 2) }),
+      ),
+    );
+  const runPair = async (name, kind, options, amount) => {
+    const measure = cpu.start();
+    const measureThreads = threads.start();
+    const measureMachine = machine.start();
+    const halves = await both(kind, options, amount);
+    const machineBusy = measureMachine();
+    const total = halves[0].total + halves[1].total;
+    const seconds = Math.max(halves[0].seconds, halves[1].seconds);
+    const used = measure(total);
+    const row = {
+      name,
+      rps: amount === undefined ? halves[0].rps + halves[1].rps : total / seconds,
+      // a click run's halves over the pair's time, so that they add up to its rate
+      each: halves.map((half) => (amount === undefined ? half.rps : half.total / seconds)),
+      // the worse of the two processes' percentiles: two runs' percentiles do not add up to the pair's
+      p50: Math.max(halves[0].p50, halves[1].p50),
+      p99: Math.max(halves[0].p99, halves[1].p99),
+      total,
+      seconds,
+      non2xx: halves[0].non2xx + halves[1].non2xx,
+      errors: halves[0].errors + halves[1].errors,
+      busy: measureThreads(),
+      machineBusy,
+      cpu: {
+        server: kind === 'services' ? used.service1 + used.service2 : used.bare1 + used.bare2,
+        redis: used.redis,
+        mysql: used.mysql,
+        generator: used.generator,
+      },
+    };
+    rows.push(row);
+    const cpuText = Object.entries(row.cpu)
+      .filter(([, micros]) => micros !== undefined)
+      .map(([part, micros]) => `${part} ${micros.toFixed(0)}`)
+      .join(', ');
+    say(
+      `  ${name}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, non-2xx ${row.non2xx}; ` +
+        `each process ${row.each.map((rps) => rps.toFixed(0)).join(' + ')}; CPU µs per request: ${cpuText} (server: both processes); the machine's cores ${machineBusy === null ? 'not measured' : `${(machineBusy * 100).toFixed(0)} % busy`}`,
+    );
+    return row;
+  };
+
+  say('two processes: warming up');
+  await both('bares', {}, undefined, 3);
+  await both('services', { requests: fetchRequests }, undefined, 3);
+  const pair = { fetch: [], click: [], clicks: 0 };
+  for (let round = 1; round <= ROUNDS; round++) {
+    say(`two processes at saturation, 2 x 25 connections, round ${round} of ${ROUNDS}`);
+    const bareFetch = await runPair(`bare fastify x2 (2 x 25 conn) #${round}a`, 'bares', { requests: fetchRequests });
+    const fetch = await runPair(`GET matching/ad limit 5, 2 processes (2 x 25 conn) #${round}`, 'services', { requests: fetchRequests });
+    fetch.bare = bareFetch;
+    fetch.ratio = fetch.rps / bareFetch.rps;
+    pair.fetch.push(fetch);
+    const bareClick = await runPair(`bare fastify x2 (2 x 25 conn) #${round}b`, 'bares', { headers: clickHeaders, requests: clickRequests });
+    const amount = startClickRound(round);
+    if (amount < 2) continue;
+    const click = await runPair(
+      `POST ad/event/report click, 2 processes (2 x 25 conn) #${round}`,
+      'services',
+      { headers: clickHeaders, requests: clickRequests },
+      amount,
+    );
+    pair.clicks += clicksSent();
+    click.bare = bareClick;
+    click.ratio = click.rps / bareClick.rps;
+    pair.click.push(click);
+  }
+  return pair;
+}
+
+/**
+ * The twoproc phase's result lines: the two processes' ad fetches and clicks per second in all against two bare
+ * Fastify processes, beside one process's from this run's saturation rounds (when they ran), and where the fetch's
+ * CPU went.
+ */
+function twoProcessLines(pair, saturated) {
+  const percent = (share) => `${(share * 100).toFixed(0)} %`;
+  const machineText = (runs) => (runs.every((run) => run.machineBusy !== null) ? percent(mean(runs.map((run) => run.machineBusy))) : 'not measured');
+  const rates = (runs) =>
+    `${mean(runs.map((run) => run.rps)).toFixed(0)}/s in all (${[0, 1].map((i) => mean(runs.map((run) => run.each[i])).toFixed(0)).join(' + ')})`;
+  const againstOne = (runs, single) => {
+    if (single.length === 0) return 'one process: not measured in this run (BENCH_PHASES without saturation)';
+    const one = mean(single.map((run) => run.rps));
+    return `one process in this run: ${one.toFixed(0)}/s, ${percent(mean(single.map((run) => run.ratio)))} of one bare Fastify; two give ${(mean(runs.map((run) => run.rps)) / one).toFixed(2)}x one`;
+  };
+  const lines = [];
+  if (pair.fetch.length > 0) {
+    const ratios = pair.fetch.map((run) => run.ratio);
+    lines.push(
+      `two processes, ad fetch at saturation: ${rates(pair.fetch)}, ${percent(mean(ratios))} of two bare Fastify processes ` +
+        `(rounds: ${ratios.map(percent).join(', ')}; two bare: ${mean(pair.fetch.map((run) => run.bare.rps)).toFixed(0)}/s); ${againstOne(pair.fetch, saturated.fetch)}`,
+    );
+    const cost = (part) => mean(pair.fetch.map((run) => run.cpu[part] ?? 0)).toFixed(0);
+    const busy = (name) => percent(mean(pair.fetch.map((run) => run.busy[name] ?? 0)));
+    lines.push(
+      `two processes, ad fetch at saturation, CPU µs per request: services ${cost('server')}, Redis ${cost('redis')}, MySQL ${cost('mysql')}, ` +
+        `load generator ${cost('generator')}; main threads busy: service 1 ${busy('service 1')}, service 2 ${busy('service 2')}, Redis ${busy('redis')}; ` +
+        `cores busy ${percent(mean(pair.fetch.map(coresBusy)))} (two bare Fastify: ${percent(mean(pair.fetch.map((run) => coresBusy(run.bare))))}); ` +
+        `the whole machine's cores busy ${machineText(pair.fetch)} (two bare Fastify: ${machineText(pair.fetch.map((run) => run.bare))}), the rest taken by processes outside the bench`,
+    );
+  }
+  if (pair.click.length > 0) {
+    const ratios = pair.click.map((run) => run.ratio);
+    lines.push(
+      `two processes, click report at saturation: ${rates(pair.click)}, ${percent(mean(ratios))} of two bare Fastify processes ` +
+        `(rounds: ${ratios.map(percent).join(', ')}); ${againstOne(pair.click, saturated.click)}; ${pair.clicks} clicks, each the first click of its impression`,
+    );
+  }
+  return lines;
 }
 
 /** Clicks per ad request assumed by the capacity model (an answer of several ads, a few per cent clicked). */

@@ -137,6 +137,35 @@ function mainThreadMeter(pids) {
   };
 }
 
+/**
+ * The share of all the machine's cores busy with anything (Linux /proc/stat, every process of the machine counted,
+ * the bench's own and others'): beside the share the bench's processes took, it shows how much of the machine
+ * something else took during a run. Answers null where /proc/stat cannot be read.
+ */
+function machineMeter() {
+  const read = () => {
+    try {
+      const fields = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      // user nice system idle iowait irq softirq steal: idle and iowait are the cores' idle time
+      const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+      return { total, idle: fields[3] + fields[4] };
+    } catch {
+      return null;
+    }
+  };
+  return {
+    /** Starts a measure; its stop() answers the busy share of all cores since, or null. */
+    start() {
+      const before = read();
+      return () => {
+        const after = read();
+        if (!before || !after || after.total === before.total) return null;
+        return 1 - (after.idle - before.idle) / (after.total - before.total);
+      };
+    },
+  };
+}
+
 /** User plus system CPU seconds of a process or thread, from its /proc stat file; null when it cannot be read. */
 function cpuSecondsOf(statPath) {
   const ticksPerSecond = 100; // USER_HZ, 100 on Linux
@@ -176,4 +205,4 @@ function table(rows) {
   return [format(header), ...lines.map(format)].join('\n');
 }
 
-module.exports = { ROOT, startServer, startScriptNodeFlags, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, pidOf };
+module.exports = { ROOT, startServer, startScriptNodeFlags, load, inParallel, table, sleep, cpuMeter, mainThreadMeter, machineMeter, pidOf };
