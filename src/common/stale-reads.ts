@@ -20,15 +20,26 @@ export class StaleReads {
   private readonly logger = new Logger('StaleReads');
   /** Per cache: entries answered past their life (each starts a reload, unless one is under way). */
   readonly answered = new Map<string, number>();
-  /** Caches whose last reload failed. */
-  private readonly failing = new Set<string>();
+  /** Caches whose last reload failed, and when one of their entries may be tried again. */
+  private readonly failing = new Map<string, number>();
   private readonly reloading = new Set<string>();
+
+  constructor(
+    /**
+     * After a failed reload a cache's entries are not reloaded again for this long: a database that refuses at once
+     * (stopped, killed) would otherwise take a connection attempt per request and entry.
+     */
+    private readonly retryAfterFailureMs = RETRY_AFTER_FAILURE_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** An entry of `cache` answered past its life: `reload` runs in the background, once at a time per entry. */
   stale(cache: string, key: string, reload: () => Promise<unknown>): void {
     this.answered.set(cache, (this.answered.get(cache) ?? 0) + 1);
     const id = `${cache}\u0000${key}`;
     if (this.reloading.has(id)) return;
+    const retryAt = this.failing.get(cache);
+    if (retryAt !== undefined && this.now() < retryAt) return;
     this.reloading.add(id);
     reload().then(
       () => {
@@ -37,13 +48,16 @@ export class StaleReads {
       },
       (error: unknown) => {
         this.reloading.delete(id);
-        if (this.failing.has(cache)) return;
-        this.failing.add(cache);
-        this.logger.warn({ err: error }, `${cache}: reload from the database failed; entries are answered stale until it succeeds`);
+        const known = this.failing.has(cache);
+        this.failing.set(cache, this.now() + this.retryAfterFailureMs);
+        if (!known) this.logger.warn({ err: error }, `${cache}: reload from the database failed; entries are answered stale until it succeeds`);
       },
     );
   }
 }
+
+/** See StaleReads: a failing cache's reloads are tried again at most this often. */
+const RETRY_AFTER_FAILURE_MS = 1000;
 
 /** The one per process (caches of several features report to it). */
 export const staleReads = new StaleReads();
