@@ -151,16 +151,27 @@ function runCommand(command, args, out, { env = {}, cwd = root, report } = {}) {
     const started = Date.now();
     let reportSeenAt = null;
     let stoppedFor = null;
-    const stop = (reason) => {
-      stoppedFor = reason;
+    const kill = () => {
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
     };
+    const stop = (reason) => {
+      stoppedFor = reason;
+      if (reason !== 'lingered') return kill();
+      // what holds it: the preloaded report-open-handles.js prints its handles, then the stop
+      try {
+        process.kill(child.pid, 'SIGUSR2');
+      } catch {
+        // gone meanwhile
+      }
+      setTimeout(kill, 1000);
+    };
     const watch = report
       ? setInterval(() => {
+          if (stoppedFor !== null) return;
           if (reportSeenAt === null && existsSync(report) && statSync(report).size > 0) reportSeenAt = Date.now();
           if (reportSeenAt !== null && Date.now() - reportSeenAt > EXIT_GRACE_MS) stop('lingered');
           else if (reportSeenAt === null && Date.now() - started > STAGE_LIMIT_MS) stop('timedOut');
@@ -183,8 +194,9 @@ async function jestStage(label, args, { env = {}, config = 'jest.config.js', bes
   const started = Date.now();
   const out = output(label, beside);
   const report = path.join(reportDir, `${results.length}-${Math.random().toString(36).slice(2)}.json`);
+  const preload = `--require ${path.join(__dirname, 'support', 'report-open-handles.js')}`;
   const result = await runCommand(process.execPath, [jestBin, '--config', config, ...args, ...extraArgs, '--json', '--outputFile', report], out, {
-    env,
+    env: { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' ') },
     report,
   });
   const ms = Date.now() - started;
