@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
+import { closeTestRedis, deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
 import { batchStatus, countRows, PROFILE_BATCH, PROFILE_CSV, storedProfile, waitForBatch } from '../support/profile-helpers';
 import { expectValidationError, newUser, UNKNOWN_ID } from '../support/serving-fixtures';
 import { ADMIN_KEY, startTestApp, TestApp } from '../support/test-app';
@@ -111,7 +111,7 @@ describe(`Profile uploads name their publisher: publisherId [${TEST_PROFILE}]`, 
         }
       } finally {
         await deleteTestRedisKeys(redis, prefix, await testRedisKeys(redis, prefix));
-        await redis.quit();
+        await closeTestRedis(redis);
       }
     },
   );

@@ -8,7 +8,7 @@ import { describeServingStateContract } from '../../src/serving/state/serving-st
 import { DAY_COUNTER_TTL_S } from '../../src/serving/state/redis-lease-holder';
 import { BILL_EVERY_MS } from '../../src/serving/state/redis-serve-state';
 import { ClickRequest, IMPRESSION_WINDOW_MS, ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
-import { deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
+import { closeTestRedis, deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
 
 // The state of the profile under test: Redis (Lua scripts) on the MySQL + Redis profile, memory on the embedded one.
 if (TEST_PROFILE === 'mysql') {
@@ -19,7 +19,7 @@ if (TEST_PROFILE === 'mysql') {
   afterAll(async () => {
     const prefix = `adnet-state-test:${process.pid}:`;
     await deleteTestRedisKeys(redis, prefix, await testRedisKeys(redis, prefix));
-    await redis.quit();
+    await closeTestRedis(redis);
   });
   /**
    * Every state a test of this file makes (the contract's included) is shut down after it: a state left running keeps
@@ -560,7 +560,7 @@ if (TEST_PROFILE === 'mysql') {
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(3000);
       expect(await counter(stateKeys.daySpent(candidate.campaignId, '2026-01-10'))).toBe(3000);
-      await client.quit();
+      await closeTestRedis(client);
     });
 
     it('should never pass the budget with a bill that finds its lease reclaimed and the budget spent meanwhile, and tell what it waived', async () => {
@@ -592,7 +592,7 @@ if (TEST_PROFILE === 'mysql') {
       await other.beforeApplicationShutdown();
       expect(await counter(spent)).toBe(4000);
       expect(waived).toHaveLength(1);
-      await client.quit();
+      await closeTestRedis(client);
     });
 
     it('should fail a bill asked for while an earlier one is failing, so that nothing it served is counted unbilled', async () => {
@@ -611,7 +611,7 @@ if (TEST_PROFILE === 'mysql') {
       expect(Object.values(await redis.hgetall(stateKeys.campaignLeases(candidate.campaignId)))).toEqual(['3000']);
       await state.beforeApplicationShutdown();
       expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(1000);
-      await client.quit();
+      await closeTestRedis(client);
     });
 
     it('should stop billing from its leases when its heartbeat was not confirmed lately, and leave them to the reclaim', async () => {

@@ -1,5 +1,5 @@
 import Redis, { Cluster, RedisOptions } from 'ioredis';
-import type { RedisClient } from '../../src/redis/redis.module';
+import { closeRedis, type RedisClient } from '../../src/redis/redis.module';
 
 /**
  * Which storage profile the e2e suite runs on: `embedded` (SQLite file, in-process state) or `mysql`
@@ -44,6 +44,14 @@ export function testRedis(options: RedisOptions = {}): RedisClient {
     return { host, port: Number(port) };
   });
   return new Cluster(seeds, { keyPrefix, redisOptions: nodeOptions });
+}
+
+/**
+ * Closes a testRedis client as the application closes its own (src/redis/redis.module.ts): on a cluster `quit` alone
+ * left connections to replicas that a slot refresh was still opening, and they kept a Jest run alive after its report.
+ */
+export function closeTestRedis(client: RedisClient): Promise<void> {
+  return closeRedis(client);
 }
 
 /**

@@ -7,7 +7,7 @@ import { budgetDayAt } from '../../../src/common/time-zone';
 import { REDIS, type RedisClient } from '../../../src/redis/redis.module';
 import { RedisServingState } from '../../../src/serving/state/redis-serving-state';
 import { stateKeys } from '../../../src/serving/state/serving-state';
-import { TEST_PROFILE, testRedis } from '../../support/profile';
+import { closeTestRedis, TEST_PROFILE, testRedis } from '../../support/profile';
 import { ADMIN_KEY, BROWSER_USER_AGENT, startTestApp, TestApp } from '../../support/test-app';
 import { UA } from '../../support/serving-helpers';
 import {
@@ -265,7 +265,7 @@ describe('Abuse: the bill', () => {
         } finally {
           reconnect();
           await others.beforeApplicationShutdown();
-          await othersClient.quit();
+          await closeTestRedis(othersClient);
         }
       });
     });
