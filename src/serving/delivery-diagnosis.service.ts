@@ -174,7 +174,7 @@ export class DeliveryDiagnosisService {
     const plan = await this.optimization.planOf(indexed.id, indexed.optimizationEvent);
     const adBlockId = setting.block?.id ?? null;
     const estimate = adBlockId === null ? undefined : [...plan.preferred, ...plan.heldBack].find((block) => block.adBlockId === adBlockId);
-    const margin = adBlockId === null ? undefined : (this.optimization.marginOn(indexed.id, adBlockId) ?? marginOfPlan(plan, adBlockId));
+    const margin = adBlockId === null ? undefined : marginOfPlan(plan, adBlockId);
     const heldBackFirst = margin !== undefined && margin < PACING_MARGIN;
     const candidate = toCandidate(indexed, setting.now, heldBackFirst ? margin : undefined);
     const preview = await this.state.preview({ userId: null, adBlockId: null, now: setting.now }, [candidate]);

@@ -2,6 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { LruCache } from '../common/lru-cache';
 import type { Queryable } from '../database/queryable';
 import { DependencyUnavailableError } from '../common/errors';
+import { isDuplicateKey } from '../database/duplicate-key';
 
 const MARKER_SQL = 'INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)';
 /**
@@ -10,7 +11,7 @@ const MARKER_SQL = 'INSERT INTO stats_writes (id, createdAt) VALUES (?, ?)';
  * the write waited in its socket thus rolls it back when it wakes, instead of storing clicks already answered 503.
  */
 const COMMIT_GUARD_SQL = 'INSERT INTO stats_writes (id, createdAt) SELECT ?, 0 FROM DUAL WHERE UNIX_TIMESTAMP(NOW(3)) * 1000 >= ?';
-const DUPLICATE_KEY = 'ER_DUP_ENTRY';
+
 /** Placeholders per multi-statement round trip (MySQL): the driver formats a query on the event loop, so a big write goes in a few slices. */
 const MAX_PARAMS_PER_ROUND_TRIP = 4000;
 /** Prepared statements kept per writer on SQLite (a statement's text depends on its row count). */
@@ -68,7 +69,7 @@ export class StatsWritesRepository {
         await statements.runMultiStatement(runner, { sql: `START TRANSACTION;\n${MARKER_SQL}`, params: [writeId, Date.now()] }, last);
       } catch (error) {
         await runner.query('ROLLBACK').catch(() => undefined);
-        if (commitBy !== undefined && codeOf(error) === DUPLICATE_KEY) throw new CommitDeadlineError();
+        if (commitBy !== undefined && isDuplicateKey(error)) throw new CommitDeadlineError();
         // Not committed, or not known to be (the ledger asks the marker): the connection may still hold the open
         // transaction, and a ROLLBACK after a COMMIT changes nothing.
         throw error;
@@ -166,5 +167,3 @@ export class CommitDeadlineError extends DependencyUnavailableError {
     super('database');
   }
 }
-
-const codeOf = (error: unknown) => (error as { driverError?: { code?: string } })?.driverError?.code ?? (error as { code?: string })?.code;
