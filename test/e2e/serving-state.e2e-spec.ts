@@ -8,7 +8,7 @@ import { describeServingStateContract } from '../../src/serving/state/serving-st
 import { DAY_COUNTER_TTL_S } from '../../src/serving/state/redis-lease-holder';
 import { BILL_EVERY_MS } from '../../src/serving/state/redis-serve-state';
 import { ClickRequest, IMPRESSION_WINDOW_MS, ImpressionCandidate, stateKeys } from '../../src/serving/state/serving-state';
-import { closeTestRedis, deleteTestRedisKeys, TEST_PROFILE, testRedis, testRedisKeys } from '../support/profile';
+import { closeTestRedis, deleteTestRedisKeys, TEST_PROFILE, TEST_REDIS_CLUSTER_NODES, testRedis, testRedisKeys } from '../support/profile';
 
 // The state of the profile under test: Redis (Lua scripts) on the MySQL + Redis profile, memory on the embedded one.
 if (TEST_PROFILE === 'mysql') {
@@ -282,6 +282,105 @@ if (TEST_PROFILE === 'mysql') {
       expect(await redis.get(stateKeys.clickedBy('u1', 'b1', candidate.adId))).toBe(`${servedMark}:${click.clickId}:0`);
       expect(await counter(spent)).toBe(50_000);
       await state.beforeApplicationShutdown();
+    });
+
+    // One Redis server only: on a cluster the user's keys and the campaign's lie in different slots, and a click is
+    // bound and billed in two calls (the test above re-sends those).
+    if (TEST_REDIS_CLUSTER_NODES === null) {
+      it('should bind and bill a click in one script call, and answer the call re-sent as the first time', async () => {
+        const state = new TestState(redis);
+        const candidate = campaign({ priceMicros: 0 });
+        expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+        const calls: unknown[][] = [];
+        const scripts = redis as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>;
+        const bindBill = scripts.adnetClickBindBill;
+        scripts.adnetClickBindBill = (...args) => {
+          calls.push(args);
+          return bindBill.apply(redis, args);
+        };
+        const sent = { adnetClickBind: 0, adnetClickBill: 0 };
+        const originals = { adnetClickBind: scripts.adnetClickBind, adnetClickBill: scripts.adnetClickBill };
+        for (const name of ['adnetClickBind', 'adnetClickBill'] as const) {
+          scripts[name] = (...args) => {
+            sent[name] += 1;
+            return originals[name].apply(redis, args);
+          };
+        }
+        try {
+          const click = {
+            ...candidate,
+            userId: 'u1',
+            adBlockId: 'b1',
+            now: now + 1000,
+            day: '2026-01-10',
+            priceMicros: 50_000,
+            exclusionMs: 0,
+            clickId: `one-call-${candidate.campaignId}`,
+          };
+          expect(await state.registerClick(click)).toEqual(expect.objectContaining({ kind: 'counted', status: 'counted', costMicros: 50_000 }));
+          expect({ calls: calls.length, ...sent }).toEqual({ calls: 1, adnetClickBind: 0, adnetClickBill: 0 });
+          const spent = stateKeys.spent(candidate.campaignId);
+          const daySpent = stateKeys.daySpent(candidate.campaignId, '2026-01-10');
+          // the same command re-sent (a reconnect lost its answer): the same answer, nothing billed twice
+          expect(await bindBill.apply(redis, calls[0] as (string | number)[])).toEqual([0, expect.stringMatching(/^\d+$/), 50_000, 0]);
+          expect([await counter(spent), await counter(daySpent)]).toEqual([50_000, 50_000]);
+          expect(await state.registerClick({ ...click, clickId: 'a-second-click', now: click.now + 1000 })).toEqual({ kind: 'duplicate' });
+        } finally {
+          Object.assign(scripts, originals, { adnetClickBindBill: bindBill });
+        }
+        await state.beforeApplicationShutdown();
+      });
+
+      it('should take back the binding of a one-call click whose answer was lost, so the impression takes its click when sent again', async () => {
+        const state = new TestState(redis);
+        const candidate = campaign({ priceMicros: 0 });
+        expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
+        const scripts = redis as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>;
+        // the script runs, its answer never arrives
+        const billing = 'adnetClickBindBill';
+        const original = scripts[billing];
+        scripts[billing] = async (...args) => {
+          await original.apply(redis, args);
+          throw new Error('Connection is closed.');
+        };
+        const click = {
+          ...candidate,
+          userId: 'u1',
+          adBlockId: 'b1',
+          now: now + 1000,
+          day: '2026-01-10',
+          priceMicros: 50_000,
+          exclusionMs: 0,
+          clickId: `lost-${candidate.campaignId}`,
+        };
+        try {
+          await expect(state.registerClick(click)).rejects.toThrow('Connection is closed.');
+        } finally {
+          scripts[billing] = original;
+        }
+        expect(await redis.get(stateKeys.clicked('u1', 'b1', candidate.adId))).toBeNull();
+        expect(await redis.get(stateKeys.clickedBy('u1', 'b1', candidate.adId))).toBeNull();
+        // its price stays under its field until the orphan sweep gives it back (no row of it will be written)
+        const leases = stateKeys.campaignLeases(candidate.campaignId);
+        expect((await redis.hkeys(leases)).filter((field) => field.includes(click.clickId))).toHaveLength(1);
+        const again = { ...click, clickId: `again-${candidate.campaignId}`, now: click.now + 500 };
+        expect(await state.registerClick(again)).toEqual(expect.objectContaining({ kind: 'counted', status: 'counted', costMicros: 50_000 }));
+        expect(await counter(stateKeys.spent(candidate.campaignId))).toBe(100_000);
+        await state.beforeApplicationShutdown();
+      });
+    }
+
+    it("should leave another click's binding when taking back a lost one by its click id", async () => {
+      new TestState(redis);
+      const unbind = (redis as unknown as { adnetClickUnbind(...args: (string | number)[]): Promise<number> }).adnetClickUnbind.bind(redis);
+      const keys = [stateKeys.clicked('u9', 'b1', 'ad9'), stateKeys.excludedAds('u9'), stateKeys.clickedBy('u9', 'b1', 'ad9')];
+      await redis.set(keys[0], '1700000000000');
+      await redis.set(keys[2], '1700000000000:click-a:0');
+      expect(await unbind(3, ...keys, '', 'ad9', 'click-b')).toBe(0);
+      expect(await unbind(3, ...keys, '', 'ad9', '')).toBe(0);
+      expect(await redis.get(keys[0])).toBe('1700000000000');
+      expect(await unbind(3, ...keys, '', 'ad9', 'click-a')).toBe(1);
+      expect(await redis.exists(keys[0], keys[2])).toBe(0);
     });
 
     it("should give back yesterday's lease when the day changes", async () => {

@@ -23,7 +23,8 @@ import { auditLines, expectClean, print, Suite } from './support/suite';
  * The SIGKILLed worker's job comes back through BullMQ's stalled-job check: 35 to 75 s, a sixth of this suite's time.
  *
  * Needs mariadbd, mariadb-install-db and redis-server on the PATH; about 6 minutes on 2 cores.
- * Run: node node_modules/jest/bin/jest.js --config test/reliability/jest.config.js  (RELIABILITY_KEEP=1 keeps the logs)
+ * Run: node node_modules/jest/bin/jest.js --config test/reliability/jest.config.js  (RELIABILITY_KEEP=1 keeps the logs;
+ * RELIABILITY_API_PRELOAD=<file> preloads a probe into each API process, e.g. bench/probes/loop-monitor-preload.js)
  */
 const cluster = new Cluster();
 const suite = new Suite(cluster);

@@ -2,7 +2,7 @@ import type { RedisClient } from '../../redis/redis.module';
 import { replicated } from '../../redis/replica-wait';
 import { pendingClickField } from './lease-fields';
 import { DAY_COUNTER_TTL_S, HolderLostError, RedisLeaseHolder } from './redis-lease-holder';
-import { defineScript } from './scripts/load-script';
+import { defineScript, loadScript } from './scripts/load-script';
 import { BoundClickStatus, ClickInvalidReason, ClickOutcome, ClickRequest, IMPRESSION_WINDOW_MS, stateKeys, ViewOutcome, ViewRequest } from './serving-state';
 import type { CompletionOutcome, CompletionRequest } from './serving-state';
 
@@ -16,10 +16,13 @@ const VIEW_OUTCOMES: Record<number, ViewOutcome> = { [-1]: 'noImpression', [-2]:
  * Clicks (and views) on the Redis serving state: a click is bound to its impression in the user's slot (one per
  * impression: click-bind.lua), then billed against the shared counters in the campaign's slot (click-bill.lua); a
  * binding whose billing failed is taken back, so a click is never bound unbilled by a failure nor billed twice. A
- * billed click's price waits under its holder's field in the campaign's leases hash until its row is committed.
+ * billed click's price waits under its holder's field in the campaign's leases hash until its row is committed. On
+ * one Redis server the binding and the bill are one script call (click-bind-bill.lua), one round trip per click.
  */
 export class RedisClickState {
   private readonly redis: ClickScript;
+  /** Bind and bill in one script call (one Redis server), not two (a Redis Cluster). */
+  private readonly oneCall: boolean;
   /** Billed clicks whose row is not committed yet: the click -> the holder and field in its campaign's leases hash. */
   private readonly pendingClicks = new Map<string, { holderId: string; field: string }>();
 
@@ -29,6 +32,9 @@ export class RedisClickState {
   ) {
     defineScript(redis, 'adnetClickBind', 'click-bind');
     defineScript(redis, 'adnetClickBill', 'click-bill');
+    // one server: the binding and the bill in one call (a cluster keeps the two, their keys lie in different slots)
+    this.oneCall = !redis.isCluster;
+    if (this.oneCall) defineScript(redis, 'adnetClickBindBill', 'click-bind-bill', { BIND: loadScript('click-bind'), BILL: loadScript('click-bill') });
     defineScript(redis, 'adnetClickUnbind', 'click-unbind');
     defineScript(redis, 'adnetView', 'view');
     defineScript(redis, 'adnetComplete', 'complete');
@@ -59,14 +65,8 @@ export class RedisClickState {
     const clickedKey = stateKeys.clicked(request.userId, request.adBlockId, request.adId);
     const clickedByKey = stateKeys.clickedBy(request.userId, request.adBlockId, request.adId);
     const excludedKey = stateKeys.excludedAds(request.userId);
-    const bound = await replicated<number | [number, string]>(
-      this.redis,
-      'adnetClickBind',
-      4,
-      stateKeys.servedAds(request.userId, request.adBlockId),
-      clickedKey,
-      excludedKey,
-      clickedByKey,
+    const bindKeys = [stateKeys.servedAds(request.userId, request.adBlockId), clickedKey, excludedKey, clickedByKey];
+    const bindValues = [
       request.now,
       IMPRESSION_WINDOW_MS,
       request.minDelayMs ?? 0,
@@ -75,36 +75,63 @@ export class RedisClickState {
       request.billable === false ? '0' : '1',
       request.invalidRequest ? '1' : '0',
       request.clickId ?? '',
-    );
-    if (bound === -1) return { kind: 'noImpression' };
-    if (bound === -2) return { kind: 'duplicate' };
-    let [statusCode] = bound as [number, string];
-    const servedMark = (bound as [number, string])[1];
+    ];
+    const billKeys = () => [
+      stateKeys.spent(request.campaignId),
+      stateKeys.daySpent(request.campaignId, request.day),
+      stateKeys.campaignLeases(request.campaignId),
+    ];
+    const billArgs = (field: string) => [
+      request.priceMicros,
+      request.totalBudgetMicros,
+      request.dailyBudgetMicros,
+      request.knownSpentMicros,
+      request.knownDaySpentMicros,
+      DAY_COUNTER_TTL_S,
+      field,
+    ];
+    let statusCode: number;
     let costMicros = 0;
     let spentOut = 0;
-    if (statusCode === 0 && request.priceMicros > 0) {
-      const field = pendingClickField(holderId, request, Date.now());
+    const field = request.priceMicros > 0 ? pendingClickField(holderId, request, Date.now()) : '';
+    if (this.oneCall) {
+      let answer: [number, string, number, number];
       try {
-        [costMicros, spentOut] = await replicated<[number, number]>(
+        answer = await replicated<[number, string, number, number]>(
           this.redis,
-          'adnetClickBill',
-          3,
-          stateKeys.spent(request.campaignId),
-          stateKeys.daySpent(request.campaignId, request.day),
-          stateKeys.campaignLeases(request.campaignId),
-          request.priceMicros,
-          request.totalBudgetMicros,
-          request.dailyBudgetMicros,
-          request.knownSpentMicros,
-          request.knownDaySpentMicros,
-          DAY_COUNTER_TTL_S,
-          field,
+          'adnetClickBindBill',
+          7,
+          ...bindKeys,
+          ...billKeys(),
+          ...bindValues,
+          ...(request.priceMicros > 0 ? billArgs(field) : [0, 0, 0, 0, 0, 0, '']),
         );
       } catch (error) {
-        // not billed (or not known to be): the binding goes, so the impression can take its click when asked again
-        await this.redis.adnetClickUnbind(3, clickedKey, excludedKey, clickedByKey, servedMark, request.adId).catch(() => undefined);
+        // bound and billed, or not, or not known: the binding goes, as after a failed bill (a price the call may have
+        // left under its field is given back by the orphan sweep, its row never being written)
+        await this.redis.adnetClickUnbind(3, clickedKey, excludedKey, clickedByKey, '', request.adId, request.clickId ?? '').catch(() => undefined);
         throw error;
       }
+      if (answer[0] === -1) return { kind: 'noImpression' };
+      if (answer[0] === -2) return { kind: 'duplicate' };
+      [statusCode, , costMicros, spentOut] = answer;
+    } else {
+      const bound = await replicated<number | [number, string]>(this.redis, 'adnetClickBind', 4, ...bindKeys, ...bindValues);
+      if (bound === -1) return { kind: 'noImpression' };
+      if (bound === -2) return { kind: 'duplicate' };
+      const [boundStatus, servedMark] = bound as [number, string];
+      statusCode = boundStatus;
+      if (statusCode === 0 && request.priceMicros > 0) {
+        try {
+          [costMicros, spentOut] = await replicated<[number, number]>(this.redis, 'adnetClickBill', 3, ...billKeys(), ...billArgs(field));
+        } catch (error) {
+          // not billed (or not known to be): the binding goes, so the impression can take its click when asked again
+          await this.redis.adnetClickUnbind(3, clickedKey, excludedKey, clickedByKey, servedMark, request.adId).catch(() => undefined);
+          throw error;
+        }
+      }
+    }
+    if (statusCode === 0 && request.priceMicros > 0) {
       if (costMicros > 0) {
         this.pendingClicks.set(clickKey(request), { holderId, field });
         this.holder.heartbeatStarted(holderId);

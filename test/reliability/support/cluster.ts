@@ -341,7 +341,8 @@ export class Cluster {
   /** API process i (node + ts-node from src/main.ts) on its own port; answers once /health is 200. */
   async startApi(i: number, extra: Record<string, string> = {}): Promise<number> {
     const started = Date.now();
-    const proc = this.spawnLogged(`api${i}`, process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const preload = process.env.RELIABILITY_API_PRELOAD ? ['-r', process.env.RELIABILITY_API_PRELOAD] : [];
+    const proc = this.spawnLogged(`api${i}`, process.execPath, [...preload, '-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: root,
       env: this.appEnv({ PORT: String(this.apiPorts[i]), HOST: '127.0.0.1', QUEUE_WORKERS: 'false', LOG_LEVEL: 'warn', ...extra }),
     });

@@ -4,7 +4,19 @@ import type { RedisClient } from '../../../redis/redis.module';
 
 /** The Lua scripts of the Redis serving state, by file name (without `.lua`) in this folder. */
 export type ScriptName =
-  'serve-many' | 'bill' | 'click-bind' | 'click-bill' | 'click-unbind' | 'view' | 'complete' | 'holder' | 'forget-holder' | 'lease' | 'give-back' | 'reclaim';
+  | 'serve-many'
+  | 'bill'
+  | 'click-bind'
+  | 'click-bill'
+  | 'click-bind-bill'
+  | 'click-unbind'
+  | 'view'
+  | 'complete'
+  | 'holder'
+  | 'forget-holder'
+  | 'lease'
+  | 'give-back'
+  | 'reclaim';
 
 const loaded = new Map<string, string>();
 
