@@ -1,7 +1,25 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DynamicModule, Injectable, Module } from '@nestjs/common';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from '../app-config';
+import { refuseAtOnceAfterRefusal } from './connect-breaker';
 import { dataSourceOptions } from './data-source-options';
+
+/** After a refused connection attempt, the next attempt waits this long; requests meanwhile get the refusal at once. */
+const CONNECT_RETRY_MS = 250;
+
+/** Installs the breaker of connect-breaker.ts on the MySQL pool (SQLite has no connections to refuse). */
+@Injectable()
+export class DatabaseConnectBreaker {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    const driver = dataSource.driver as unknown as {
+      pool?: Parameters<typeof refuseAtOnceAfterRefusal>[0];
+      poolCluster?: Parameters<typeof refuseAtOnceAfterRefusal>[0];
+    };
+    const pool = driver.poolCluster ?? driver.pool;
+    if (dataSource.options.type === 'mysql' && pool !== undefined) refuseAtOnceAfterRefusal(pool, CONNECT_RETRY_MS);
+  }
+}
 
 @Module({})
 export class DatabaseModule {
@@ -17,6 +35,7 @@ export class DatabaseModule {
           retryDelay: 1000,
         }),
       ],
+      providers: [DatabaseConnectBreaker],
     };
   }
 }
