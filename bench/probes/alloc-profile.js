@@ -33,7 +33,7 @@ function sample() {
       setTimeout(() => {
         // one scavenge first (with --expose-gc): what the young generation still held at the window's end was not yet
         // judged, and without it a young generation of garbage passes for survivors
-        if (process.env.ALLOC_PROMOTED === '1' && typeof global.gc === 'function') global.gc({ type: 'minor' });
+        if (process.env.ALLOC_PROMOTED === '1' && typeof globalThis.gc === 'function') globalThis.gc({ type: 'minor' });
         session.post('HeapProfiler.stopSampling', (error, result) => {
           if (!error) fs.writeFileSync(OUT, JSON.stringify(result.profile));
         });

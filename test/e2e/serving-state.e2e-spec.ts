@@ -71,6 +71,17 @@ if (TEST_PROFILE === 'mysql') {
     const reserve = (state: RedisServingState, userId: string, candidate: ImpressionCandidate, day = '2026-01-10', at = now) =>
       state.reserveImpressions({ userId, adBlockId: 'b1', now: at, limit: 1 }, [{ ...candidate, day }]);
     const counter = async (key: string) => Number((await redis.get(key)) ?? 0);
+    /** A click costing 50,000 micro-USDT on the candidate served to u1 on block b1, a second after `now`. */
+    const pricedClick = (candidate: ImpressionCandidate, clickId: string): ClickRequest & { clickId: string } => ({
+      ...candidate,
+      userId: 'u1',
+      adBlockId: 'b1',
+      now: now + 1000,
+      day: '2026-01-10',
+      priceMicros: 50_000,
+      exclusionMs: 0,
+      clickId,
+    });
 
     it("should bill a lease field down to nothing and charge the counters exactly what the field no longer held (bill.lua's step)", async () => {
       new TestState(redis); // defines the scripts on the client
@@ -219,16 +230,7 @@ if (TEST_PROFILE === 'mysql') {
       const scripts = redis as unknown as Record<'adnetClickBind' | 'adnetClickBill', (...args: (string | number)[]) => Promise<unknown>>;
       const candidate = campaign({ priceMicros: 0 }); // a CPC campaign: the impression is free, the click costs
       expect((await reserve(state, 'u1', candidate)).served).toEqual([0]);
-      const click = {
-        ...candidate,
-        userId: 'u1',
-        adBlockId: 'b1',
-        now: now + 1000,
-        day: '2026-01-10',
-        priceMicros: 50_000,
-        exclusionMs: 0,
-        clickId: `click-${candidate.campaignId}`,
-      };
+      const click = pricedClick(candidate, `click-${candidate.campaignId}`);
       expect(await state.registerClick(click)).toEqual(expect.objectContaining({ kind: 'counted', status: 'counted', costMicros: 50_000 }));
       const spent = stateKeys.spent(candidate.campaignId);
       const daySpent = stateKeys.daySpent(candidate.campaignId, '2026-01-10');
@@ -307,16 +309,7 @@ if (TEST_PROFILE === 'mysql') {
           };
         }
         try {
-          const click = {
-            ...candidate,
-            userId: 'u1',
-            adBlockId: 'b1',
-            now: now + 1000,
-            day: '2026-01-10',
-            priceMicros: 50_000,
-            exclusionMs: 0,
-            clickId: `one-call-${candidate.campaignId}`,
-          };
+          const click = pricedClick(candidate, `one-call-${candidate.campaignId}`);
           expect(await state.registerClick(click)).toEqual(expect.objectContaining({ kind: 'counted', status: 'counted', costMicros: 50_000 }));
           expect({ calls: calls.length, ...sent }).toEqual({ calls: 1, adnetClickBind: 0, adnetClickBill: 0 });
           const spent = stateKeys.spent(candidate.campaignId);
@@ -343,16 +336,7 @@ if (TEST_PROFILE === 'mysql') {
           await original.apply(redis, args);
           throw new Error('Connection is closed.');
         };
-        const click = {
-          ...candidate,
-          userId: 'u1',
-          adBlockId: 'b1',
-          now: now + 1000,
-          day: '2026-01-10',
-          priceMicros: 50_000,
-          exclusionMs: 0,
-          clickId: `lost-${candidate.campaignId}`,
-        };
+        const click = pricedClick(candidate, `lost-${candidate.campaignId}`);
         try {
           await expect(state.registerClick(click)).rejects.toThrow('Connection is closed.');
         } finally {
