@@ -99,8 +99,10 @@ export class SpendReseed {
         const epoch = await this.checkEpoch();
         const generation = this.generation;
         if (epoch === null) return this.retryLater();
-        const wait = epoch.at + this.source.settleMs - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        // a timer may fire a millisecond before the wall clock says its time has come: wait until it has
+        for (let wait = epoch.at + this.source.settleMs - Date.now(); wait > 0; wait = epoch.at + this.source.settleMs - Date.now()) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         if (generation !== this.generation) continue;
         const ids = [...this.wanted];
         let read: Map<string, FreshSpend>;
