@@ -221,55 +221,6 @@ describe(StatsWriterService.name, () => {
     });
   });
 
-  it('should reuse the deltas of a committed write for the next rows (other campaigns, segments, days), counting each row exactly', async () => {
-    const { dataSource, committed, state } = fakeDataSource();
-    const writer = writerOn(dataSource);
-    const spare = () => (writer as unknown as { spareDeltas: unknown[] }).spareDeltas.length;
-    const ad = (campaignId: string, country: string | null, day: string, costMicros = 100) => ({
-      campaignId,
-      adBlockId: 'b1',
-      costMicros,
-      earningsMicros: 70,
-      country,
-      platform: 'ios',
-      day,
-    });
-    writer.recordImpressions([ad('c1', 'DE', 'd1'), ad('c2', 'FR', 'd1'), ad('c3', null, 'd1')], 10 * HOUR);
-    await writer.flush();
-    expect(spare()).toBe(3);
-    // three new rows take the three committed deltas, every field set anew
-    writer.recordImpressions([ad('c4', 'US', 'd2', 300), ad('c4', 'US', 'd2', 300)], 11 * HOUR);
-    writer.recordViews([{ campaignId: 'c5', adBlockId: 'b2' }], 11 * HOUR);
-    writer.recordImpressions([ad('c1', 'DE', 'd2', 50)], 11 * HOUR);
-    expect(spare()).toBe(0);
-    // a failed write keeps its deltas for the next one: none of them is reused meanwhile
-    state.down = true;
-    await writer.flush();
-    expect(spare()).toBe(0);
-    state.down = false;
-    await writer.flush();
-    expect(spare()).toBe(3);
-
-    const reportRows = committed
-      .flat()
-      .filter((one) => one.sql.startsWith('INSERT INTO stats_report_hourly'))
-      .flatMap((statement) => {
-        const width = statement.params.length / (statement.sql.match(/\(\?/g) ?? []).length;
-        return Array.from({ length: statement.params.length / width }, (_, i) => statement.params.slice(i * width, i * width + 6).join(' '));
-      });
-    expect(reportRows.sort()).toEqual(
-      [
-        `c1 b1 ${10 * HOUR} DE ios 1`,
-        `c2 b1 ${10 * HOUR} FR ios 1`,
-        `c3 b1 ${10 * HOUR}  ios 1`,
-        `c4 b1 ${11 * HOUR} US ios 2`,
-        `c5 b2 ${11 * HOUR}   0`,
-        `c1 b1 ${11 * HOUR} DE ios 1`,
-      ].sort(),
-    );
-    expect(impressionsWritten(committed)).toBe(6);
-  });
-
   it("should count spend in the campaign's budget day it was served in, also when a day begins inside an hour", async () => {
     const { dataSource, committed } = fakeDataSource('better-sqlite3');
     const writer = writerOn(dataSource);

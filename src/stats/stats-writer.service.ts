@@ -55,9 +55,6 @@ interface Delta extends TrafficCounts, Segment {
   earningsMicros: number;
 }
 
-/** Committed deltas kept for reuse at the most (about a second's rows of a busy process). */
-const SPARE_DELTAS = 20_000;
-
 /** Rows per multi-row UPDATE. */
 const UPDATE_CHUNK = 200;
 /**
@@ -94,13 +91,6 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
   private roundBill: Promise<void> | undefined;
   /** Impression spend waived per campaign and not yet taken off impressions being written (see waiveImpressionSpend). */
   private waivedSpend = new Map<string, number>();
-  /**
-   * Deltas whose counts were committed, reused for the next ones. A delta lives from its first count to the write
-   * after it (up to STATS_FLUSH_MS), so a new one per row and write survived the young generation's collections and
-   * was promoted: a quarter of what the ad fetch's scavenges copied, and their pauses are its p99
-   * (docs/PERFORMANCE.md#the-young-generation). Reused ones stay in the old generation.
-   */
-  private readonly spareDeltas: Delta[] = [];
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -285,8 +275,6 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     await this.applyDeltas(batch, [...rows.values()]);
     await this.ledger.writeBatch(deltas, batch, commitDeadlineOf(clicks));
     for (const click of clicks) this.metrics.countClick(click.status);
-    // committed: nothing holds these any more (a write that failed put its deltas back instead)
-    for (const delta of deltas.values()) if (this.spareDeltas.length < SPARE_DELTAS) this.spareDeltas.push(delta);
   }
 
   private takeWaivedSpendOff(deltas: Map<string, Delta>): void {
@@ -347,8 +335,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     const key = deltaKey(campaignId, adBlockId, hour, segment, day);
     let delta = this.deltas.get(key);
     if (!delta) {
-      const spare = this.spareDeltas.pop();
-      delta = spare === undefined ? emptyDelta(campaignId, adBlockId, hour, segment, day) : resetDelta(spare, campaignId, adBlockId, hour, segment, day);
+      delta = emptyDelta(campaignId, adBlockId, hour, segment, day);
       this.deltas.set(key, delta);
     }
     return delta;
@@ -401,25 +388,6 @@ function byRow(a: Delta, b: Delta): number {
 
 function noTraffic(): TrafficCounts {
   return { unbilledClicks: 0, invalidClicks: 0, invalidImpressions: 0, views: 0 };
-}
-
-/** The same fields as emptyDelta, in its order (one object shape). */
-function resetDelta(delta: Delta, campaignId: string, adBlockId: string, hour: number, segment: Segment, day: string): Delta {
-  delta.campaignId = campaignId;
-  delta.adBlockId = adBlockId;
-  delta.hour = hour;
-  delta.day = day;
-  delta.country = segment.country;
-  delta.platform = segment.platform;
-  delta.impressions = 0;
-  delta.clicks = 0;
-  delta.spendMicros = 0;
-  delta.earningsMicros = 0;
-  delta.unbilledClicks = 0;
-  delta.invalidClicks = 0;
-  delta.invalidImpressions = 0;
-  delta.views = 0;
-  return delta;
 }
 
 function emptyDelta(campaignId: string, adBlockId: string, hour: number, segment: Segment, day: string): Delta {
