@@ -104,7 +104,8 @@ export class RedisClickState {
           ...bindKeys,
           ...billKeys(),
           ...bindValues,
-          ...(request.priceMicros > 0 ? billArgs(field) : [0, 0, 0, 0, 0, 0, '']),
+          // a price of 0 (a free click) skips the bill part of the script
+          ...billArgs(field),
         );
       } catch (error) {
         // bound and billed, or not, or not known: the binding goes, as after a failed bill (a price the call may have
