@@ -101,6 +101,8 @@ const DATABASE_CONNECTION_CODES = new Set([
   'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
+  // src/database/connect-breaker.ts: the pool stalled, the request refused before anything was sent
+  'POOL_STALLED',
 ]);
 
 /**

@@ -1,6 +1,7 @@
-import { refuseAtOnceAfterRefusal } from './connect-breaker';
+import { guardConnectionGetter, POOL_STALLED_CODE } from './connect-breaker';
 
-describe(refuseAtOnceAfterRefusal.name, () => {
+describe(guardConnectionGetter.name, () => {
+  const guard = { retryMs: 250, stalledMs: 1000 };
   const refusal = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
   function pool(answers: { error: unknown; connection?: unknown }[]) {
     const attempts: unknown[][] = [];
@@ -21,7 +22,7 @@ describe(refuseAtOnceAfterRefusal.name, () => {
   it('should answer the refusal at once for the retry time after a refused attempt, then try again', async () => {
     let clock = 1000;
     const { target, attempts } = pool([{ error: refusal }, { error: refusal }, { error: null, connection: 'c1' }]);
-    refuseAtOnceAfterRefusal(target, 250, () => clock);
+    guardConnectionGetter(target, guard, () => clock);
     await expect(get(target)).rejects.toBe(refusal);
     clock += 100;
     await expect(get(target)).rejects.toBe(refusal);
@@ -37,7 +38,7 @@ describe(refuseAtOnceAfterRefusal.name, () => {
 
   it("should keep a pool cluster's patterns apart: a refusing replica does not stop the primary's attempts", async () => {
     const { target, attempts } = pool([{ error: refusal }, { error: null, connection: 'primary' }]);
-    refuseAtOnceAfterRefusal(target, 250, () => 0);
+    guardConnectionGetter(target, guard, () => 0);
     await expect(get(target, 'SLAVE*')).rejects.toBe(refusal);
     await expect(get(target, 'MASTER')).resolves.toBe('primary');
     await expect(get(target, 'SLAVE*')).rejects.toBe(refusal);
@@ -47,9 +48,62 @@ describe(refuseAtOnceAfterRefusal.name, () => {
   it('should keep trying after other errors, and pass a pool cluster its pattern', async () => {
     const timeout = Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' });
     const { target, attempts } = pool([{ error: timeout }, { error: null, connection: 'c1' }]);
-    refuseAtOnceAfterRefusal(target, 250, () => 0);
+    guardConnectionGetter(target, guard, () => 0);
     await expect(get(target, 'MASTER')).rejects.toBe(timeout);
     await expect(get(target, 'MASTER')).resolves.toBe('c1');
     expect(attempts).toEqual([['MASTER'], ['MASTER']]);
+  });
+
+  it('should fail new requests at once while one has waited the stalled time, and let them through once it is answered', async () => {
+    let clock = 0;
+    const held: ((error: unknown, connection?: unknown) => void)[] = [];
+    let attempts = 0;
+    const target = {
+      getConnection: (...args: unknown[]) => {
+        attempts++;
+        held.push(args[args.length - 1] as (error: unknown, connection?: unknown) => void);
+      },
+    };
+    guardConnectionGetter(target, guard, () => clock);
+    const first = get(target);
+    clock += 600;
+    const second = get(target);
+    expect(attempts).toBe(2);
+    clock += 400; // the first has waited 1,000 ms: the database hands out nothing
+    await expect(get(target)).rejects.toMatchObject({ code: POOL_STALLED_CODE, message: expect.stringMatching(/1000 ms/) });
+    expect(attempts).toBe(2);
+    // the oldest answered: the next oldest has waited 400 ms, so requests go through again
+    held.shift()!(null, 'c1');
+    await expect(first).resolves.toBe('c1');
+    const third = get(target);
+    expect(attempts).toBe(3);
+    // the second one answered with an error (a connect timeout) is no longer waiting either
+    clock += 600;
+    held.shift()!(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }));
+    await expect(second).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+    // the third has waited 600 ms: below the stalled time
+    const fourth = get(target);
+    expect(attempts).toBe(4);
+    held.shift()!(null, 'c3');
+    held.shift()!(null, 'c4');
+    await expect(third).resolves.toBe('c3');
+    await expect(fourth).resolves.toBe('c4');
+  });
+
+  it("should keep a pool cluster's patterns apart when one stalls", async () => {
+    let clock = 0;
+    const held: { pattern: unknown; callback: (error: unknown, connection?: unknown) => void }[] = [];
+    const target = {
+      getConnection: (...args: unknown[]) => {
+        if (args[0] === 'MASTER') (args[1] as (error: unknown, connection?: unknown) => void)(null, 'primary');
+        else held.push({ pattern: args[0], callback: args[1] as (error: unknown, connection?: unknown) => void });
+      },
+    };
+    guardConnectionGetter(target, guard, () => clock);
+    void get(target, 'SLAVE*').catch(() => undefined);
+    clock += 1000;
+    await expect(get(target, 'SLAVE*')).rejects.toMatchObject({ code: POOL_STALLED_CODE });
+    await expect(get(target, 'MASTER')).resolves.toBe('primary');
+    expect(held).toHaveLength(1);
   });
 });

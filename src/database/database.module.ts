@@ -2,23 +2,27 @@ import { DynamicModule, Injectable, Module, OnModuleDestroy } from '@nestjs/comm
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../app-config';
-import { refuseAtOnceAfterRefusal } from './connect-breaker';
+import { guardConnectionGetter } from './connect-breaker';
 import { dataSourceOptions } from './data-source-options';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
 
-/** After a refused connection attempt, the next attempt waits this long; requests meanwhile get the refusal at once. */
-const CONNECT_RETRY_MS = 250;
+/**
+ * After a refused connection attempt, the next attempt waits this long; requests meanwhile get the refusal at once.
+ * Once a connection request has waited `stalledMs` (twice the read deadline, DATABASE_READ_DEADLINE_MS: its caller
+ * has given up), new requests fail at once until the database hands out connections again.
+ */
+const CONNECTION_GUARD = { retryMs: 250, stalledMs: 1000 };
 
-/** Installs the breaker of connect-breaker.ts on the MySQL pool (SQLite has no connections to refuse). */
+/** Installs the guard of connect-breaker.ts on the MySQL pool (SQLite has no connections to wait for). */
 @Injectable()
 export class DatabaseConnectBreaker {
   constructor(@InjectDataSource() dataSource: DataSource) {
     const driver = dataSource.driver as unknown as {
-      pool?: Parameters<typeof refuseAtOnceAfterRefusal>[0];
-      poolCluster?: Parameters<typeof refuseAtOnceAfterRefusal>[0];
+      pool?: Parameters<typeof guardConnectionGetter>[0];
+      poolCluster?: Parameters<typeof guardConnectionGetter>[0];
     };
     const pool = driver.poolCluster ?? driver.pool;
-    if (dataSource.options.type === 'mysql' && pool !== undefined) refuseAtOnceAfterRefusal(pool, CONNECT_RETRY_MS);
+    if (dataSource.options.type === 'mysql' && pool !== undefined) guardConnectionGetter(pool, CONNECTION_GUARD);
   }
 }
 

@@ -1,8 +1,19 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, SqliteCheckpointer } from './sqlite-checkpointer';
+
+/** What this spec uses of a better-sqlite3 connection (the driver ships no types). */
+interface Connection {
+  readonly name: string;
+  readonly memory: boolean;
+  pragma(source: string, options?: { simple: boolean }): unknown;
+  exec(sql: string): void;
+  prepare(sql: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown };
+  transaction(work: () => void): () => void;
+  close(): void;
+}
+const Database = require('better-sqlite3') as new (file: string) => Connection;
 
 const waitFor = async (what: string, check: () => boolean, ms = 5000) => {
   const deadline = Date.now() + ms;
@@ -15,7 +26,7 @@ const waitFor = async (what: string, check: () => boolean, ms = 5000) => {
 describe('SqliteCheckpointer', () => {
   let dir: string;
   let file: string;
-  let db: Database.Database;
+  let db: Connection;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'adnet-checkpoint-'));

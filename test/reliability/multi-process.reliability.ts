@@ -7,8 +7,8 @@ import { auditLines, expectClean, print, Suite } from './support/suite';
 
 /**
  * Reliability with several processes and faults, on a private MariaDB and a private Redis (never the shared
- * servers): two API processes and one queue worker process, all started from source, under concurrent load
- * (serving, clicks, conversions, profile batches) spread over both APIs; then, each under load, Redis stopped and
+ * servers): two API processes and one queue worker process, all started from the build as `npm start` runs them,
+ * under concurrent load (serving, clicks, conversions, profile batches) spread over both APIs; then, each under load, Redis stopped and
  * restarted, MariaDB stopped and restarted, the worker killed mid-job, the worker and an API stopped with SIGTERM
  * mid-work, an API killed outright (SIGKILL) under load: its budget leases and the clicks it had billed but not
  * committed must come back to the shared counters exactly once its heartbeat lapsed. After each phase the database is compared with what the clients were answered (support/audit.ts):
@@ -471,9 +471,9 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
   }
 
   it(`B2f. MariaDB frozen (SIGSTOP) ${MARIADB_FREEZE_MS / 1000} s under load: ads 2xx at their usual speed, clicks counted or refused at once`, async () => {
-    // its p99 ran 9-76 ms in the runs on record, with single answers up to 150 ms as the held requests time out and
-    // after SIGCONT: the issue's 100 ms is not held with a margin on two shared cores, so the bar here is 250 ms
-    await mariaDbFault('B2f. MariaDB frozen (SIGSTOP) under load', 250, async () => {
+    // the bar of docs/OPERATIONS.md, "Faults": p99 ≤ 100 ms (single answers reach 150 ms as the held requests time
+    // out and after SIGCONT)
+    await mariaDbFault('B2f. MariaDB frozen (SIGSTOP) under load', 100, async () => {
       const frozenAt = Date.now();
       process.kill(cluster.mariadb!.pid, 'SIGSTOP');
       await sleep(MARIADB_FREEZE_MS);
@@ -483,9 +483,9 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
   }, 240_000);
 
   it('B2k. MariaDB killed (SIGKILL), restarted 10 s later, under load: ads 2xx at their usual speed, nothing lost', async () => {
-    // the restart's crash recovery and the APIs' catching up share the two cores with the load: its p99 has reached
-    // 177 ms, so the bar held here is 250 ms (docs/OPERATIONS.md, "Faults")
-    await mariaDbFault('B2k. MariaDB killed (SIGKILL) under load', 250, async () => {
+    // the bar of docs/OPERATIONS.md, "Faults": p99 ≤ 100 ms, though the restart's crash recovery and the APIs'
+    // catching up share the two cores with the load
+    await mariaDbFault('B2k. MariaDB killed (SIGKILL) under load', 100, async () => {
       const killed = await cluster.mariadb!.stop('SIGKILL');
       const downAt = Date.now();
       await sleep(MARIADB_DOWN_MS);

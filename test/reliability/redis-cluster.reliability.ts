@@ -5,7 +5,7 @@ import { call, CLICK, FETCH, Json, Tally, waitForBatches, runLoad } from './supp
 import { auditLines, expectClean, print, Suite } from './support/suite';
 
 /**
- * The reliability suite's processes (two APIs, one worker, started from source, a private MariaDB) on a private Redis
+ * The reliability suite's processes (two APIs, one worker, started from the build as `npm start` runs it, a private MariaDB) on a private Redis
  * Cluster of 3 masters and 3 replicas (ports 7100-7105, scripts/redis-cluster.sh): the load of the other file, then a
  * master SIGKILLed under load while its replica takes over (phase F). Audited as the other phases: no counted click
  * lost or doubled (the database against every answer), spend within budget plus one unit price, and the service

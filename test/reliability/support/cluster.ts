@@ -79,7 +79,7 @@ export class Proc {
 }
 
 /**
- * A private MariaDB, a private Redis, API processes and queue worker processes, all started from source, all on
+ * A private MariaDB, a private Redis, API processes and queue worker processes, all started from the build, all on
  * ports of their own: the shared servers on 3306/6379 are never touched. Everything lives under one temporary
  * directory (data, sockets, logs), removed at the end unless RELIABILITY_KEEP is set.
  */
@@ -162,6 +162,10 @@ export class Cluster {
   }
 
   async init(apiCount: number): Promise<void> {
+    // the processes run the build, as `npm start` does: build it first if a source changed (in `.ci/run` the build
+    // stage before this one did)
+    const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-if-stale.js')], { cwd: root, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     // if the test process ends without afterAll (a crash, a kill), the children go with it
     process.once('exit', () => {
@@ -338,11 +342,11 @@ export class Cluster {
     };
   }
 
-  /** API process i (node + ts-node from src/main.ts) on its own port; answers once /health is 200. */
+  /** API process i on its own port, started as `npm start` starts it (package.json); answers once /health is 200. */
   async startApi(i: number, extra: Record<string, string> = {}): Promise<number> {
     const started = Date.now();
     const preload = process.env.RELIABILITY_API_PRELOAD ? ['-r', process.env.RELIABILITY_API_PRELOAD] : [];
-    const proc = this.spawnLogged(`api${i}`, process.execPath, [...preload, '-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    const proc = this.spawnLogged(`api${i}`, process.execPath, [...preload, '--max-semi-space-size=32', 'dist/src/main.js'], {
       cwd: root,
       env: this.appEnv({ PORT: String(this.apiPorts[i]), HOST: '127.0.0.1', QUEUE_WORKERS: 'false', LOG_LEVEL: 'warn', ...extra }),
     });
@@ -359,10 +363,10 @@ export class Cluster {
     return Date.now() - started;
   }
 
-  /** A `start:worker` process (src/worker.ts); answers once it says its queue workers run. */
+  /** A `start:worker` process (dist/src/worker.js, as `npm run start:worker`); answers once it says its queue workers run. */
   async startWorker(extra: Record<string, string> = {}): Promise<number> {
     const started = Date.now();
-    const proc = this.spawnLogged('worker', process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
+    const proc = this.spawnLogged('worker', process.execPath, ['dist/src/worker.js'], {
       cwd: root,
       env: this.appEnv({ LOG_LEVEL: 'info', ...extra }),
     });
