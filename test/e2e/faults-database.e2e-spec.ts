@@ -14,6 +14,23 @@ import { StatsWriterService } from '../../src/stats/stats-writer.service';
  * and clicks are answered 503 with Retry-After, never 500, and stored only when sent again after it is back
  * (docs/OPERATIONS.md, "Faults"). The shared MariaDB itself is never stopped.
  */
+/**
+ * Once the database resumes, the connection requests that waited through the fault are served first, and until they
+ * are a new one may still be refused at once (a stalled pool, src/database/connect-breaker.ts): waits until the
+ * application's own pool answers a query again, as the reliability suite waits for /health.
+ */
+async function databaseBack(t: TestApp): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      await t.app.get(DataSource).query('SELECT 1');
+      return;
+    } catch (error) {
+      if (tries >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 (TEST_PROFILE === 'mysql' ? describe : describe.skip)('Database out of reach: ads served, clicks refused and not stored', () => {
   let proxy: PausableProxy;
   let t: TestApp;
@@ -69,6 +86,7 @@ import { StatsWriterService } from '../../src/stats/stats-writer.service';
       expect(unknownKey.headers['retry-after']).toBe('1');
 
       proxy.resume();
+      await databaseBack(t);
       const before = (await flushedCampaign(t, campaignId)).clicks as number;
       const counted = await clickAd(t, publisher.apiKey, ad, user);
       expect(counted.status).toBe(200);
@@ -105,6 +123,7 @@ import { StatsWriterService } from '../../src/stats/stats-writer.service';
     proxy.resume();
 
     // the held transaction reaches its commit after its answer and rolls back: only a report sent again is stored
+    await databaseBack(t);
     const again = await report().expect(200);
     expect(again.body.msg).toBe('stored, not attributed: no click to credit within the attribution window');
     for (let i = 0; i < 10; i++) {
