@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit, Optional } from '@nestjs/common';
 import { PROFILES_CONFIG, ProfilesConfig } from './profiles.config';
 import { ACCOUNT_STORE, type AccountStore } from '../accounts/account-store';
 import { isAdmin, Principal } from '../accounts/principal';
@@ -6,6 +6,7 @@ import { Clock } from '../common/clock';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
 import { QUEUE_NAMES } from '../queue/queue-names';
+import { REDIS_DEADLINE, type RedisDeadline } from '../redis/redis-deadline';
 import { QueueService } from '../queue/queue.service';
 import type { JobQueue, QueueJob } from '../queue/queue.types';
 import type { ProfileBatchStatusDto } from './dto/profile.dto';
@@ -48,6 +49,8 @@ export class ProfilesService implements OnModuleInit {
     @Inject(PROFILES_CONFIG) private readonly config: ProfilesConfig,
     private readonly clock: Clock,
     queues: QueueService,
+    /** On the MySQL + Redis profile: the batch's job is queued in Redis (BullMQ) within the request's Redis deadline. */
+    @Optional() @Inject(REDIS_DEADLINE) private readonly redisDeadline: RedisDeadline | null = null,
   ) {
     this.queue = queues.queue<ProfileBatchJob>(QUEUE_NAMES.profileBatch);
   }
@@ -84,7 +87,10 @@ export class ProfilesService implements OnModuleInit {
   async accept(accountId: string, rows: ProfileRow[]): Promise<string> {
     const batchId = await this.insertBatch(accountId, rows, 'json', 'queued');
     try {
-      await this.queue.add(QUEUE_NAMES.profileBatch, { batchId }, this.jobOf(batchId).options);
+      // A Redis that does not answer within the deadline: 503 at once, the batch deleted. A job that reaches Redis
+      // after that finds no batch and does nothing (applyBatch): the refused upload stores nothing.
+      const add = () => this.queue.add(QUEUE_NAMES.profileBatch, { batchId }, this.jobOf(batchId).options);
+      await (this.redisDeadline ? this.redisDeadline.run(add) : add());
     } catch (error) {
       await this.batches.delete(batchId);
       throw error;

@@ -8,6 +8,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { flushStats } from '../support/serving-helpers';
 import { Body, clickAd, createServable, fetchAds, fetchRaw, flushedCampaign, newUser } from '../support/serving-fixtures';
 import { createAccount, createAdBlock, openCampaign } from '../support/factories';
+import { countRows, postBatch, storedProfile, uploadAndApply } from '../support/profile-helpers';
 
 /**
  * A Redis that stops answering (SIGSTOP: its connections stay open, its replies never come) and then answers again:
@@ -98,6 +99,34 @@ import { createAccount, createAdBlock, openCampaign } from '../support/factories
     expect(ready.body.data).toEqual({ ready: true, database: 'up', redis: 'up', closing: false });
     const ads: Body[] = await fetchAds(t, publisher.apiKey, block, newUser());
     expect(ads.map((ad) => ad.campaignId)).toEqual([campaignId]);
+  });
+
+  it('should answer a profile batch 503 with Retry-After while Redis is frozen, store nothing, and apply it when sent again after', async () => {
+    const user = newUser();
+    const batchesBefore = await countRows(t, 'profile_batches');
+    const lateBefore = deadline().late;
+    redisServer.kill('SIGSTOP');
+    try {
+      // its job is queued in Redis (BullMQ): within the Redis deadline, not whenever Redis answers
+      const refused = await postBatch(t, publisher.apiKey, [{ messengerUserId: user, isPremium: true }]);
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toEqual({ code: 503, message: 'redis unavailable: nothing was stored; retry after 1 s', data: { retryAfter: 1 } });
+      expect(await countRows(t, 'profile_batches')).toBe(batchesBefore);
+    } finally {
+      redisServer.kill('SIGCONT');
+    }
+    // the job reached Redis once it resumed, after the 503: it finds no batch and applies nothing
+    await until(async () => deadline().late > lateBefore && deadline().available);
+    for (let i = 0; i < 10; i++) {
+      expect(await storedProfile(t, user)).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await countRows(t, 'profile_batches')).toBe(batchesBefore);
+
+    await uploadAndApply(t, publisher.apiKey, [{ messengerUserId: user, isPremium: true }]);
+    expect(await storedProfile(t, user)).not.toBeNull();
+    expect(await countRows(t, 'profile_batches')).toBe(batchesBefore + 1);
   });
 
   it('should answer a click on an ad served before Redis restarted empty 503 (never 400), and count clicks of new serves', async () => {
