@@ -245,6 +245,23 @@ export class Cluster {
     }
   }
 
+  /**
+   * Holds `LOCK TABLES <table> WRITE` on a session of its own for `ms` (every other session's reads and writes of the
+   * table wait for it), then unlocks; answers how long the lock was held.
+   */
+  async lockTable(table: string, ms: number): Promise<number> {
+    const connection = await mysql.createConnection({ host: '127.0.0.1', port: this.mysqlPort, user: 'root', database: DATABASE });
+    try {
+      await connection.query(`LOCK TABLES ${table} WRITE`);
+      const lockedAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await connection.query('UNLOCK TABLES');
+      return Date.now() - lockedAt;
+    } finally {
+      await connection.end();
+    }
+  }
+
   // ---- Redis ----
 
   /**

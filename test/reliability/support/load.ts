@@ -314,7 +314,8 @@ const chance = (p: number) => Math.random() < p;
  * a few conversions of users who never clicked (unattributed). One user in twelve is a bot (a bot, crawler or HTTP
  * library agent, or none): served as usual, its impressions and clicks invalid, never billed; it never converts.
  */
-export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: string): Promise<void> {
+/** One ad request of a new user (a bot's now and then) on either API, its ads recorded as served. */
+async function fetchAdsOnce(world: World, ledger: Ledger, tally: Tally, tag: string) {
   const bot = chance(1 / 12);
   const user = newUser(bot ? `${tag}bot` : tag);
   const headers = bot ? { 'user-agent': pick(BOT_AGENTS) } : undefined;
@@ -322,9 +323,14 @@ export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: 
   const port = pick(world.ports);
   const fetched = await call(port, 'GET', `${FETCH}?adBlockId=${publisher.adBlockId}&openId=${user}&type=messenger&limit=4`, { key: publisher.key, headers });
   tally.add('ad', fetched);
-  if (fetched.status !== 200) return;
-  const ads = (fetched.body?.data?.ads ?? []) as Json[];
+  const ads = fetched.status === 200 ? ((fetched.body?.data?.ads ?? []) as Json[]) : [];
   for (const ad of ads) ledger.serve(ad.campaignId, ad.adBlockId, bot);
+  return { bot, user, headers, publisher, port, ads, ok: fetched.status === 200 };
+}
+
+export async function userFlow(world: World, ledger: Ledger, tally: Tally, tag: string): Promise<void> {
+  const { bot, user, headers, publisher, port, ads, ok } = await fetchAdsOnce(world, ledger, tally, tag);
+  if (!ok) return;
 
   const clicked = new Set<number>();
   await Promise.all(
@@ -422,6 +428,8 @@ export async function runLoad(
     stop?: () => boolean;
     /** Each loop starts a user flow at most this often (steady traffic: a refused request does not speed it up). */
     flowEveryMs?: number;
+    /** Besides the flows, one ad request (no click) this often, whatever the flows wait for. */
+    adsEveryMs?: number;
   },
 ): Promise<void> {
   const until = Date.now() + options.durationMs;
@@ -434,6 +442,19 @@ export async function runLoad(
       if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
   });
+  if (options.adsEveryMs) {
+    const every = options.adsEveryMs;
+    loops.push(
+      (async () => {
+        const fetches: Promise<unknown>[] = [];
+        while (going()) {
+          fetches.push(fetchAdsOnce(world, ledger, tally, options.tag));
+          await new Promise((resolve) => setTimeout(resolve, every));
+        }
+        await Promise.all(fetches);
+      })(),
+    );
+  }
   if (options.batchEveryMs) {
     loops.push(
       (async () => {

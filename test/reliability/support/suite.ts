@@ -134,8 +134,9 @@ export class Suite {
   /**
    * `batches: false`: no profile batches (their jobs live in Redis, which a phase may empty). `flowEveryMs`: steady
    * traffic, each of the 12 loops starting a user flow at most that often, instead of one right after the other.
+   * `adsEveryMs`: besides, one ad request that often, sent whatever the flows wait for.
    */
-  async underLoad(options: { before: number; after: number; fault: () => Promise<void>; batches?: boolean; flowEveryMs?: number }) {
+  async underLoad(options: { before: number; after: number; fault: () => Promise<void>; batches?: boolean; flowEveryMs?: number; adsEveryMs?: number }) {
     const tally = new WindowedTally();
     const windows: Record<string, Tally> = { before: tally.window };
     let stop = false;
@@ -146,6 +147,7 @@ export class Suite {
       tag: 'f',
       batchEveryMs: options.batches === false ? undefined : 300,
       flowEveryMs: options.flowEveryMs,
+      adsEveryMs: options.adsEveryMs,
       batchSize: 300,
       stop: () => stop,
     });
