@@ -262,6 +262,13 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       afterNetworkErrors: 0,
       samples: [],
     });
+    // every request answered within a second while Redis is down (refused at once once the breaker is open)
+    expect(['ad', 'click', 'conversion', 'batch'].map((kind) => [kind, (run.windows.during.slowest.get(kind) ?? 0) < 1000])).toEqual([
+      ['ad', true],
+      ['click', true],
+      ['conversion', true],
+      ['batch', true],
+    ]);
     expect(run.windows.after.ok).toBeGreaterThan(50);
     expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
     expectClean(result);
