@@ -34,9 +34,9 @@ export interface ConnectionGuard {
  *   attempt per `retryMs` still goes through, so a database back is seen within that time;
  * - while a request has waited `stalledMs` for a connection and still waits (the database frozen: its connections
  *   hang, the pool's queue grows), new requests fail at once. Their callers give up on a read after its deadline
- *   anyway, but the read stays queued: a 30 s freeze queued hundreds per process, held in memory and all run in a
- *   burst when the database woke (with a full garbage collection of 50-80 ms). The requests already waiting are the
- *   probes: once the database hands them connections, new requests go through again.
+ *   anyway, but the read stayed queued, with every other one of the outage: held in memory, all run in one burst
+ *   when the database woke, a full garbage collection with them. The requests already waiting are the probes: once
+ *   the database hands them connections, new requests go through again.
  */
 export function guardConnectionGetter(pool: ConnectionGetter, guard: ConnectionGuard, now: () => number = Date.now): void {
   const getConnection = pool.getConnection.bind(pool);

@@ -45,8 +45,8 @@ parentPort.on('message', () => {
 
 /**
  * SQLite's WAL checkpoints on a thread of their own. By default the commit that grows the WAL past 1,000 pages copies
- * it back into the database file and syncs that file, on the connection's thread — the event loop — which held a
- * request for 10-20 ms several times a second under load (a stats flush, a click group commit: docs/PERFORMANCE.md,
+ * it back into the database file and syncs that file, on the connection's thread — the event loop — holding every
+ * request behind it, several times a second under load (a stats flush, a click group commit: docs/PERFORMANCE.md,
  * "SQLite checkpoints off the event loop"). Here a worker thread with its own connection checkpoints every
  * CHECKPOINT_EVERY_MS, and the main connection's automatic checkpoint waits for FALLBACK_AUTOCHECKPOINT_PAGES: it
  * steps in only if the thread falls behind, and takes over again at SQLite's default if the thread dies.
