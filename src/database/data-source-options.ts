@@ -43,6 +43,14 @@ export function dataSourceOptions(target: DatabaseTarget, runMigrations: boolean
       // The counter writer sends a transaction's statements in one round trip (StatementBatch); every query of the
       // application is parameterized.
       multipleStatements: true,
+      extra: {
+        // mysql2 gives every connection a prepared-statement cache sized up front: 16,000 slots by default, about
+        // half a megabyte of arrays per connection, made again for every connection the pool opens (after an idle
+        // close, a restart of the database, each refused attempt). That garbage lived long enough to be copied by
+        // the young-generation collector, whose pauses held the ad path. TypeORM sends text queries, never
+        // `execute()`, so the cache stays empty anyway.
+        maxPreparedStatements: 16,
+      },
     };
   }
   if (target.location !== ':memory:') mkdirSync(dirname(target.location), { recursive: true });

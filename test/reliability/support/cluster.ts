@@ -363,7 +363,8 @@ export class Cluster {
   async startApi(i: number, extra: Record<string, string> = {}): Promise<number> {
     const started = Date.now();
     const preload = process.env.RELIABILITY_API_PRELOAD ? ['-r', process.env.RELIABILITY_API_PRELOAD] : [];
-    const proc = this.spawnLogged(`api${i}`, process.execPath, [...preload, '--max-semi-space-size=32', 'dist/src/main.js'], {
+    const probeArgs = (process.env.RELIABILITY_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const proc = this.spawnLogged(`api${i}`, process.execPath, [...preload, ...probeArgs, '--max-semi-space-size=32', 'dist/src/main.js'], {
       cwd: root,
       env: this.appEnv({ PORT: String(this.apiPorts[i]), HOST: '127.0.0.1', QUEUE_WORKERS: 'false', LOG_LEVEL: 'warn', ...extra }),
     });
