@@ -138,6 +138,12 @@ describe('loadConfig: queues and profile imports', () => {
     expect(() => loadConfig({ QUEUE_WORKERS: 'false' })).toThrow(/QUEUE_WORKERS=false needs REDIS_URL/);
   });
 
+  it('should give a worker process nice 10 by default, 0–19 if set', () => {
+    expect(loadConfig({}).workerNice).toBe(10);
+    expect(loadConfig({ WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(() => loadConfig({ WORKER_NICE: '20' })).toThrow(/WORKER_NICE must be an integer from 0 to 19/);
+  });
+
   it('should keep raw events 90 days by default, with partitions 7 days ahead, and refuse a retention within the attribution window', () => {
     const config = loadConfig({});
     expect([config.eventRetentionDays, config.eventPartitionDaysAhead]).toEqual([90, 7]);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { setPriority } from 'node:os';
 import { NestFactory } from '@nestjs/core';
 import { createPinoLogger, PinoNestLogger } from './common/logging';
 import { loadConfigOrExit } from './app-config';
@@ -18,12 +19,23 @@ async function main(): Promise<void> {
     process.exit(78);
   }
   const logger = createPinoLogger(config.logLevel, undefined, config.logFormat);
+  lowerPriority(config.workerNice, logger);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ ...config, queueWorkers: true, runMigrations: false }), {
     logger: new PinoNestLogger(logger),
   });
   app.enableShutdownHooks();
   await app.init();
   logger.info({ queues: app.get(QueueService).workingQueues }, 'queue worker running');
+}
+
+/** Background work yields the CPU to API processes on the same machine (docs/OPERATIONS.md, "Queues and workers"). */
+function lowerPriority(nice: number, logger: { warn(details: object, message: string): void }): void {
+  if (nice === 0) return;
+  try {
+    setPriority(nice);
+  } catch (error) {
+    logger.warn({ nice, err: error }, 'could not lower the worker process priority');
+  }
 }
 
 main().catch((error) => {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { getPriority } from 'node:os';
 import Redis from 'ioredis';
 import { stateKeys } from '../../src/serving/state/serving-state';
 import { Cluster, healthOf, sleep, waitUntil } from './support/cluster';
@@ -24,7 +25,8 @@ import { auditLines, expectClean, print, Suite } from './support/suite';
  *
  * Needs mariadbd, mariadb-install-db and redis-server on the PATH; about 6 minutes on 2 cores.
  * Run: node node_modules/jest/bin/jest.js --config test/reliability/jest.config.js  (RELIABILITY_KEEP=1 keeps the logs;
- * RELIABILITY_API_PRELOAD=<file> preloads a probe into each API process, e.g. bench/probes/loop-monitor-preload.js)
+ * RELIABILITY_API_PRELOAD=<file> preloads a probe into each API process, e.g. bench/probes/loop-monitor-preload.js;
+ * RELIABILITY_API_NODE_ARGS="--trace-gc" adds node flags to them)
  */
 const cluster = new Cluster();
 const suite = new Suite(cluster);
@@ -669,6 +671,8 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const acceptedBefore = ledger.batches.length;
     await sleep(1500);
     const restartMs = await cluster.startWorker({ PROFILE_CHUNK_SIZE: '100' });
+    // background work: the worker yields the cores to the APIs beside it (WORKER_NICE, docs/OPERATIONS.md)
+    const workerNice = getPriority(cluster.worker!.pid);
     const acceptedWhileDown = ledger.batches.length - acceptedBefore;
     await sleep(2000);
     stop = true;
@@ -688,13 +692,14 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const result = await settledAudit();
     print('B3. worker killed (SIGKILL) mid-job, restarted', [
       `killed while batch ${victim} was ${atKill.status} (${atKill.processed} of ${atKill.total} records applied)`,
-      `worker restarted in ${restartMs} ms; batches accepted while no worker ran: ${acceptedWhileDown}`,
+      `worker restarted in ${restartMs} ms, at nice ${workerNice}; batches accepted while no worker ran: ${acceptedWhileDown}`,
       `the killed job finished ${(victimDoneMs / 1000).toFixed(1)} s after the kill (BullMQ hands a dead worker's job back once its ` +
         `30 s lock has expired and a stalled-job check, every 30 s, has seen it twice)`,
       `every batch done ${(allDoneMs / 1000).toFixed(1)} s after the kill; requests ${tally.summary()}; 5xx ${tally.serverErrors}`,
       ...auditLines(result),
     ]);
     expect(atKill.status).toBe('processing');
+    expect(workerNice).toBe(10);
     expect({ serverErrors: tally.serverErrors, networkErrors: tally.networkErrors }).toEqual({ serverErrors: 0, networkErrors: 0 });
     expect([...statuses.values()].every((status) => status.status === 'done')).toBe(true);
     expectClean(result);
