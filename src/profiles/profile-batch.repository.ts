@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, LessThan, Repository } from 'typeorm';
+import { WriteDeadline } from '../common/write-deadline';
 import { ProfileBatch } from './entities/profile-batch.entity';
 
 type BatchChange = Partial<Pick<ProfileBatch, 'status' | 'attempts' | 'processed' | 'records' | 'error' | 'updatedAt' | 'finishedAt'>>;
@@ -10,12 +11,25 @@ type BatchChange = Partial<Pick<ProfileBatch, 'status' | 'attempts' | 'processed
 export class ProfileBatchRepository {
   private readonly batches: Repository<ProfileBatch>;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.batches = dataSource.getRepository(ProfileBatch);
   }
 
   async insert(batch: ProfileBatch): Promise<void> {
     await this.batches.insert(batch);
+  }
+
+  /** The insert in a transaction held to `deadline`: past it, rolled back, never committed after the answer. */
+  async insertWithin(batch: ProfileBatch, deadline: WriteDeadline): Promise<void> {
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await manager.getRepository(ProfileBatch).insert(batch);
+        deadline.beforeCommit();
+      });
+    } catch (error) {
+      deadline.rolledBack();
+      throw error;
+    }
   }
 
   findById(id: string): Promise<ProfileBatch | null> {

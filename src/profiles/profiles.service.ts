@@ -5,6 +5,7 @@ import { isAdmin, Principal } from '../accounts/principal';
 import { Clock } from '../common/clock';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors';
 import { newId } from '../common/ids';
+import { WriteDeadline } from '../common/write-deadline';
 import { QUEUE_NAMES } from '../queue/queue-names';
 import { REDIS_DEADLINE, type RedisDeadline } from '../redis/redis-deadline';
 import { QueueService } from '../queue/queue.service';
@@ -12,6 +13,7 @@ import type { JobQueue, QueueJob } from '../queue/queue.types';
 import type { ProfileBatchStatusDto } from './dto/profile.dto';
 import { ProfileBatchRepository } from './profile-batch.repository';
 import { Profile } from './entities/profile.entity';
+import { ProfileBatch } from './entities/profile-batch.entity';
 import { PROFILE_COLUMNS, ProfileRow } from './profile-upsert';
 import { ProfilesRepository, StoredProfile } from './profiles.repository';
 import { factsOf, PROFILE_STORE, ProfileStore, PublisherProfileFacts, StoredProfileColumns } from './store/profile-store';
@@ -85,7 +87,10 @@ export class ProfilesService implements OnModuleInit {
 
   /** Stores an accepted batch of the publisher `accountId` (see ownerOf) and queues its job; answers the batchId. */
   async accept(accountId: string, rows: ProfileRow[]): Promise<string> {
-    const batchId = await this.insertBatch(accountId, rows, 'json', 'queued');
+    // Held to the write deadline: an upload never waits out a frozen database, and one answered 503 is never stored.
+    const batch = this.newBatch(accountId, rows, 'json', 'queued');
+    await WriteDeadline.run((deadline) => this.batches.insertWithin(batch, deadline));
+    const batchId = batch.id;
     try {
       // A Redis that does not answer within the deadline: 503 at once, the batch deleted. A job that reaches Redis
       // after that finds no batch and does nothing (applyBatch): the refused upload stores nothing.
@@ -214,10 +219,15 @@ export class ProfilesService implements OnModuleInit {
   }
 
   private async insertBatch(accountId: string, rows: ProfileRow[], source: 'json' | 'csv', status: 'queued' | 'staged'): Promise<string> {
+    const batch = this.newBatch(accountId, rows, source, status);
+    await this.batches.insert(batch);
+    return batch.id;
+  }
+
+  private newBatch(accountId: string, rows: ProfileRow[], source: 'json' | 'csv', status: 'queued' | 'staged'): ProfileBatch {
     const now = this.clock.now();
-    const id = newId(now);
-    await this.batches.insert({
-      id,
+    return {
+      id: newId(now),
       accountId,
       source,
       status,
@@ -229,8 +239,7 @@ export class ProfilesService implements OnModuleInit {
       createdAt: now,
       updatedAt: now,
       finishedAt: null,
-    });
-    return id;
+    };
   }
 
   private jobOf(batchId: string) {

@@ -7,6 +7,7 @@ import { CLICK, CONVERSION, flushStats } from '../support/serving-helpers';
 import { clickAd, createServable, fetchAds, flushedCampaign, newUser } from '../support/serving-fixtures';
 import { createAccount, createAdBlock, openCampaign } from '../support/factories';
 import { StatsWriterService } from '../../src/stats/stats-writer.service';
+import { countRows, postBatch, uploadBatch } from '../support/profile-helpers';
 
 /**
  * The database out of reach (a proxy between the application and MariaDB that stops forwarding: a frozen server, or
@@ -173,6 +174,28 @@ async function databaseBack(t: TestApp): Promise<void> {
     } finally {
       proxy.resume();
       await late.close();
+    }
+  });
+
+  it('should answer a profile batch upload 503 at its write deadline while the database is frozen, and store nothing', async () => {
+    await uploadBatch(t, publisher.apiKey, [{ messengerUserId: newUser(), isPremium: true }]); // the key now cached
+    const batchesBefore = await countRows(t, 'profile_batches');
+    proxy.freeze();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past the key cache's 200 ms life
+    const sentAt = Date.now();
+    const refused = await postBatch(t, publisher.apiKey, [{ messengerUserId: newUser(), isPremium: true }]);
+    const answeredMs = Date.now() - sentAt;
+    proxy.resume();
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body.message).toBe('database unavailable: nothing was stored; retry after 1 s');
+    // at the write deadline (2 s), not after the freeze
+    expect(answeredMs).toBeLessThan(5000);
+    // the held insert reaches its commit after the answer and rolls back
+    await databaseBack(t);
+    for (let i = 0; i < 10; i++) {
+      expect(await countRows(t, 'profile_batches')).toBe(batchesBefore);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
 
