@@ -104,8 +104,10 @@ export class ProfilesService implements OnModuleInit {
   }
 
   /** A chunk of a CSV import still being read: stored, invisible and not queued until release(). */
-  stage(accountId: string, rows: ProfileRow[]): Promise<string> {
-    return this.insertBatch(accountId, rows, 'csv', 'staged');
+  async stage(accountId: string, rows: ProfileRow[]): Promise<string> {
+    const batch = this.newBatch(accountId, rows, 'csv', 'staged');
+    await this.batches.insert(batch);
+    return batch.id;
   }
 
   async release(batchIds: string[]): Promise<void> {
@@ -216,12 +218,6 @@ export class ProfilesService implements OnModuleInit {
   /** One publisher's profile of a user as stored (tests and the admin panel). */
   findProfile(accountId: string, messengerUserId: string): Promise<Profile | null> {
     return this.profiles.findOne(accountId, messengerUserId);
-  }
-
-  private async insertBatch(accountId: string, rows: ProfileRow[], source: 'json' | 'csv', status: 'queued' | 'staged'): Promise<string> {
-    const batch = this.newBatch(accountId, rows, source, status);
-    await this.batches.insert(batch);
-    return batch.id;
   }
 
   private newBatch(accountId: string, rows: ProfileRow[], source: 'json' | 'csv', status: 'queued' | 'staged'): ProfileBatch {
