@@ -77,11 +77,12 @@ export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit,
   protected abstract takeBuffered(): Buffered | undefined;
 
   /**
-   * What was buffered, cut into the parts written one transaction each, with a turn of the event loop between them.
-   * One part by default.
+   * What was buffered, cut into the parts written one transaction each, handed out one at a time: the writer takes
+   * the next part once the previous one committed, and a part that needs a turn of the event loop before it (its
+   * cutting may take several) awaits it here. One part by default.
    */
-  protected partsOf(buffered: Buffered): Buffered[] {
-    return [buffered];
+  protected async *partsOf(buffered: Buffered): AsyncGenerator<Buffered> {
+    yield buffered;
   }
 
   /** Returns what a write that did not commit carried to the buffer, to be written again. */
@@ -97,34 +98,46 @@ export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit,
     await nextTurn();
     await this.ledger.settle();
     const buffered = this.takeBuffered();
-    const parts: (Buffered | undefined)[] = buffered === undefined ? [undefined] : this.partsOf(buffered);
-    for (let i = 0; i < parts.length; i++) {
-      // A turn before each part: a synchronous driver holds the event loop for a whole transaction, and a second's
-      // impressions over many campaigns held it far too long in one (docs/PERFORMANCE.md#periodic-work-in-parts); cutting the parts is a
-      // turn of its own. Each part takes the items waiting by then, so a click does not wait for the whole flush.
-      if (parts.length > 1) await nextTurn();
-      const group = this.pending.splice(0, MAX_ITEMS_PER_WRITE);
-      if (group.length === 0 && parts[i] === undefined) return;
-      try {
-        const started = performance.now();
-        await this.commit(
-          group.map(({ item }) => item),
-          parts[i],
-        );
-        this.committed(group.length, (performance.now() - started) / 1000);
-        for (const waiting of group) waiting.resolve();
-      } catch (error) {
-        this.logger.error({ err: error }, `${this.constructor.name}: write failed; buffered counts kept for the next try, items refused`);
-        for (const waiting of group) waiting.reject(error);
-        // the failed part is back in the buffer (or held in doubt) by the ledger; the parts not tried go back too
-        for (const untried of parts.slice(i + 1)) if (untried !== undefined) this.putBack(untried);
-        return;
-      }
+    if (buffered === undefined) {
+      await this.writePart(undefined);
+      return;
+    }
+    // A synchronous driver holds the event loop for a whole transaction, and a second's impressions over many
+    // campaigns held it far too long in one (docs/PERFORMANCE.md#periodic-work-in-parts): the parts come with turns
+    // of the event loop between them. Each part takes the items waiting by then, so a click does not wait for the
+    // whole flush.
+    const parts = this.partsOf(buffered);
+    for await (const part of parts) {
+      if (await this.writePart(part)) continue;
+      // the failed part is back in the buffer (or held in doubt) by the ledger; the parts not tried go back too
+      for await (const untried of parts) this.putBack(untried);
+      return;
+    }
+  }
+
+  /** Commits the items waiting and one part of the buffered counts; false when the write failed (its items refused). */
+  private async writePart(part: Buffered | undefined): Promise<boolean> {
+    const group = this.pending.splice(0, MAX_ITEMS_PER_WRITE);
+    if (group.length === 0 && part === undefined) return true;
+    try {
+      const started = performance.now();
+      await this.commit(
+        group.map(({ item }) => item),
+        part,
+      );
+      this.committed(group.length, (performance.now() - started) / 1000);
+      for (const waiting of group) waiting.resolve();
+      return true;
+    } catch (error) {
+      this.logger.error({ err: error }, `${this.constructor.name}: write failed; buffered counts kept for the next try, items refused`);
+      for (const waiting of group) waiting.reject(error);
+      return false;
     }
   }
 }
 
-function nextTurn(): Promise<void> {
+/** Resolves on the next turn of the event loop, after the I/O already waiting. */
+export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 

@@ -155,7 +155,14 @@ export class StatsRepository {
 
   private async upsertCounters<Row extends HourlyIncrement>(into: Queryable, table: string, keys: readonly (keyof Row & string)[], rows: Row[]): Promise<void> {
     const counters = HOURLY_COUNTERS.filter((column) => rows.some((row) => row[column] !== undefined));
-    const values = rows.flatMap((row) => [...keys.map((key) => row[key]), ...counters.map((column) => row[column] ?? 0)]);
+    // plain loops into one array: a flush builds these values for thousands of rows a second on the event loop, and
+    // spreads of per-row arrays were a fifth of its time
+    const values: unknown[] = new Array(rows.length * (keys.length + counters.length));
+    let at = 0;
+    for (const row of rows) {
+      for (const key of keys) values[at++] = row[key];
+      for (const column of counters) values[at++] = row[column] ?? 0;
+    }
     const [sql] = this.statementsOf(`${table}|${rows.length}|${counters.join(',')}`, () => {
       const keyPlaces = keys.map(() => '?').join(', ');
       const placeholders = rows.map(() => `(${keyPlaces}, ${counters.map(() => '?').join(', ')})`).join(', ');
