@@ -521,7 +521,13 @@ describe(StatsWriterService.name, () => {
       expect(seenBetweenParts).toBe(1);
       // the second part carries the click's row too (c0000 was in the first part)
       expect(committed.map(hourlyRows)).toEqual([100, 101, 100, 100, 50]);
-      expect(committed.map((statements) => statements.some((statement) => statement.sql.startsWith('INSERT INTO clicks')))).toEqual([false, true, false, false, false]);
+      expect(committed.map((statements) => statements.some((statement) => statement.sql.startsWith('INSERT INTO clicks')))).toEqual([
+        false,
+        true,
+        false,
+        false,
+        false,
+      ]);
       expect(impressionsWritten(committed)).toBe(450);
       // only the part whose click waits for it syncs on its own (docs/OPERATIONS.md, "What a crash or a power loss can lose")
       expect(syncModes).toEqual(['NORMAL', 'FULL', 'NORMAL', 'NORMAL', 'NORMAL']);
