@@ -93,6 +93,11 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
    * awaited by the others: it covers every part, and while Redis fails a round of many parts asked once, not per part.
    */
   private roundBill: Promise<void> | undefined;
+  /**
+   * The deltas the write round took from the buffer and has not committed yet (its parts still to come, or being
+   * written): unwritten spend too, which the round may hold over several turns of the event loop.
+   */
+  private roundDeltas = new Map<string, Delta>();
   /** Impression spend waived per campaign and not yet taken off impressions being written (see waiveImpressionSpend). */
   private waivedSpend = new Map<string, number>();
 
@@ -135,7 +140,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
    */
   unwrittenSpend(campaignIds: ReadonlySet<string>): Map<string, UnwrittenSpend> {
     const spend = new Map<string, UnwrittenSpend>();
-    for (const delta of this.deltas.values()) {
+    for (const delta of [...this.deltas.values(), ...this.roundDeltas.values()]) {
       if (delta.spendMicros <= 0 || !campaignIds.has(delta.campaignId)) continue;
       let campaign = spend.get(delta.campaignId);
       if (campaign === undefined) spend.set(delta.campaignId, (campaign = { totalMicros: 0, byDay: new Map() }));
@@ -215,6 +220,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     if (this.deltas.size === 0) return undefined;
     const deltas = this.deltas;
     this.deltas = new Map();
+    this.roundDeltas = deltas;
     this.impressionDeltas = new Map();
     this.roundBill = undefined;
     return deltas;
@@ -251,7 +257,10 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
   }
 
   protected putBack(deltas: Map<string, Delta>): void {
-    for (const [key, delta] of deltas) this.mergeBack(key, delta);
+    for (const [key, delta] of deltas) {
+      if (this.roundDeltas.get(key) === delta) this.roundDeltas.delete(key);
+      this.mergeBack(key, delta);
+    }
   }
 
   protected async commit(clicks: ClickRecord[], buffered = new Map<string, Delta>()): Promise<void> {
@@ -290,6 +299,8 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     if (clicks.length > 0) await this.clickRows.insertMany(batch, clicks);
     await this.applyDeltas(batch, [...rows.values()]);
     await this.ledger.writeBatch(deltas, batch, commitDeadlineOf(clicks));
+    // committed: in the database now, no longer unwritten
+    for (const [key, delta] of deltas) if (this.roundDeltas.get(key) === delta) this.roundDeltas.delete(key);
     for (const click of clicks) this.metrics.countClick(click.status);
   }
 
