@@ -551,6 +551,22 @@ describe(StatsWriterService.name, () => {
       expect(impressionsWritten(committed)).toBe(4_500);
     });
 
+    it("should count a round's parts not committed yet as unwritten spend, and those committed no more", async () => {
+      const { dataSource } = fakeDataSource('better-sqlite3');
+      const writer = writerOn(dataSource);
+      writer.recordImpressions(records(450), 10 * HOUR);
+      const campaigns = new Set(records(450).map((record) => record.campaignId));
+      const flushed = writer.flush();
+      // the first part committed (turns: the group, the keys' sort, the first part)
+      await new Promise<void>((resolve) => setImmediate(() => setImmediate(() => setImmediate(resolve))));
+      const unwritten = writer.unwrittenSpend(campaigns);
+      expect(unwritten.size).toBe(350);
+      expect(unwritten.has('c0099')).toBe(false);
+      expect(unwritten.get('c0100')?.totalMicros).toBe(700);
+      await flushed;
+      expect(writer.unwrittenSpend(campaigns).size).toBe(0);
+    });
+
     it('should ask the serving state for one bill per write round, not one per part', async () => {
       const { dataSource, committed } = fakeDataSource();
       const writer = writerOn(dataSource);
