@@ -257,10 +257,8 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
   }
 
   protected putBack(deltas: Map<string, Delta>): void {
-    for (const [key, delta] of deltas) {
-      if (this.roundDeltas.get(key) === delta) this.roundDeltas.delete(key);
-      this.mergeBack(key, delta);
-    }
+    this.leaveRound(deltas);
+    for (const [key, delta] of deltas) this.mergeBack(key, delta);
   }
 
   protected async commit(clicks: ClickRecord[], buffered = new Map<string, Delta>()): Promise<void> {
@@ -300,8 +298,15 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     await this.applyDeltas(batch, [...rows.values()]);
     await this.ledger.writeBatch(deltas, batch, commitDeadlineOf(clicks));
     // committed: in the database now, no longer unwritten
-    for (const [key, delta] of deltas) if (this.roundDeltas.get(key) === delta) this.roundDeltas.delete(key);
+    this.leaveRound(deltas);
     for (const click of clicks) this.metrics.countClick(click.status);
+  }
+
+  /** These deltas of the round are committed or back in the buffer: no longer the round's unwritten spend. */
+  private leaveRound(deltas: Map<string, Delta>): void {
+    // a round of one part hands out the round's own map: let go of it whole, never empty what the caller still reads
+    if (deltas === this.roundDeltas) this.roundDeltas = new Map();
+    else for (const [key, delta] of deltas) if (this.roundDeltas.get(key) === delta) this.roundDeltas.delete(key);
   }
 
   private takeWaivedSpendOff(deltas: Map<string, Delta>): void {
