@@ -30,6 +30,7 @@
  * once against two bare Fastify processes loaded the same way, as one process per core is run; `warmup` stops the
  * service and measures a fresh one from the moment /health answers, bench/warmup.js; a profile none of the phases
  * asked for applies to is skipped, so `BENCH_PHASES=twoproc` seeds MySQL + Redis only),
+ * BENCH_BLOCK_CONTROLS (1: the bench's ad block has floors and refused categories and domains, bench/lib/seed.js),
  * BENCH_WARMUP_RUNS (3: fresh processes measured one after the other; target 4 is judged on their median),
  * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after, then the second
  * service process and the second bare Fastify of the twoproc phase).

@@ -10,10 +10,13 @@
  * Kinds of call, as ServingService makes them (src/serving/reserve-in-rounds.ts): round 1 asks for limit + 3 = 8
  * candidates, a second round 16 with the 8 offered skipped, a fourth round 64 with the 56 offered before skipped.
  * "first" is the first request of a context after a refresh (the match cache starts afresh with every new list).
+ * "controls": round 1 on an ad block with the bench blocks' controls (floors, refused categories and a refused domain,
+ * bench/lib/seed.js BLOCK_CONTROLS), against round 1 on a block without any; "first with controls" includes the one
+ * pass over the list that finds what those controls let through.
  */
 const path = require('node:path');
 const { ROOT } = require('./index');
-const { campaignRow, addressesByCountry, random, pick, chance, LANGUAGES } = require('./seed');
+const { campaignRow, addressesByCountry, random, pick, chance, LANGUAGES, BLOCK_CONTROLS } = require('./seed');
 
 const COUNTS = (process.env.BENCH_MATCHER_CAMPAIGNS || '1000,10000,100000').split(',').map(Number);
 const CONTEXTS = 4000;
@@ -118,9 +121,24 @@ async function measure(count, contexts, now) {
   result.round2 = timeEach(calls, (i) => (found += index.candidates(contexts[i % CONTEXTS], 16, skips8[i % CONTEXTS]).length));
   const deepCalls = Math.max(2000, Math.floor(2e8 / count / 10));
   result.round4 = timeEach(deepCalls, (i) => (found += index.candidates(contexts[i % CONTEXTS], 64, skips56[i % CONTEXTS]).length));
+  const controls = blockControls();
+  result.firstControlled = timeEach(firsts.length, (i) => (found += index.candidates(firsts[i], 8, none, controls).length));
+  result.round1Controlled = timeEach(calls, (i) => (found += index.candidates(contexts[i % CONTEXTS], 8, none, controls).length));
   result.scan = timeEach(deepCalls, (i) => (found += selectCandidates(index.ranked, contexts[i % CONTEXTS], 8, none).length));
   result.found = found;
   return result;
+}
+
+/** BLOCK_CONTROLS as the serving index gets them from an ad block's row. */
+function blockControls() {
+  const { controlsOf } = dist('ad-blocks/ad-blocks.service');
+  const micros = (usdt) => Math.round(usdt * 1_000_000);
+  return controlsOf({
+    floorCpmMicros: micros(BLOCK_CONTROLS.floorCpm),
+    floorCpcMicros: micros(BLOCK_CONTROLS.floorCpc),
+    blockedCategories: BLOCK_CONTROLS.blockedCategories,
+    blockedDomains: BLOCK_CONTROLS.blockedDomains,
+  });
 }
 
 async function main() {
@@ -134,7 +152,8 @@ async function main() {
     results.push(r);
     say(
       `  ${count} campaigns: round 1 ${r.round1.toFixed(0)} ns, round 2 ${r.round2.toFixed(0)} ns, round 4 ${r.round4.toFixed(0)} ns, ` +
-        `first of a context ${(r.first / 1000).toFixed(1)} µs (${r.contexts} contexts), plain scan ${(r.scan / 1000).toFixed(1)} µs; ` +
+        `first of a context ${(r.first / 1000).toFixed(1)} µs (${r.contexts} contexts); on a block with controls round 1 ` +
+        `${r.round1Controlled.toFixed(0)} ns, first ${(r.firstControlled / 1000).toFixed(1)} µs; plain scan ${(r.scan / 1000).toFixed(1)} µs; ` +
         `load ${r.loadMs.toFixed(0)} ms, refresh ${r.refreshMs.toFixed(0)} ms, index heap ${(r.indexBytes / 1048576).toFixed(1)} MB`,
     );
   }
@@ -143,10 +162,11 @@ async function main() {
 
 /** The results as a Markdown-like table (bench/scale.js prints it with the HTTP table). */
 function matcherTable(results) {
-  const header = ['campaigns', 'round 1 ns', 'round 2 ns', 'round 4 ns', 'first µs', 'plain scan µs', 'refresh ms', 'index MB'];
+  const header = ['campaigns', 'round 1 ns', 'controls ns', 'round 2 ns', 'round 4 ns', 'first µs', 'plain scan µs', 'refresh ms', 'index MB'];
   const lines = results.map((r) => [
     String(r.count),
     r.round1.toFixed(0),
+    r.round1Controlled.toFixed(0),
     r.round2.toFixed(0),
     r.round4.toFixed(0),
     (r.first / 1000).toFixed(1),

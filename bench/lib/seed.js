@@ -105,7 +105,7 @@ function addressesByCountry() {
 
 /**
  * `advertiserCount` advertiser accounts (the admin API's answers: apiKey and accountId), a publisher's API key and
- * an ad block of that publisher, named after `label`.
+ * an ad block of that publisher (with BLOCK_CONTROLS when BENCH_BLOCK_CONTROLS=1), named after `label`.
  */
 async function createAccounts(api, label, advertiserCount) {
   const advertisers = [];
@@ -114,7 +114,9 @@ async function createAccounts(api, label, advertiserCount) {
     advertisers.push(await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name, roles: ['advertiser'] }));
   }
   const publisher = (await api('POST', '/api/v2/admin/accounts', ADMIN_KEY, { name: `${label} publisher`, roles: ['publisher'] })).apiKey;
-  const adBlockId = (await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: `${label} block` })).adBlockId;
+  const adBlockId = (
+    await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: `${label} block`, ...(WITH_BLOCK_CONTROLS ? BLOCK_CONTROLS : {}) })
+  ).adBlockId;
   return { advertisers, publisher, adBlockId };
 }
 
@@ -127,10 +129,26 @@ function createCampaigns(api, advertiserKeys, count, bodyOf) {
   );
 }
 
-/** A create body with the budget and creative every bench campaign has: running since yesterday for 30 days. */
+/** The campaign categories (src/campaigns/categories.ts): bench campaign `i` has the `i % 10`th. */
+const CATEGORIES = ['games', 'apps', 'finance', 'crypto', 'gambling', 'dating', 'shopping', 'education', 'entertainment', 'other'];
+
+/**
+ * Ad block controls (docs/CONTRACT.md §18): a CPM floor under nine tenths of the CPM bids and a CPC floor under nine
+ * tenths of the CPC ones, two refused categories (a fifth of the campaigns) and a refused domain no campaign links to.
+ * bench/lib/matcher-scale.js always measures the matcher with them; the bench's ad blocks get them with
+ * BENCH_BLOCK_CONTROLS=1, so that the ad fetch can be measured with and without them.
+ */
+const BLOCK_CONTROLS = { floorCpm: 1.45, floorCpc: 0.06, blockedCategories: ['gambling', 'dating'], blockedDomains: ['blocked.example.net'] };
+const WITH_BLOCK_CONTROLS = process.env.BENCH_BLOCK_CONTROLS === '1';
+
+/**
+ * A create body with the budget and creative every bench campaign has: running since yesterday for 30 days, a daily
+ * budget paced evenly over the day (the default pacing), in category `i % 10`.
+ */
 function createBody(i, now, { name, targeting, bidding }) {
   return {
     name,
+    category: CATEGORIES[i % CATEGORIES.length],
     targeting,
     budget: { amount: 5000, total: 100000, strategy: 'daily', startTime: now - 86_400_000, endTime: now + 30 * 86_400_000 },
     bidding,
@@ -216,6 +234,7 @@ async function profileBatchesDone(api, publisherKey, batchIds, pollMs) {
 
 module.exports = {
   ADMIN_KEY,
+  BLOCK_CONTROLS,
   SERVICE_ENV,
   COUNTRIES,
   LANGUAGES,
