@@ -201,8 +201,16 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private readonly matches = new MatchCache();
 
   /** The best `max` servable campaigns for this context, best first, skipping `skip` and what `controls` refuse (see MatchCache). */
-  candidates(context: MatchContext, max: number, skip: ReadonlySet<string>, controls: BlockControls | null = null): IndexedCampaign[] {
-    return this.matches.select(this.rankedList, context, max, skip, controls);
+  candidates(
+    context: MatchContext,
+    max: number,
+    skip: ReadonlySet<string>,
+    controls: BlockControls | null = null,
+    offered?: ReadonlySet<string>,
+  ): IndexedCampaign[] {
+    // the sets skippedAt hands out are shared by every request until what they hold changes (skippedOn's own are not)
+    const shared = skip === this.skippedNow || skip === this.exhausted;
+    return this.matches.select(this.rankedList, context, max, skip, controls, offered, shared);
   }
 
   get(campaignId: string): IndexedCampaign | undefined {
@@ -210,7 +218,8 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   }
 
   markExhausted(campaignIds: string[]): void {
-    for (const id of campaignIds) this.exhausted.add(id);
+    // a new set, never the one handed out changed: the match cache keeps answers per skip set it was given
+    this.exhausted = new Set([...this.exhausted, ...campaignIds]);
     this.skippedNow = null;
   }
 
@@ -302,6 +311,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     const rowsById = new Map(rows.map((row) => [row.id, row]));
     const now = this.clock.now();
     const next = new Map(this.byId);
+    let exhaustedLeft: Set<string> | undefined;
     for (const id of campaignIds) {
       // A newer reload of this campaign started after this one: its answer wins.
       if (this.reloadSeq.get(id) !== mine) continue;
@@ -313,9 +323,10 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       } else {
         next.delete(id);
       }
-      this.exhausted.delete(id);
+      if (this.exhausted.has(id)) (exhaustedLeft ??= new Set(this.exhausted)).delete(id);
       this.heldBack.delete(id);
     }
+    if (exhaustedLeft !== undefined) this.exhausted = exhaustedLeft;
     this.skippedNow = null;
     this.byId = next;
     this.rankedList = rerankCampaigns(this.rankedList, next);

@@ -265,6 +265,28 @@ describe('campaign matcher', () => {
       expect(deeper).toBeGreaterThan(500);
     });
 
+    it("should answer exactly what a full scan answers when skip sets come again, with a request's offered candidates", () => {
+      const cache = new MatchCache();
+      // the best 60 live all along, so that what a skip set leaves answers from campaigns that start and end meanwhile
+      const many = Array.from({ length: 1500 }, (_, i) =>
+        i < 60
+          ? campaign(`s${i}`, { ecpmMicros: 1000 + i, startTime: NOW - 100_000, endTime: NOW + 100_000 })
+          : { ...campaigns[i % campaigns.length], id: `s${i}`, ecpmMicros: Math.floor(random() * 500) },
+      );
+      const ranked = rankCampaigns(many);
+      // as the index hands them out: a few sets, each asked for many times, the best campaigns held back in most of them
+      const skipSets = Array.from({ length: 4 }, (_, k) => new Set(ranked.slice(0, 20 * k + 5).map((c) => c.id)));
+      const contexts = Array.from({ length: 6 }, () => ({ country: pick(COUNTRIES), language: pick(LANGUAGES), platform: pick(PLATFORMS) }));
+      for (let i = 0; i < 2000; i++) {
+        const request: MatchContext = { ...context, ...pick(contexts), now: NOW + Math.floor((random() - 0.5) * 20_000), premium: random() < 0.3 };
+        const skip = pick(skipSets);
+        const max = 1 + Math.floor(random() * 40);
+        const offered = random() < 0.5 ? undefined : new Set(selectCandidates(ranked, request, Math.floor(random() * 40), skip).map((c) => c.id));
+        const expected = selectCandidates(ranked, request, max, new Set([...skip, ...(offered ?? [])])).map((c) => c.id);
+        expect(cache.select(ranked, request, max, skip, null, offered, true).map((c) => c.id)).toEqual(expected);
+      }
+    });
+
     it('should stop serving a cached campaign at its end time and start one at its start time', () => {
       const cache = new MatchCache();
       const ranked = rankCampaigns([campaign('ends', { ecpmMicros: 9, endTime: NOW + 10 }), campaign('starts', { ecpmMicros: 8, startTime: NOW + 5 })]);

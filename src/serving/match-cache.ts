@@ -7,14 +7,21 @@ import { isLive } from './targeting-rules';
 const CACHED_DEPTH = 32;
 const MAX_CACHED_CONTEXTS = 10_000;
 
-interface CachedMatch {
-  /** The best live, matching campaigns for the context, in rank order. */
+/** The best live, matching campaigns of a context not in a skip set, in rank order, and when that answer holds. */
+interface MatchAnswer {
   campaigns: IndexedCampaign[];
   /** True when these are all of them (the scan reached the end of the ranked list). */
   complete: boolean;
   /** The times for which the answer holds: no scanned campaign starts or ends inside [validFrom, validUntil). */
   validFrom: number;
   validUntil: number;
+}
+
+interface CachedMatch extends MatchAnswer {
+  /** The context's matching positions, for the scans past `campaigns`. */
+  matching: ContextBits;
+  /** The answer for one skip set (see select), with the set it was found for. */
+  skipping: (MatchAnswer & { skip: ReadonlySet<string> }) | undefined;
 }
 
 /** What targeting sees of a context: requests with equal keys match the same campaigns. */
@@ -231,12 +238,22 @@ export class MatchCache {
     this.prepared = bitsets;
   }
 
+  /**
+   * The first `max` live campaigns matching the context that are in neither `skip` nor `offered`, in rank order.
+   * `skip` is what the index skips now (out of budget, ahead of the pacing line). When it leaves too few of the kept
+   * entries and it is `sharedSkip` (the index's own set, handed to every request: the index hands out a new one
+   * whenever what it skips changes and never changes one it handed out), the answer past them is kept too, found again
+   * by the set's identity. Without it, every request of a context whose best campaigns were held back scanned past
+   * them. `offered`, a request's own earlier candidates, is filtered from either answer.
+   */
   select(
     ranked: readonly IndexedCampaign[],
     context: MatchContext,
     max: number,
     skip?: ReadonlySet<string>,
     controls: BlockControls | null = null,
+    offered?: ReadonlySet<string>,
+    sharedSkip = false,
   ): IndexedCampaign[] {
     if (ranked !== this.ranked || this.cachedCount >= MAX_CACHED_CONTEXTS) {
       if (ranked !== this.ranked) this.bitsets = this.prepared?.isFor(ranked) ? this.prepared : TargetingBitsets.of(ranked);
@@ -252,26 +269,60 @@ export class MatchCache {
       entries = this.controlledEntries.get(controls.key) ?? new Map<string, CachedMatch>();
       if (entries.size === 0) this.controlledEntries.set(controls.key, entries);
     }
+    const now = context.now;
     let entry = entries.get(key);
-    if (entry === undefined || context.now < entry.validFrom || context.now >= entry.validUntil) {
+    if (entry === undefined || now < entry.validFrom || now >= entry.validUntil) {
       if (entry === undefined) this.cachedCount += 1;
-      entry = scanForCache(ranked, this.bitsets!.matching(context, flagBitsOf(context), controls), context.now);
+      const matching = this.bitsets!.matching(context, flagBitsOf(context), controls);
+      const answer = scanAnswer(ranked, matching, now, CACHED_DEPTH);
+      // every field set here, in one order: one hidden class for all entries (skipping is set later)
+      entry = {
+        campaigns: answer.campaigns,
+        complete: answer.complete,
+        validFrom: answer.validFrom,
+        validUntil: answer.validUntil,
+        matching,
+        skipping: undefined,
+      };
       entries.set(key, entry);
     }
-    const picked: IndexedCampaign[] = [];
-    for (const campaign of entry.campaigns) {
-      if (picked.length >= max) break;
-      if (!skip?.has(campaign.id)) picked.push(campaign);
+    let skipping = entry.skipping;
+    const kept = skipping !== undefined && skipping.skip === skip && now >= skipping.validFrom && now < skipping.validUntil;
+    if (!kept) {
+      const picked = pickFrom(entry, max, skip, offered);
+      if (picked.length >= max || entry.complete) return picked;
+      // the kept entries do not reach: the answer past the skipped ones, kept for a shared skip set (a set made for
+      // one request would only replace it, and deeper rounds ask for more than it holds)
+      if (!sharedSkip || skip === undefined || skip.size === 0 || max > CACHED_DEPTH) return scanMatching(ranked, entry.matching, now, max, skip, offered);
+      const answer = scanAnswer(ranked, entry.matching, now, CACHED_DEPTH, skip);
+      skipping = { campaigns: answer.campaigns, complete: answer.complete, validFrom: answer.validFrom, validUntil: answer.validUntil, skip };
+      entry.skipping = skipping;
     }
-    if (picked.length < max && !entry.complete) {
-      return scanMatching(ranked, this.bitsets!.matching(context, flagBitsOf(context), controls), context.now, max, skip);
-    }
-    return picked;
+    const picked = pickFrom(skipping!, max, undefined, offered);
+    if (picked.length >= max || skipping!.complete) return picked;
+    return scanMatching(ranked, entry.matching, now, max, skip, offered);
   }
 }
 
+/** The first `max` campaigns of the answer in neither set. */
+function pickFrom(answer: MatchAnswer, max: number, skip: ReadonlySet<string> | undefined, offered: ReadonlySet<string> | undefined): IndexedCampaign[] {
+  const picked: IndexedCampaign[] = [];
+  for (const campaign of answer.campaigns) {
+    if (picked.length >= max) break;
+    if (!skip?.has(campaign.id) && !offered?.has(campaign.id)) picked.push(campaign);
+  }
+  return picked;
+}
+
 /** selectCandidates over the context's matching positions: the first `max` live ones not in `skip`, in rank order. */
-function scanMatching(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number, max: number, skip?: ReadonlySet<string>): IndexedCampaign[] {
+function scanMatching(
+  ranked: readonly IndexedCampaign[],
+  matching: ContextBits,
+  now: number,
+  max: number,
+  skip?: ReadonlySet<string>,
+  offered?: ReadonlySet<string>,
+): IndexedCampaign[] {
   const picked: IndexedCampaign[] = [];
   const words = matching.region.length;
   for (let w = 0; w < words; w++) {
@@ -280,7 +331,7 @@ function scanMatching(ranked: readonly IndexedCampaign[], matching: ContextBits,
       const bit = 31 - Math.clz32(word & -word);
       word &= word - 1;
       const campaign = ranked[(w << 5) + bit];
-      if (skip?.has(campaign.id) || !isLive(campaign, now)) continue;
+      if (skip?.has(campaign.id) || offered?.has(campaign.id) || !isLive(campaign, now)) continue;
       picked.push(campaign);
       if (picked.length >= max) return picked;
     }
@@ -288,8 +339,11 @@ function scanMatching(ranked: readonly IndexedCampaign[], matching: ContextBits,
   return picked;
 }
 
-/** The first CACHED_DEPTH live campaigns among the matching positions, and the time window the answer holds for. */
-function scanForCache(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number): CachedMatch {
+/**
+ * The first `depth` live campaigns among the matching positions that are not in `skip`, and the time window the
+ * answer holds for (a campaign in `skip` is left out whether it is live or not, so its times do not narrow it).
+ */
+function scanAnswer(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number, depth: number, skip?: ReadonlySet<string>): MatchAnswer {
   const campaigns: IndexedCampaign[] = [];
   let validFrom = -Infinity;
   let validUntil = Infinity;
@@ -300,6 +354,7 @@ function scanForCache(ranked: readonly IndexedCampaign[], matching: ContextBits,
       const bit = 31 - Math.clz32(word & -word);
       word &= word - 1;
       const campaign = ranked[(w << 5) + bit];
+      if (skip?.has(campaign.id)) continue;
       if (now < campaign.startTime) {
         validUntil = Math.min(validUntil, campaign.startTime);
         continue;
@@ -311,7 +366,7 @@ function scanForCache(ranked: readonly IndexedCampaign[], matching: ContextBits,
       validFrom = Math.max(validFrom, campaign.startTime);
       validUntil = Math.min(validUntil, campaign.endTime);
       campaigns.push(campaign);
-      if (campaigns.length >= CACHED_DEPTH) return { campaigns, complete: false, validFrom, validUntil };
+      if (campaigns.length >= depth) return { campaigns, complete: false, validFrom, validUntil };
     }
   }
   return { campaigns, complete: true, validFrom, validUntil };

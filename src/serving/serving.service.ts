@@ -148,7 +148,7 @@ export class ServingService {
     const skipped = this.index.skippedOn(context.now, query.adBlockId);
     return reserveInRounds({
       limit: query.limit,
-      candidates: (max, offered) => this.index.candidates(context, max, offered ? new Set([...skipped, ...offered]) : skipped, controls),
+      candidates: (max, offered) => this.index.candidates(context, max, skipped, controls, offered),
       reserve: async (candidates, wanted) => {
         const offered = candidates.map((campaign) => toCandidate(campaign, context.now, this.optimization.marginOn(campaign.id, query.adBlockId)));
         const result = await this.state.reserveImpressions(
