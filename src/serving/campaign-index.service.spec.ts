@@ -77,4 +77,31 @@ describe(CampaignIndexService.name, () => {
       select.mockRestore();
     }
   });
+
+  it("should build an ad block's skip set once per change, never per request, and drop its hold-backs when their time is up", async () => {
+    const index = emptyIndex();
+    await index.refresh();
+    index.markExhausted(['a']);
+    expect(index.skippedOn(NOW, 'block-1')).toBe(index.skippedAt(NOW));
+
+    index.holdBackOnBlock('block-1', ['b'], NOW + 1000);
+    const onBlock = index.skippedOn(NOW, 'block-1');
+    expect([...onBlock].sort()).toEqual(['a', 'b']);
+    expect(index.skippedOn(NOW + 500, 'block-1')).toBe(onBlock);
+    expect(index.skippedOn(NOW, 'block-2')).toBe(index.skippedAt(NOW));
+
+    // a change of either part: a new set, the one handed out unchanged
+    index.holdBackOnBlock('block-1', ['c'], NOW + 2000);
+    const more = index.skippedOn(NOW, 'block-1');
+    expect([...more].sort()).toEqual(['a', 'b', 'c']);
+    index.markExhausted(['d']);
+    const withExhausted = index.skippedOn(NOW, 'block-1');
+    expect([...withExhausted].sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect([...onBlock].sort()).toEqual(['a', 'b']);
+    expect([...more].sort()).toEqual(['a', 'b', 'c']);
+
+    // b's time is up, then c's
+    expect([...index.skippedOn(NOW + 1000, 'block-1')].sort()).toEqual(['a', 'c', 'd']);
+    expect(index.skippedOn(NOW + 2000, 'block-1')).toBe(index.skippedAt(NOW + 2000));
+  });
 });

@@ -105,6 +105,8 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private heldBackExpiresAt = Number.POSITIVE_INFINITY;
   /** Per ad block: campaigns ahead of the lower line that block has for them (optimization), skipped there until the time given. */
   private readonly heldBackOnBlock = new Map<string, Map<string, number>>();
+  /** skippedOn's answer per ad block with hold-backs: built from `base` (skippedAt's set), good until `until`. */
+  private readonly skippedOnBlock = new Map<string, { base: ReadonlySet<string>; until: number; set: ReadonlySet<string> }>();
   /** exhausted and heldBack together, built when asked for after either changed. */
   private skippedNow: Set<string> | null = null;
   private timer: NodeJS.Timeout | undefined;
@@ -159,13 +161,26 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     const skipped = this.skippedAt(now);
     const onBlock = this.heldBackOnBlock.get(adBlockId);
     if (onBlock === undefined) return skipped;
+    // built once per change of either part, not per request (a copy of skippedAt's set, which can hold thousands)
+    const kept = this.skippedOnBlock.get(adBlockId);
+    if (kept !== undefined && kept.base === skipped && now < kept.until) return kept.set;
     let withBlock: Set<string> | null = null;
-    for (const [id, until] of onBlock) {
-      if (now >= until) onBlock.delete(id);
-      else (withBlock ??= new Set(skipped)).add(id);
+    let until = Number.POSITIVE_INFINITY;
+    for (const [id, heldUntil] of onBlock) {
+      if (now >= heldUntil) {
+        onBlock.delete(id);
+        continue;
+      }
+      (withBlock ??= new Set(skipped)).add(id);
+      until = Math.min(until, heldUntil);
     }
-    if (onBlock.size === 0) this.heldBackOnBlock.delete(adBlockId);
-    return withBlock ?? skipped;
+    if (withBlock === null) {
+      this.heldBackOnBlock.delete(adBlockId);
+      this.skippedOnBlock.delete(adBlockId);
+      return skipped;
+    }
+    this.skippedOnBlock.set(adBlockId, { base: skipped, until, set: withBlock });
+    return withBlock;
   }
 
   /** Campaigns ahead of the line this ad block has for them are skipped on it until `until`. */
@@ -173,6 +188,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     let onBlock = this.heldBackOnBlock.get(adBlockId);
     if (onBlock === undefined) this.heldBackOnBlock.set(adBlockId, (onBlock = new Map()));
     for (const id of campaignIds) onBlock.set(id, until);
+    this.skippedOnBlock.delete(adBlockId);
   }
 
   /** Whether the campaign is skipped now for being ahead of its pacing line. */
