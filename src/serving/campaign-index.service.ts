@@ -20,6 +20,7 @@ import {
   smoothedCtr,
 } from './campaign-matcher';
 import { withFields } from '../common/with-fields';
+import { RecentSkips } from './match-cache';
 
 /** Rows a refresh handles between two turns of the event loop. */
 const REFRESH_SLICE = 1000;
@@ -29,7 +30,9 @@ const REFRESH_SLICE = 1000;
  * (status, id) index a page of 250 takes about a millisecond (bench/probes/refresh-pages.js,
  * docs/PERFORMANCE.md#matching-the-match-cache-targeting-bitsets-the-refresh-in-slices).
  */
-export const COUNTERS_PAGE = 250;
+export /** How often at most the skip set every request gets is built anew (see `skipped`). */
+const SKIP_REBUILD_MS = 100;
+const COUNTERS_PAGE = 250;
 /** How long change notices are gathered before one reload applies them all. */
 const RELOAD_GATHER_MS = 20;
 
@@ -107,8 +110,19 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private readonly heldBackOnBlock = new Map<string, Map<string, number>>();
   /** skippedOn's answer per ad block with hold-backs: built from `base` (skippedAt's set), good until `until`. */
   private readonly skippedOnBlock = new Map<string, { base: ReadonlySet<string>; until: number; set: ReadonlySet<string> }>();
-  /** exhausted and heldBack together, built when asked for after either changed. */
-  private skippedNow: Set<string> | null = null;
+  /**
+   * What every request skips (exhausted and held back), as handed out by skippedAt: never changed once handed out (the
+   * match cache keeps answers per set), and built anew at most every SKIP_REBUILD_MS, or at the next request when a
+   * campaign in it is to be offered again (a reload, a refresh). What was skipped since it was built is in
+   * recentlySkipped, which candidates() filters too: with pacing, campaigns are held back and offered again every
+   * second, and a set built per change cost a request tens of µs at 10,000 campaigns and milliseconds at 100,000.
+   */
+  private skipped: ReadonlySet<string> = new Set();
+  private skippedBuiltAt = Number.NEGATIVE_INFINITY;
+  /** A campaign in `skipped` is to be offered again: the next skippedAt builds it anew. */
+  private skippedStale = false;
+  /** Campaigns exhausted or held back since `skipped` was built. */
+  private recentlySkipped = new RecentSkips();
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | null = null;
   /** Campaigns changed while a full refresh was reading: its snapshot may predate the change, so reload them after. */
@@ -145,12 +159,33 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     return this.rankedList;
   }
 
-  /** The campaigns a request at `now` skips: out of budget, or ahead of their pacing line. */
+  /**
+   * The campaigns a request at `now` skips, out of budget or ahead of their pacing line, as of the set's last build
+   * (candidates() also skips those skipped since). A hold-back ends up to SKIP_REBUILD_MS after its time.
+   */
   skippedAt(now: number): ReadonlySet<string> {
-    if (this.heldBack.size === 0) return this.exhausted;
+    const changed = this.recentlySkipped.size > 0 || now >= this.heldBackExpiresAt;
+    if (this.skippedStale || (changed && now - this.skippedBuiltAt >= SKIP_REBUILD_MS)) this.buildSkipped(now);
+    return this.skipped;
+  }
+
+  /** Every campaign skipped at `now`, those since the last build too (a new set: for diagnosis, not for requests). */
+  allSkippedAt(now: number): ReadonlySet<string> {
+    const skipped = this.skippedAt(now);
+    return this.recentlySkipped.size === 0 ? skipped : new Set([...skipped, ...this.recentlySkipped.ids]);
+  }
+
+  /** Whether the serving state found the campaign out of budget (skipped until the next full refresh). */
+  isExhausted(campaignId: string): boolean {
+    return this.exhausted.has(campaignId);
+  }
+
+  private buildSkipped(now: number): void {
     if (now >= this.heldBackExpiresAt) this.releaseHeldBack(now);
-    this.skippedNow ??= new Set([...this.exhausted, ...this.heldBack.keys()]);
-    return this.skippedNow;
+    this.skipped = new Set([...this.exhausted, ...this.heldBack.keys()]);
+    this.recentlySkipped = new RecentSkips();
+    this.skippedBuiltAt = now;
+    this.skippedStale = false;
   }
 
   /**
@@ -199,9 +234,11 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   /** Campaigns ahead of their pacing line are skipped until `until`, when the serving state is asked again. */
   holdBack(campaignIds: string[], until: number): void {
-    for (const id of campaignIds) this.heldBack.set(id, until);
+    for (const id of campaignIds) {
+      this.heldBack.set(id, until);
+      this.recentlySkipped.add(id);
+    }
     this.heldBackExpiresAt = Math.min(this.heldBackExpiresAt, until);
-    this.skippedNow = null;
   }
 
   private releaseHeldBack(now: number): void {
@@ -211,7 +248,6 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       else next = Math.min(next, until);
     }
     this.heldBackExpiresAt = next;
-    this.skippedNow = null;
   }
 
   private readonly matches = new MatchCache();
@@ -224,9 +260,10 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     controls: BlockControls | null = null,
     offered?: ReadonlySet<string>,
   ): IndexedCampaign[] {
-    // the sets skippedAt hands out are shared by every request until what they hold changes (skippedOn's own are not)
-    const shared = skip === this.skippedNow || skip === this.exhausted;
-    return this.matches.select(this.rankedList, context, max, skip, controls, offered, shared);
+    // the set skippedAt hands out is shared by every request until it is built anew (skippedOn's own are not)
+    const shared = skip === this.skipped;
+    const recent = this.recentlySkipped.size > 0 ? this.recentlySkipped : undefined;
+    return this.matches.select(this.rankedList, context, max, skip, controls, offered, shared, recent);
   }
 
   get(campaignId: string): IndexedCampaign | undefined {
@@ -234,9 +271,10 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   }
 
   markExhausted(campaignIds: string[]): void {
-    // a new set, never the one handed out changed: the match cache keeps answers per skip set it was given
-    this.exhausted = new Set([...this.exhausted, ...campaignIds]);
-    this.skippedNow = null;
+    for (const id of campaignIds) {
+      this.exhausted.add(id);
+      this.recentlySkipped.add(id);
+    }
   }
 
   /**
@@ -307,7 +345,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     this.byId = next;
     this.rankedList = ranked;
     this.exhausted = new Set();
-    this.skippedNow = null;
+    this.skippedStale = true;
   }
 
   /** Brings one campaign up to date after a change: added, replaced or dropped. */
@@ -327,7 +365,6 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     const rowsById = new Map(rows.map((row) => [row.id, row]));
     const now = this.clock.now();
     const next = new Map(this.byId);
-    let exhaustedLeft: Set<string> | undefined;
     for (const id of campaignIds) {
       // A newer reload of this campaign started after this one: its answer wins.
       if (this.reloadSeq.get(id) !== mine) continue;
@@ -339,11 +376,10 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       } else {
         next.delete(id);
       }
-      if (this.exhausted.has(id)) (exhaustedLeft ??= new Set(this.exhausted)).delete(id);
+      this.exhausted.delete(id);
       this.heldBack.delete(id);
+      if (this.skipped.has(id) || this.recentlySkipped.has(id)) this.skippedStale = true;
     }
-    if (exhaustedLeft !== undefined) this.exhausted = exhaustedLeft;
-    this.skippedNow = null;
     this.byId = next;
     this.rankedList = rerankCampaigns(this.rankedList, next);
   }

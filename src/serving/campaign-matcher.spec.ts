@@ -2,6 +2,7 @@ import {
   expectedRevenuePerMille,
   IndexedCampaign,
   MatchCache,
+  RecentSkips,
   matchesTargeting,
   MatchContext,
   rankCampaigns,
@@ -277,13 +278,18 @@ describe('campaign matcher', () => {
       // as the index hands them out: a few sets, each asked for many times, the best campaigns held back in most of them
       const skipSets = Array.from({ length: 4 }, (_, k) => new Set(ranked.slice(0, 20 * k + 5).map((c) => c.id)));
       const contexts = Array.from({ length: 6 }, () => ({ country: pick(COUNTRIES), language: pick(LANGUAGES), platform: pick(PLATFORMS) }));
+      let recent: RecentSkips | undefined;
       for (let i = 0; i < 2000; i++) {
         const request: MatchContext = { ...context, ...pick(contexts), now: NOW + Math.floor((random() - 0.5) * 20_000), premium: random() < 0.3 };
         const skip = pick(skipSets);
         const max = 1 + Math.floor(random() * 40);
         const offered = random() < 0.5 ? undefined : new Set(selectCandidates(ranked, request, Math.floor(random() * 40), skip).map((c) => c.id));
-        const expected = selectCandidates(ranked, request, max, new Set([...skip, ...(offered ?? [])])).map((c) => c.id);
-        expect(cache.select(ranked, request, max, skip, null, offered, true).map((c) => c.id)).toEqual(expected);
+        // held back since the shared set was built: a few of the best the set does not hold, in one RecentSkips that
+        // grows until the index builds its set anew
+        if (random() < 0.3) recent = random() < 0.3 ? undefined : new RecentSkips();
+        for (const c of ranked.slice(0, 120)) if (random() < 0.02) recent?.add(c.id);
+        const expected = selectCandidates(ranked, request, max, new Set([...skip, ...(offered ?? []), ...(recent?.ids ?? [])])).map((c) => c.id);
+        expect(cache.select(ranked, request, max, skip, null, offered, true, recent).map((c) => c.id)).toEqual(expected);
       }
     });
 

@@ -191,7 +191,7 @@ export class DeliveryDiagnosisService {
   /** The serving index holds the campaigns serving reads: a change reaches it through a change notice, within a moment. */
   private indexCheck(campaign: Campaign, now: number): DeliveryCheck {
     const held = this.index.get(campaign.id) !== undefined;
-    if (this.index.skippedAt(now).has(campaign.id) && !this.index.isHeldBack(campaign.id, now)) {
+    if (this.index.isExhausted(campaign.id)) {
       return { check: 'index', passed: false, detail: 'the serving state found its budget spent: skipped until the next index refresh' };
     }
     if (held) return { check: 'index', passed: true, detail: 'in the serving index' };
@@ -276,13 +276,7 @@ export class DeliveryDiagnosisService {
     let servedSoFar = 0;
     return reserveInRounds({
       limit: setting.limit,
-      candidates: (max, offered) =>
-        this.index.candidates(
-          context,
-          max,
-          offered ? new Set([...this.index.skippedAt(setting.now), ...offered]) : this.index.skippedAt(setting.now),
-          block?.controls ?? null,
-        ),
+      candidates: (max, offered) => this.index.candidates(context, max, this.index.skippedAt(setting.now), block?.controls ?? null, offered),
       reserve: async (candidates, wanted) => {
         const offered = candidates.map((campaign) => toCandidate(campaign, setting.now));
         const preview = await this.state.preview({ userId: openId, adBlockId: block?.id ?? null, now: context.now }, offered);
@@ -297,7 +291,7 @@ export class DeliveryDiagnosisService {
 
   /** Where the campaign places among those the serving state would serve for these facts (no limit), best first. */
   private async rankOf(campaignId: string, setting: Setting, answered: IndexedCampaign[]): Promise<DiagnosisRankDto> {
-    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.skippedAt(setting.now), setting.block?.controls ?? null);
+    const matching = selectCandidates(this.index.ranked, setting.context, RANK_DEPTH, this.index.allSkippedAt(setting.now), setting.block?.controls ?? null);
     const candidates: ImpressionCandidate[] = matching.map((campaign) => toCandidate(campaign, setting.now));
     const preview = await this.state.preview({ userId: setting.openId, adBlockId: setting.block?.id ?? null, now: setting.now }, candidates);
     const servable = previewReserve({ now: setting.now, limit: Number.MAX_SAFE_INTEGER }, candidates, preview).served.map((i) => matching[i].id);

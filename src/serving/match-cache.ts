@@ -24,6 +24,29 @@ interface CachedMatch extends MatchAnswer {
   skipping: (MatchAnswer & { skip: ReadonlySet<string> }) | undefined;
 }
 
+/**
+ * Campaigns skipped since the shared skip set was built (see CampaignIndexService), in the order they were: a set for
+ * lookups, and the list, from which MatchCache keeps their positions as a bitset, adding only the ones new since.
+ */
+export class RecentSkips {
+  private readonly set = new Set<string>();
+  readonly ids: string[] = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.set.has(id);
+  }
+
+  add(id: string): void {
+    if (this.set.has(id)) return;
+    this.set.add(id);
+    this.ids.push(id);
+  }
+}
+
 /** What targeting sees of a context: requests with equal keys match the same campaigns. */
 export function targetingKey(context: MatchContext): string {
   return `${context.country ?? ''}|${context.language ?? ''}|${context.platform ?? ''}|${flagBitsOf(context)}`;
@@ -46,6 +69,13 @@ class TargetingBitsets {
   /** Campaigns by the flags they require (targetingKey's bits). */
   private readonly byRequiredFlags: Uint32Array[] = [];
   private readonly cache = new Map<string, Uint32Array>();
+  /** Each campaign's position in the list, for skip sets as bitsets. */
+  private readonly positions = new Map<string, number>();
+  /** Shared skip sets as bitsets over the list's positions, by the set (see skipBits). */
+  private readonly skipBitsBySet = new WeakMap<ReadonlySet<string>, Uint32Array>();
+  private recentOf: RecentSkips | null = null;
+  private recentBitset = new Uint32Array(0);
+  private recentMarked = 0;
 
   constructor(private readonly ranked: readonly IndexedCampaign[]) {
     const words = (this.words = Math.ceil(ranked.length / 32));
@@ -76,6 +106,7 @@ class TargetingBitsets {
       const campaign = this.ranked[i];
       const word = i >>> 5;
       const bit = 1 << (i & 31);
+      this.positions.set(campaign.id, i);
       this.regions.add(campaign.includedRegions, campaign.excludedRegions, word, bit);
       this.languages.add(campaign.includedLanguages, campaign.excludedLanguages, word, bit);
       if (campaign.platform === 'All') this.anyPlatform[word] |= bit;
@@ -107,6 +138,36 @@ class TargetingBitsets {
         return allowed;
       }),
     };
+  }
+
+  /**
+   * The positions of a skip set's campaigns, built once per set: a scan clears them a word at a time instead of
+   * looking each campaign up in the set (holding back the best fifth of 100,000 campaigns put 20,000 lookups in a scan).
+   */
+  skipBits(skip: ReadonlySet<string>): Uint32Array {
+    let bits = this.skipBitsBySet.get(skip);
+    if (bits === undefined) {
+      bits = new Uint32Array(this.words);
+      for (const id of skip) this.mark(bits, id);
+      this.skipBitsBySet.set(skip, bits);
+    }
+    return bits;
+  }
+
+  /** RecentSkips' positions, kept for one RecentSkips: only the campaigns added since the last call are set. */
+  recentBits(recent: RecentSkips): Uint32Array {
+    if (this.recentOf !== recent) {
+      this.recentOf = recent;
+      this.recentBitset = new Uint32Array(this.words);
+      this.recentMarked = 0;
+    }
+    for (; this.recentMarked < recent.ids.length; this.recentMarked++) this.mark(this.recentBitset, recent.ids[this.recentMarked]);
+    return this.recentBitset;
+  }
+
+  private mark(bits: Uint32Array, id: string): void {
+    const i = this.positions.get(id);
+    if (i !== undefined) bits[i >>> 5] |= 1 << (i & 31);
   }
 
   /** The positions a block's controls let through: one pass over the list per controls, not a check per request. */
@@ -244,7 +305,8 @@ export class MatchCache {
    * entries and it is `sharedSkip` (the index's own set, handed to every request: the index hands out a new one
    * whenever what it skips changes and never changes one it handed out), the answer past them is kept too, found again
    * by the set's identity. Without it, every request of a context whose best campaigns were held back scanned past
-   * them. `offered`, a request's own earlier candidates, is filtered from either answer.
+   * them. `offered` (a request's own earlier candidates) and `recent` (skipped since the shared set was built) are
+   * filtered from either answer.
    */
   select(
     ranked: readonly IndexedCampaign[],
@@ -254,6 +316,7 @@ export class MatchCache {
     controls: BlockControls | null = null,
     offered?: ReadonlySet<string>,
     sharedSkip = false,
+    recent?: RecentSkips,
   ): IndexedCampaign[] {
     if (ranked !== this.ranked || this.cachedCount >= MAX_CACHED_CONTEXTS) {
       if (ranked !== this.ranked) this.bitsets = this.prepared?.isFor(ranked) ? this.prepared : TargetingBitsets.of(ranked);
@@ -288,28 +351,53 @@ export class MatchCache {
     }
     let skipping = entry.skipping;
     const kept = skipping !== undefined && skipping.skip === skip && now >= skipping.validFrom && now < skipping.validUntil;
+    const shared = sharedSkip && skip !== undefined && skip.size > 0;
     if (!kept) {
-      const picked = pickFrom(entry, max, skip, offered);
+      const picked = pickFrom(entry, max, skip, offered, recent);
       if (picked.length >= max || entry.complete) return picked;
-      // the kept entries do not reach: the answer past the skipped ones, kept for a shared skip set (a set made for
-      // one request would only replace it, and deeper rounds ask for more than it holds)
-      if (!sharedSkip || skip === undefined || skip.size === 0 || max > CACHED_DEPTH) return scanMatching(ranked, entry.matching, now, max, skip, offered);
-      const answer = scanAnswer(ranked, entry.matching, now, CACHED_DEPTH, skip);
-      skipping = { campaigns: answer.campaigns, complete: answer.complete, validFrom: answer.validFrom, validUntil: answer.validUntil, skip };
+      // the kept entries do not reach: a shared skip set's campaigns are cleared from the scan a word at a time, and the
+      // answer past them is kept for the set (a set made for one request would only replace it; deeper rounds ask for
+      // more than it holds)
+      const skipBits = shared ? this.bitsets!.skipBits(skip) : undefined;
+      if (skipBits === undefined || max > CACHED_DEPTH) return this.scan(ranked, entry.matching, now, max, skip, offered, recent, skipBits);
+      const answer = scanAnswer(ranked, entry.matching, now, CACHED_DEPTH, skipBits);
+      skipping = { campaigns: answer.campaigns, complete: answer.complete, validFrom: answer.validFrom, validUntil: answer.validUntil, skip: skip! };
       entry.skipping = skipping;
     }
-    const picked = pickFrom(skipping!, max, undefined, offered);
+    const picked = pickFrom(skipping!, max, undefined, offered, recent);
     if (picked.length >= max || skipping!.complete) return picked;
-    return scanMatching(ranked, entry.matching, now, max, skip, offered);
+    return this.scan(ranked, entry.matching, now, max, skip, offered, recent, this.bitsets!.skipBits(skip!));
+  }
+
+  /** scanMatching, with the recently skipped campaigns cleared a word at a time too. */
+  private scan(
+    ranked: readonly IndexedCampaign[],
+    matching: ContextBits,
+    now: number,
+    max: number,
+    skip: ReadonlySet<string> | undefined,
+    offered: ReadonlySet<string> | undefined,
+    recent: RecentSkips | undefined,
+    skipBits: Uint32Array | undefined,
+  ): IndexedCampaign[] {
+    const recentBits = recent !== undefined && recent.size > 0 ? this.bitsets!.recentBits(recent) : undefined;
+    return scanMatching(ranked, matching, now, max, skip, offered, skipBits, recentBits);
   }
 }
 
-/** The first `max` campaigns of the answer in neither set. */
-function pickFrom(answer: MatchAnswer, max: number, skip: ReadonlySet<string> | undefined, offered: ReadonlySet<string> | undefined): IndexedCampaign[] {
+/** The first `max` campaigns of the answer in none of the sets. */
+function pickFrom(
+  answer: MatchAnswer,
+  max: number,
+  skip: ReadonlySet<string> | undefined,
+  offered: ReadonlySet<string> | undefined,
+  recent: RecentSkips | undefined,
+): IndexedCampaign[] {
   const picked: IndexedCampaign[] = [];
   for (const campaign of answer.campaigns) {
     if (picked.length >= max) break;
-    if (!skip?.has(campaign.id) && !offered?.has(campaign.id)) picked.push(campaign);
+    const id = campaign.id;
+    if (!skip?.has(id) && !offered?.has(id) && !recent?.has(id)) picked.push(campaign);
   }
   return picked;
 }
@@ -322,16 +410,20 @@ function scanMatching(
   max: number,
   skip?: ReadonlySet<string>,
   offered?: ReadonlySet<string>,
+  skipBits?: Uint32Array,
+  recentBits?: Uint32Array,
 ): IndexedCampaign[] {
   const picked: IndexedCampaign[] = [];
   const words = matching.region.length;
   for (let w = 0; w < words; w++) {
     let word = matchingWord(matching, w);
+    if (skipBits !== undefined) word &= ~skipBits[w];
+    if (recentBits !== undefined) word &= ~recentBits[w];
     while (word !== 0) {
       const bit = 31 - Math.clz32(word & -word);
       word &= word - 1;
       const campaign = ranked[(w << 5) + bit];
-      if (skip?.has(campaign.id) || offered?.has(campaign.id) || !isLive(campaign, now)) continue;
+      if ((skipBits === undefined && skip?.has(campaign.id)) || offered?.has(campaign.id) || !isLive(campaign, now)) continue;
       picked.push(campaign);
       if (picked.length >= max) return picked;
     }
@@ -340,21 +432,21 @@ function scanMatching(
 }
 
 /**
- * The first `depth` live campaigns among the matching positions that are not in `skip`, and the time window the
- * answer holds for (a campaign in `skip` is left out whether it is live or not, so its times do not narrow it).
+ * The first `depth` live campaigns among the matching positions that are not in `skipBits`, and the time window the
+ * answer holds for (a skipped campaign is left out whether it is live or not, so its times do not narrow it).
  */
-function scanAnswer(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number, depth: number, skip?: ReadonlySet<string>): MatchAnswer {
+function scanAnswer(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number, depth: number, skipBits?: Uint32Array): MatchAnswer {
   const campaigns: IndexedCampaign[] = [];
   let validFrom = -Infinity;
   let validUntil = Infinity;
   const words = matching.region.length;
   for (let w = 0; w < words; w++) {
     let word = matchingWord(matching, w);
+    if (skipBits !== undefined) word &= ~skipBits[w];
     while (word !== 0) {
       const bit = 31 - Math.clz32(word & -word);
       word &= word - 1;
       const campaign = ranked[(w << 5) + bit];
-      if (skip?.has(campaign.id)) continue;
       if (now < campaign.startTime) {
         validUntil = Math.min(validUntil, campaign.startTime);
         continue;
