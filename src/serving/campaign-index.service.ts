@@ -30,9 +30,9 @@ const REFRESH_SLICE = 1000;
  * (status, id) index a page of 250 takes about a millisecond (bench/probes/refresh-pages.js,
  * docs/PERFORMANCE.md#matching-the-match-cache-targeting-bitsets-the-refresh-in-slices).
  */
-export /** How often at most the skip set every request gets is built anew (see `skipped`). */
+export const COUNTERS_PAGE = 250;
+/** How often at most the skip set every request gets is built anew (see `skipped`). */
 const SKIP_REBUILD_MS = 100;
-const COUNTERS_PAGE = 250;
 /** How long change notices are gathered before one reload applies them all. */
 const RELOAD_GATHER_MS = 20;
 
@@ -224,12 +224,6 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     if (onBlock === undefined) this.heldBackOnBlock.set(adBlockId, (onBlock = new Map()));
     for (const id of campaignIds) onBlock.set(id, until);
     this.skippedOnBlock.delete(adBlockId);
-  }
-
-  /** Whether the campaign is skipped now for being ahead of its pacing line. */
-  isHeldBack(campaignId: string, now: number): boolean {
-    const until = this.heldBack.get(campaignId);
-    return until !== undefined && now < until;
   }
 
   /** Campaigns ahead of their pacing line are skipped until `until`, when the serving state is asked again. */
