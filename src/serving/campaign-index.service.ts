@@ -20,7 +20,7 @@ import {
   smoothedCtr,
 } from './campaign-matcher';
 import { withFields } from '../common/with-fields';
-import { RecentSkips } from './match-cache';
+import { SkipSet } from './skip-set';
 
 /** Rows a refresh handles between two turns of the event loop. */
 const REFRESH_SLICE = 1000;
@@ -31,8 +31,8 @@ const REFRESH_SLICE = 1000;
  * docs/PERFORMANCE.md#matching-the-match-cache-targeting-bitsets-the-refresh-in-slices).
  */
 export const COUNTERS_PAGE = 250;
-/** How often at most the skip set every request gets is built anew (see `skipped`). */
-const SKIP_REBUILD_MS = 100;
+/** How often at most hold-backs whose time is up leave the skip set every request gets (see `skipped`). */
+const SKIP_RELEASE_MS = 100;
 /** How long change notices are gathered before one reload applies them all. */
 const RELOAD_GATHER_MS = 20;
 
@@ -105,24 +105,22 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private exhausted = new Set<string>();
   /** Campaigns the shared state found ahead of their pacing line: skipped until the time given (the line moves on). */
   private heldBack = new Map<string, number>();
-  private heldBackExpiresAt = Number.POSITIVE_INFINITY;
+  /**
+   * The held-back campaigns by the SKIP_RELEASE_MS slot their time is up in (a campaign held back again is in two
+   * slots; the later time in heldBack counts): releasing reads the slots that are due, not every held-back campaign.
+   */
+  private readonly heldBackBySlot = new Map<number, string[]>();
+  private releasedAt = Number.NEGATIVE_INFINITY;
   /** Per ad block: campaigns ahead of the lower line that block has for them (optimization), skipped there until the time given. */
   private readonly heldBackOnBlock = new Map<string, Map<string, number>>();
-  /** skippedOn's answer per ad block with hold-backs: built from `base` (skippedAt's set), good until `until`. */
-  private readonly skippedOnBlock = new Map<string, { base: ReadonlySet<string>; until: number; set: ReadonlySet<string> }>();
+  /** skippedOn's answer per ad block with hold-backs: the campaigns held back there, good until `until`. */
+  private readonly skippedOnBlock = new Map<string, { until: number; set: ReadonlySet<string> }>();
   /**
-   * What every request skips (exhausted and held back), as handed out by skippedAt: never changed once handed out (the
-   * match cache keeps answers per set), and built anew at most every SKIP_REBUILD_MS, or at the next request when a
-   * campaign in it is to be offered again (a reload, a refresh). What was skipped since it was built is in
-   * recentlySkipped, which candidates() filters too: with pacing, campaigns are held back and offered again every
-   * second, and a set built per change cost a request tens of µs at 10,000 campaigns and milliseconds at 100,000.
+   * What every request skips (exhausted and held back), one set kept in place (see SkipSet): a campaign held back or
+   * exhausted is skipped by the next request, and hold-backs whose time is up leave it together, at most every
+   * SKIP_RELEASE_MS (each release is a new version of the set, for which the match cache finds its answers again).
    */
-  private skipped: ReadonlySet<string> = new Set();
-  private skippedBuiltAt = Number.NEGATIVE_INFINITY;
-  /** A campaign in `skipped` is to be offered again: the next skippedAt builds it anew. */
-  private skippedStale = false;
-  /** Campaigns exhausted or held back since `skipped` was built. */
-  private recentlySkipped = new RecentSkips();
+  private readonly skipped = new SkipSet();
   private timer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | null = null;
   /** Campaigns changed while a full refresh was reading: its snapshot may predate the change, so reload them after. */
@@ -160,19 +158,17 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   }
 
   /**
-   * The campaigns a request at `now` skips, out of budget or ahead of their pacing line, as of the set's last build
-   * (candidates() also skips those skipped since). A hold-back ends up to SKIP_REBUILD_MS after its time.
+   * The campaigns a request at `now` skips, out of budget or ahead of their pacing line: the index's one set, changed in
+   * place (see SkipSet). A hold-back ends up to SKIP_RELEASE_MS after its time.
    */
-  skippedAt(now: number): ReadonlySet<string> {
-    const changed = this.recentlySkipped.size > 0 || now >= this.heldBackExpiresAt;
-    if (this.skippedStale || (changed && now - this.skippedBuiltAt >= SKIP_REBUILD_MS)) this.buildSkipped(now);
+  skippedAt(now: number): SkipSet {
+    if (now - this.releasedAt >= SKIP_RELEASE_MS && this.heldBackBySlot.size > 0) this.releaseHeldBack(now);
     return this.skipped;
   }
 
-  /** Every campaign skipped at `now`, those since the last build too (a new set: for diagnosis, not for requests). */
+  /** Every campaign skipped at `now` (a new set: for diagnosis, not for requests). */
   allSkippedAt(now: number): ReadonlySet<string> {
-    const skipped = this.skippedAt(now);
-    return this.recentlySkipped.size === 0 ? skipped : new Set([...skipped, ...this.recentlySkipped.ids]);
+    return new Set(this.skippedAt(now).values());
   }
 
   /** Whether the serving state found the campaign out of budget (skipped until the next full refresh). */
@@ -180,42 +176,34 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     return this.exhausted.has(campaignId);
   }
 
-  private buildSkipped(now: number): void {
-    if (now >= this.heldBackExpiresAt) this.releaseHeldBack(now);
-    this.skipped = new Set([...this.exhausted, ...this.heldBack.keys()]);
-    this.recentlySkipped = new RecentSkips();
-    this.skippedBuiltAt = now;
-    this.skippedStale = false;
-  }
-
   /**
-   * The campaigns a request at `now` on this ad block skips: skippedAt's, and those ahead of the lower pacing line the
-   * block has for them (optimization: they hold back here first, and still serve on better blocks).
+   * What a request at `now` on this ad block skips besides skippedAt's set: the campaigns ahead of the lower pacing line
+   * the block has for them (optimization: they hold back here first, and still serve on better blocks). Undefined when
+   * none are.
    */
-  skippedOn(now: number, adBlockId: string): ReadonlySet<string> {
-    const skipped = this.skippedAt(now);
+  skippedOn(now: number, adBlockId: string): ReadonlySet<string> | undefined {
     const onBlock = this.heldBackOnBlock.get(adBlockId);
-    if (onBlock === undefined) return skipped;
-    // built once per change of either part, not per request (a copy of skippedAt's set, which can hold thousands)
+    if (onBlock === undefined) return undefined;
+    // built once per change, not per request
     const kept = this.skippedOnBlock.get(adBlockId);
-    if (kept !== undefined && kept.base === skipped && now < kept.until) return kept.set;
-    let withBlock: Set<string> | null = null;
+    if (kept !== undefined && now < kept.until) return kept.set;
+    const held = new Set<string>();
     let until = Number.POSITIVE_INFINITY;
     for (const [id, heldUntil] of onBlock) {
       if (now >= heldUntil) {
         onBlock.delete(id);
         continue;
       }
-      (withBlock ??= new Set(skipped)).add(id);
+      held.add(id);
       until = Math.min(until, heldUntil);
     }
-    if (withBlock === null) {
+    if (held.size === 0) {
       this.heldBackOnBlock.delete(adBlockId);
       this.skippedOnBlock.delete(adBlockId);
-      return skipped;
+      return undefined;
     }
-    this.skippedOnBlock.set(adBlockId, { base: skipped, until, set: withBlock });
-    return withBlock;
+    this.skippedOnBlock.set(adBlockId, { until, set: held });
+    return held;
   }
 
   /** Campaigns ahead of the line this ad block has for them are skipped on it until `until`. */
@@ -228,36 +216,55 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
 
   /** Campaigns ahead of their pacing line are skipped until `until`, when the serving state is asked again. */
   holdBack(campaignIds: string[], until: number): void {
+    const slot = Math.floor(until / SKIP_RELEASE_MS);
+    let due = this.heldBackBySlot.get(slot);
+    if (due === undefined) this.heldBackBySlot.set(slot, (due = []));
     for (const id of campaignIds) {
       this.heldBack.set(id, until);
-      this.recentlySkipped.add(id);
+      due.push(id);
+      this.skipped.add(id);
     }
-    this.heldBackExpiresAt = Math.min(this.heldBackExpiresAt, until);
   }
 
+  /** Takes the hold-backs whose time is up at `now` out of the skip set, as one new version of it. */
   private releaseHeldBack(now: number): void {
-    let next = Number.POSITIVE_INFINITY;
-    for (const [id, until] of this.heldBack) {
-      if (now >= until) this.heldBack.delete(id);
-      else next = Math.min(next, until);
+    this.releasedAt = now;
+    const nowSlot = Math.floor(now / SKIP_RELEASE_MS);
+    const released: string[] = [];
+    for (const [slot, ids] of this.heldBackBySlot) {
+      if (slot > nowSlot) continue;
+      const notYet: string[] = [];
+      for (const id of ids) {
+        const until = this.heldBack.get(id);
+        // held back again later (then it is in a later slot too), or released by a reload already
+        if (until === undefined || Math.floor(until / SKIP_RELEASE_MS) !== slot) continue;
+        if (now < until) {
+          notYet.push(id);
+          continue;
+        }
+        this.heldBack.delete(id);
+        if (!this.exhausted.has(id)) released.push(id);
+      }
+      if (notYet.length > 0) this.heldBackBySlot.set(slot, notYet);
+      else this.heldBackBySlot.delete(slot);
     }
-    this.heldBackExpiresAt = next;
+    this.skipped.delete(released);
   }
 
   private readonly matches = new MatchCache();
 
-  /** The best `max` servable campaigns for this context, best first, skipping `skip` and what `controls` refuse (see MatchCache). */
+  /**
+   * The best `max` servable campaigns for this context, best first: none skippedAt the context's time skips, none in
+   * `skip` (an ad block's own hold-backs, see skippedOn) or `offered`, none `controls` refuse (see MatchCache).
+   */
   candidates(
     context: MatchContext,
     max: number,
-    skip: ReadonlySet<string>,
+    skip?: ReadonlySet<string>,
     controls: BlockControls | null = null,
     offered?: ReadonlySet<string>,
   ): IndexedCampaign[] {
-    // the set skippedAt hands out is shared by every request until it is built anew (skippedOn's own are not)
-    const shared = skip === this.skipped;
-    const recent = this.recentlySkipped.size > 0 ? this.recentlySkipped : undefined;
-    return this.matches.select(this.rankedList, context, max, skip, controls, offered, shared, recent);
+    return this.matches.select(this.rankedList, context, max, skip, controls, offered, this.skippedAt(context.now));
   }
 
   get(campaignId: string): IndexedCampaign | undefined {
@@ -267,7 +274,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   markExhausted(campaignIds: string[]): void {
     for (const id of campaignIds) {
       this.exhausted.add(id);
-      this.recentlySkipped.add(id);
+      this.skipped.add(id);
     }
   }
 
@@ -338,8 +345,9 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   private apply(next: Map<string, IndexedCampaign>, ranked = rankCampaigns([...next.values()])): void {
     this.byId = next;
     this.rankedList = ranked;
+    // what the serving state found out of budget is read again from the database's spend: offered again
+    this.skipped.delete([...this.exhausted].filter((id) => !this.heldBack.has(id)));
     this.exhausted = new Set();
-    this.skippedStale = true;
   }
 
   /** Brings one campaign up to date after a change: added, replaced or dropped. */
@@ -359,6 +367,7 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     const rowsById = new Map(rows.map((row) => [row.id, row]));
     const now = this.clock.now();
     const next = new Map(this.byId);
+    const released: string[] = [];
     for (const id of campaignIds) {
       // A newer reload of this campaign started after this one: its answer wins.
       if (this.reloadSeq.get(id) !== mine) continue;
@@ -372,8 +381,10 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
       }
       this.exhausted.delete(id);
       this.heldBack.delete(id);
-      if (this.skipped.has(id) || this.recentlySkipped.has(id)) this.skippedStale = true;
+      released.push(id);
     }
+    // offered again by the next request, not SKIP_RELEASE_MS later
+    this.skipped.delete(released);
     this.byId = next;
     this.rankedList = rerankCampaigns(this.rankedList, next);
   }

@@ -12,7 +12,8 @@ import { isLive, matchesTargeting } from './targeting-rules';
 
 export { expectedRevenuePerMille, rankCampaigns, rerankCampaigns, rerankCampaignsInSlices, smoothedCtr } from './campaign-ranking';
 export { isLive, matchesTargeting, TARGETING_RULES, targetingVerdicts, type TargetingRule } from './targeting-rules';
-export { MatchCache, RecentSkips, targetingKey } from './match-cache';
+export { MatchCache, targetingKey } from './match-cache';
+export { SkipSet } from './skip-set';
 
 export type Platform = 'iOS' | 'Android' | 'Desktop';
 

@@ -276,7 +276,7 @@ export class DeliveryDiagnosisService {
     let servedSoFar = 0;
     return reserveInRounds({
       limit: setting.limit,
-      candidates: (max, offered) => this.index.candidates(context, max, this.index.skippedAt(setting.now), block?.controls ?? null, offered),
+      candidates: (max, offered) => this.index.candidates(context, max, undefined, block?.controls ?? null, offered),
       reserve: async (candidates, wanted) => {
         const offered = candidates.map((campaign) => toCandidate(campaign, setting.now));
         const preview = await this.state.preview({ userId: openId, adBlockId: block?.id ?? null, now: context.now }, offered);

@@ -1,6 +1,7 @@
 import type { BlockControls } from '../ad-blocks/ad-blocks.service';
 import { refusedBy } from './block-controls';
 import type { IndexedCampaign, MatchContext } from './campaign-matcher';
+import type { SkipSet } from './skip-set';
 import { isLive } from './targeting-rules';
 
 /** How many matching campaigns a cached entry keeps: enough for the first rounds of any request (limit 9 + spares). */
@@ -20,31 +21,11 @@ interface MatchAnswer {
 interface CachedMatch extends MatchAnswer {
   /** The context's matching positions, for the scans past `campaigns`. */
   matching: ContextBits;
-  /** The answer for one skip set (see select), with the set it was found for. */
-  skipping: (MatchAnswer & { skip: ReadonlySet<string> }) | undefined;
-}
-
-/**
- * Campaigns skipped since the shared skip set was built (see CampaignIndexService), in the order they were: a set for
- * lookups, and the list, from which MatchCache keeps their positions as a bitset, adding only the ones new since.
- */
-export class RecentSkips {
-  private readonly set = new Set<string>();
-  readonly ids: string[] = [];
-
-  get size(): number {
-    return this.ids.length;
-  }
-
-  has(id: string): boolean {
-    return this.set.has(id);
-  }
-
-  add(id: string): void {
-    if (this.set.has(id)) return;
-    this.set.add(id);
-    this.ids.push(id);
-  }
+  /**
+   * The answer past the shared skip set (see select), with the set, its version and how far its change log reached
+   * (generation and length) when it was found.
+   */
+  skipping: (MatchAnswer & { skip: SkipSet; version: number; generation: number; changes: number }) | undefined;
 }
 
 /** What targeting sees of a context: requests with equal keys match the same campaigns. */
@@ -69,13 +50,13 @@ class TargetingBitsets {
   /** Campaigns by the flags they require (targetingKey's bits). */
   private readonly byRequiredFlags: Uint32Array[] = [];
   private readonly cache = new Map<string, Uint32Array>();
-  /** Each campaign's position in the list, for skip sets as bitsets. */
+  /** Each campaign's position in the list, for the skip set as a bitset. */
   private readonly positions = new Map<string, number>();
-  /** Shared skip sets as bitsets over the list's positions, by the set (see skipBits). */
-  private readonly skipBitsBySet = new WeakMap<ReadonlySet<string>, Uint32Array>();
-  private recentOf: RecentSkips | null = null;
-  private recentBitset = new Uint32Array(0);
-  private recentMarked = 0;
+  /** The shared skip set's positions (see skipBits), as of `skipApplied` changes of its generation `skipGeneration`. */
+  private skipOf: SkipSet | null = null;
+  private skipGeneration = -1;
+  private skipApplied = 0;
+  private skipBitset = new Uint32Array(0);
 
   constructor(private readonly ranked: readonly IndexedCampaign[]) {
     const words = (this.words = Math.ceil(ranked.length / 32));
@@ -141,33 +122,31 @@ class TargetingBitsets {
   }
 
   /**
-   * The positions of a skip set's campaigns, built once per set: a scan clears them a word at a time instead of
-   * looking each campaign up in the set (holding back the best fifth of 100,000 campaigns put 20,000 lookups in a scan).
+   * The positions of the shared skip set's campaigns, kept up to date by replaying the set's changes since the last
+   * call (built whole for a new set or generation): a scan clears them a word at a time instead of looking each
+   * campaign up in the set (holding back the best fifth of 100,000 campaigns put 20,000 lookups in a scan).
    */
-  skipBits(skip: ReadonlySet<string>): Uint32Array {
-    let bits = this.skipBitsBySet.get(skip);
-    if (bits === undefined) {
-      bits = new Uint32Array(this.words);
-      for (const id of skip) this.mark(bits, id);
-      this.skipBitsBySet.set(skip, bits);
+  skipBits(skip: SkipSet): Uint32Array {
+    const changes = skip.changes;
+    if (this.skipOf !== skip || this.skipGeneration !== skip.generation) {
+      this.skipOf = skip;
+      this.skipGeneration = skip.generation;
+      this.skipBitset = new Uint32Array(this.words);
+      for (const id of skip.values()) {
+        const i = this.positions.get(id);
+        if (i !== undefined) this.skipBitset[i >>> 5] |= 1 << (i & 31);
+      }
+      this.skipApplied = changes.length;
+      return this.skipBitset;
     }
-    return bits;
-  }
-
-  /** RecentSkips' positions, kept for one RecentSkips: only the campaigns added since the last call are set. */
-  recentBits(recent: RecentSkips): Uint32Array {
-    if (this.recentOf !== recent) {
-      this.recentOf = recent;
-      this.recentBitset = new Uint32Array(this.words);
-      this.recentMarked = 0;
+    for (; this.skipApplied < changes.length; this.skipApplied++) {
+      const id = changes[this.skipApplied];
+      const i = this.positions.get(id);
+      if (i === undefined) continue;
+      if (skip.has(id)) this.skipBitset[i >>> 5] |= 1 << (i & 31);
+      else this.skipBitset[i >>> 5] &= ~(1 << (i & 31));
     }
-    for (; this.recentMarked < recent.ids.length; this.recentMarked++) this.mark(this.recentBitset, recent.ids[this.recentMarked]);
-    return this.recentBitset;
-  }
-
-  private mark(bits: Uint32Array, id: string): void {
-    const i = this.positions.get(id);
-    if (i !== undefined) bits[i >>> 5] |= 1 << (i & 31);
+    return this.skipBitset;
   }
 
   /** The positions a block's controls let through: one pass over the list per controls, not a check per request. */
@@ -300,13 +279,12 @@ export class MatchCache {
   }
 
   /**
-   * The first `max` live campaigns matching the context that are in neither `skip` nor `offered`, in rank order.
-   * `skip` is what the index skips now (out of budget, ahead of the pacing line). When it leaves too few of the kept
-   * entries and it is `sharedSkip` (the index's own set, handed to every request: the index hands out a new one
-   * whenever what it skips changes and never changes one it handed out), the answer past them is kept too, found again
-   * by the set's identity. Without it, every request of a context whose best campaigns were held back scanned past
-   * them. `offered` (a request's own earlier candidates) and `recent` (skipped since the shared set was built) are
-   * filtered from either answer.
+   * The first `max` live campaigns matching the context that are in none of `shared`, `skip` and `offered`, in rank
+   * order. `shared` is what the index skips now (out of budget, ahead of the pacing line; see SkipSet): when it leaves
+   * too few of the kept entries, the answer past it is kept too, for the set's version, and found again until
+   * campaigns leave the set (campaigns added since are filtered from it). Without it, every request of a context whose
+   * best campaigns were held back scanned past them. `skip` (an ad block's own hold-backs) and `offered` (a request's
+   * own earlier candidates) are filtered from either answer.
    */
   select(
     ranked: readonly IndexedCampaign[],
@@ -315,8 +293,7 @@ export class MatchCache {
     skip?: ReadonlySet<string>,
     controls: BlockControls | null = null,
     offered?: ReadonlySet<string>,
-    sharedSkip = false,
-    recent?: RecentSkips,
+    shared?: SkipSet,
   ): IndexedCampaign[] {
     if (ranked !== this.ranked || this.cachedCount >= MAX_CACHED_CONTEXTS) {
       if (ranked !== this.ranked) this.bitsets = this.prepared?.isFor(ranked) ? this.prepared : TargetingBitsets.of(ranked);
@@ -349,39 +326,47 @@ export class MatchCache {
       };
       entries.set(key, entry);
     }
+    const skipped = shared !== undefined && shared.size > 0 ? shared : undefined;
     let skipping = entry.skipping;
-    const kept = skipping !== undefined && skipping.skip === skip && now >= skipping.validFrom && now < skipping.validUntil;
-    const shared = sharedSkip && skip !== undefined && skip.size > 0;
+    const kept =
+      skipped !== undefined &&
+      skipping !== undefined &&
+      skipping.skip === skipped &&
+      skipping.version === skipped.version &&
+      now >= skipping.validFrom &&
+      now < skipping.validUntil;
     if (!kept) {
-      const picked = pickFrom(entry, max, skip, offered, recent);
+      const picked = pickFrom(entry, max, skip, offered, skipped);
       if (picked.length >= max || entry.complete) return picked;
-      // the kept entries do not reach: a shared skip set's campaigns are cleared from the scan a word at a time, and the
-      // answer past them is kept for the set (a set made for one request would only replace it; deeper rounds ask for
-      // more than it holds)
-      const skipBits = shared ? this.bitsets!.skipBits(skip) : undefined;
-      if (skipBits === undefined || max > CACHED_DEPTH) return this.scan(ranked, entry.matching, now, max, skip, offered, recent, skipBits);
-      const answer = scanAnswer(ranked, entry.matching, now, CACHED_DEPTH, skipBits);
-      skipping = { campaigns: answer.campaigns, complete: answer.complete, validFrom: answer.validFrom, validUntil: answer.validUntil, skip: skip! };
-      entry.skipping = skipping;
+      if (skipped === undefined) return scanMatching(ranked, entry.matching, now, max, skip, offered);
     }
-    const picked = pickFrom(skipping!, max, undefined, offered, recent);
-    if (picked.length >= max || skipping!.complete) return picked;
-    return this.scan(ranked, entry.matching, now, max, skip, offered, recent, this.bitsets!.skipBits(skip!));
-  }
-
-  /** scanMatching, with the recently skipped campaigns cleared a word at a time too. */
-  private scan(
-    ranked: readonly IndexedCampaign[],
-    matching: ContextBits,
-    now: number,
-    max: number,
-    skip: ReadonlySet<string> | undefined,
-    offered: ReadonlySet<string> | undefined,
-    recent: RecentSkips | undefined,
-    skipBits: Uint32Array | undefined,
-  ): IndexedCampaign[] {
-    const recentBits = recent !== undefined && recent.size > 0 ? this.bitsets!.recentBits(recent) : undefined;
-    return scanMatching(ranked, matching, now, max, skip, offered, skipBits, recentBits);
+    // the kept entries do not reach: the shared set's campaigns are cleared from the scan a word at a time, and the
+    // answer past them is kept (deeper rounds ask for more than it holds)
+    const skipBits = this.bitsets!.skipBits(skipped!);
+    if (max > CACHED_DEPTH) return scanMatching(ranked, entry.matching, now, max, skip, offered, skipBits);
+    for (let fresh = !kept; ; fresh = true) {
+      if (fresh) {
+        const answer = scanAnswer(ranked, entry.matching, now, CACHED_DEPTH, skipBits);
+        // every field named, in one order: one hidden class for all of them (a spread of the answer was dear here)
+        skipping = {
+          campaigns: answer.campaigns,
+          complete: answer.complete,
+          validFrom: answer.validFrom,
+          validUntil: answer.validUntil,
+          skip: skipped!,
+          version: skipped!.version,
+          generation: skipped!.generation,
+          changes: skipped!.changes.length,
+        };
+        entry.skipping = skipping;
+      }
+      // campaigns added to the set since the answer was found are filtered from it; none were: no lookups
+      const added = skipping!.generation !== skipped!.generation || skipping!.changes !== skipped!.changes.length;
+      const picked = pickFrom(skipping!, max, skip, offered, added ? skipped : undefined);
+      if (picked.length >= max || skipping!.complete) return picked;
+      // a kept answer fell short by campaigns added to the set since: found again past them first
+      if (fresh) return scanMatching(ranked, entry.matching, now, max, skip, offered, skipBits);
+    }
   }
 }
 
@@ -391,18 +376,21 @@ function pickFrom(
   max: number,
   skip: ReadonlySet<string> | undefined,
   offered: ReadonlySet<string> | undefined,
-  recent: RecentSkips | undefined,
+  shared: SkipSet | undefined,
 ): IndexedCampaign[] {
   const picked: IndexedCampaign[] = [];
   for (const campaign of answer.campaigns) {
     if (picked.length >= max) break;
     const id = campaign.id;
-    if (!skip?.has(id) && !offered?.has(id) && !recent?.has(id)) picked.push(campaign);
+    if (!shared?.has(id) && !skip?.has(id) && !offered?.has(id)) picked.push(campaign);
   }
   return picked;
 }
 
-/** selectCandidates over the context's matching positions: the first `max` live ones not in `skip`, in rank order. */
+/**
+ * selectCandidates over the context's matching positions: the first `max` live ones not in `skipBits` (the shared skip
+ * set's positions), `skip` or `offered`, in rank order.
+ */
 function scanMatching(
   ranked: readonly IndexedCampaign[],
   matching: ContextBits,
@@ -411,19 +399,19 @@ function scanMatching(
   skip?: ReadonlySet<string>,
   offered?: ReadonlySet<string>,
   skipBits?: Uint32Array,
-  recentBits?: Uint32Array,
 ): IndexedCampaign[] {
   const picked: IndexedCampaign[] = [];
   const words = matching.region.length;
   for (let w = 0; w < words; w++) {
-    let word = matchingWord(matching, w);
-    if (skipBits !== undefined) word &= ~skipBits[w];
-    if (recentBits !== undefined) word &= ~recentBits[w];
+    // a word of skipped campaigns only (the held-back best of the list) is passed without reading the context's words
+    const free = skipBits === undefined ? -1 : ~skipBits[w];
+    if (free === 0) continue;
+    let word = matchingWord(matching, w) & free;
     while (word !== 0) {
       const bit = 31 - Math.clz32(word & -word);
       word &= word - 1;
       const campaign = ranked[(w << 5) + bit];
-      if ((skipBits === undefined && skip?.has(campaign.id)) || offered?.has(campaign.id) || !isLive(campaign, now)) continue;
+      if (skip?.has(campaign.id) || offered?.has(campaign.id) || !isLive(campaign, now)) continue;
       picked.push(campaign);
       if (picked.length >= max) return picked;
     }
@@ -441,8 +429,9 @@ function scanAnswer(ranked: readonly IndexedCampaign[], matching: ContextBits, n
   let validUntil = Infinity;
   const words = matching.region.length;
   for (let w = 0; w < words; w++) {
-    let word = matchingWord(matching, w);
-    if (skipBits !== undefined) word &= ~skipBits[w];
+    const free = skipBits === undefined ? -1 : ~skipBits[w];
+    if (free === 0) continue;
+    let word = matchingWord(matching, w) & free;
     while (word !== 0) {
       const bit = 31 - Math.clz32(word & -word);
       word &= word - 1;

@@ -65,7 +65,7 @@ export class ServingWarmup implements OnApplicationBootstrap {
     let done = 0;
     for (let pass = 0; pass < WARMUP_PASSES; pass++) {
       for (let i = 0; i < contexts.length; i++) {
-        const picked = this.index.candidates(contexts[i], 5, this.index.skippedAt(now));
+        const picked = this.index.candidates(contexts[i], 5);
         servedAdsJson(servedMessage(picked.length), 'warm-up', picked);
         for (const campaign of picked) {
           toCandidate(campaign, now);

@@ -145,10 +145,10 @@ export class ServingService {
    * those the block's controls let through.
    */
   private reserveBest(query: AdFetchQueryDto, context: MatchContext, invalid: boolean, controls: BlockControls | null): Promise<IndexedCampaign[]> {
-    const skipped = this.index.skippedOn(context.now, query.adBlockId);
+    const heldBackOnBlock = this.index.skippedOn(context.now, query.adBlockId);
     return reserveInRounds({
       limit: query.limit,
-      candidates: (max, offered) => this.index.candidates(context, max, skipped, controls, offered),
+      candidates: (max, offered) => this.index.candidates(context, max, heldBackOnBlock, controls, offered),
       reserve: async (candidates, wanted) => {
         const offered = candidates.map((campaign) => toCandidate(campaign, context.now, this.optimization.marginOn(campaign.id, query.adBlockId)));
         const result = await this.state.reserveImpressions(
