@@ -32,6 +32,7 @@ const SERVING_LINES = [
     2,
   ],
   [/^ {2}click report at saturation: \d+ % of the durable-row floor measured in this run \(target >= 80 %: (met|NOT met)\)$/gm, 2],
+  [/^ {2}click report at saturation: \d+ % of the floor with the Redis bind and bill too \(\d+ req\/s; a figure, no target\)$/gm, 1],
   [
     /^ {2}ad fetch CPU budget at 50 %: .* \(it spent \d+; bare Fastify's server spends \d+\); at the target rate all of them would keep the cores \d+ % busy, where bare Fastify's own runs kept them \d+ % busy \(the ad fetch's own saturation runs: \d+ %\)$/gm,
     2,

@@ -12,6 +12,9 @@
  *           FLOOR_SQLITE=<file> (the embedded profile) the rows go to SQLite in WAL mode instead, committed in
  *           groups the same way, synchronous FULL as the service's SQLite (src/database/data-source-options.ts;
  *           FLOOR_SQLITE_SYNCHRONOUS overrides it).
+ *           With the header `x-floor-bill: 1` (MySQL + Redis) one Redis script runs first, the click's other piece of
+ *           I/O on the production profile: the click bound to its user once (SET NX) and its price added to its
+ *           campaign's spend (INCRBY), atomically, as every process shares the budget.
  */
 const Fastify = require('fastify');
 // The service's own fix for Node 20's AsyncResource#bind (src/common/lean-async-resource-bind.ts): without it every
@@ -56,8 +59,14 @@ async function rowWriter() {
   };
 }
 
+/** The floor's bind and bill: one mark per user and ad, the campaign's spend raised once per first click. */
+const BIND_AND_BILL = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 600000) then return redis.call('INCRBY', KEYS[2], ARGV[2]) end
+return -1`;
+
 async function main() {
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { enableAutoPipelining: true }) : null;
+  redis?.defineCommand('floorBindAndBill', { numberOfKeys: 2, lua: BIND_AND_BILL });
   const writeRows = await rowWriter();
 
   let waiting = [];
@@ -89,13 +98,28 @@ async function main() {
     );
   });
   app.post('/*', (request, reply) => {
-    new Promise((resolve, reject) => {
-      waiting.push({ body: JSON.stringify(request.body), resolve, reject });
-      void commitWaiting();
-    }).then(
-      () => answer(reply, clickBody),
-      (error) => reply.code(500).send(error.message),
-    );
+    const event = /** @type {{eventData?: Record<string, string>}} */ (request.body)?.eventData ?? {};
+    const billed =
+      redis && request.headers['x-floor-bill'] === '1'
+        ? /** @type {any} */ (redis).floorBindAndBill(
+            `adnet-bench:floor:clicked:${event.messengerUserId}:${event.adId}`,
+            `adnet-bench:floor:spent:${event.campaignId}`,
+            Date.now(),
+            1000,
+          )
+        : Promise.resolve();
+    billed
+      .then(
+        () =>
+          new Promise((resolve, reject) => {
+            waiting.push({ body: JSON.stringify(request.body), resolve, reject });
+            void commitWaiting();
+          }),
+      )
+      .then(
+        () => answer(reply, clickBody),
+        (error) => reply.code(500).send(error.message),
+      );
   });
   await app.listen({ port: Number(process.env.PORT ?? 3997), host: '127.0.0.1' });
   process.stdout.write('ready\n');
