@@ -30,7 +30,8 @@
  * once against two bare Fastify processes loaded the same way, as one process per core is run; `warmup` stops the
  * service and measures a fresh one from the moment /health answers, bench/warmup.js; a profile none of the phases
  * asked for applies to is skipped, so `BENCH_PHASES=twoproc` seeds MySQL + Redis only),
- * BENCH_BLOCK_CONTROLS (1: the bench's ad block has floors and refused categories and domains, bench/lib/seed.js),
+ * BENCH_BLOCK_CONTROLS (1: the bench's ad block has floors and refused categories and domains, bench/lib/seed.js;
+ * both: each saturation round also loads the same requests on a second block with them, alternating which goes first),
  * BENCH_WARMUP_RUNS (3: fresh processes measured one after the other; target 4 is judged on their median),
  * BENCH_PORT_BASE (3997: the floor's port; the service takes the next one, bare Fastify the one after, then the second
  * service process and the second bare Fastify of the twoproc phase).
@@ -185,7 +186,7 @@ async function benchStore(store) {
 
   try {
     let started = Date.now();
-    const { advertisers, publisher, adBlockId } = await seed.createAccounts(api, 'Bench', 20);
+    const { advertisers, publisher, adBlockId, controlledAdBlockId } = await seed.createAccounts(api, 'Bench', 20);
     const now = Date.now();
     await seed.createCampaigns(
       api,
@@ -208,15 +209,17 @@ async function benchStore(store) {
     });
     const fetchHeaders = { 'x-api-key': publisher };
     let nextFetch = 0;
-    const fetchRequests = [
+    /** The ad fetch's requests on `blockId` (the same users, addresses and headers on either block). */
+    const fetchRequestsOn = (blockId) => [
       {
         method: 'GET',
         setupRequest: (request) => {
           const variant = fetchPaths[nextFetch++ % fetchPaths.length];
-          return { ...request, path: variant.path, headers: { ...fetchHeaders, ...variant.headers } };
+          return { ...request, path: variant.path.replace(`adBlockId=${adBlockId}`, `adBlockId=${blockId}`), headers: { ...fetchHeaders, ...variant.headers } };
         },
       },
     ];
+    const fetchRequests = fetchRequestsOn(adBlockId);
 
     // Let every change notice land in the index, then look at what a typical answer holds.
     await sleep(1500);
@@ -345,11 +348,19 @@ async function benchStore(store) {
     /** @type {{fetch: number[], click: number[]}} */
     const ratios = { fetch: [], click: [] };
     const saturated = { fetch: [], click: [] };
+    /** BENCH_BLOCK_CONTROLS=both: per round, the ad fetch on the block with controls and on the block without. */
+    const controlRounds = [];
     let firstClicks = 0;
     for (let round = 1; round <= (PHASES.has('saturation') ? ROUNDS : 0); round++) {
       say(`saturation, 50 connections, round ${round} of ${ROUNDS}`);
       const bareFetch = await run(`bare fastify (50 conn) #${round}a`, { url: BARE, requests: fetchRequests });
+      // with a block with controls too, odd rounds load it after the block without, even rounds before
+      const controlledFirst = controlledAdBlockId !== undefined && round % 2 === 0;
+      const onControlled = () =>
+        run(`GET matching/ad limit 5, block with controls (50 conn) #${round}`, { url: SERVICE, requests: fetchRequestsOn(controlledAdBlockId) });
+      const controlledBefore = controlledFirst ? await onControlled() : undefined;
       const fetchSat = await run(`GET matching/ad limit 5 (50 conn) #${round}`, { url: SERVICE, requests: fetchRequests });
+      if (controlledAdBlockId !== undefined) controlRounds.push({ plain: fetchSat, controlled: controlledBefore ?? (await onControlled()) });
       fetchSat.ratio = fetchSat.rps / bareFetch.rps;
       fetchSat.bare = bareFetch;
       ratios.fetch.push(fetchSat.ratio);
@@ -530,6 +541,16 @@ async function benchStore(store) {
       const ofBilled = mean(saturated.click.map((run) => run.rps)) / floors.billed.rps;
       result(
         `click report at saturation: ${(ofBilled * 100).toFixed(0)} % of the floor with the Redis bind and bill too (${floors.billed.rps.toFixed(0)} req/s; a figure, no target)`,
+      );
+    }
+    if (controlRounds.length > 0) {
+      const perRound = controlRounds.map(
+        ({ plain, controlled }) =>
+          `${controlled.rps.toFixed(0)} vs ${plain.rps.toFixed(0)}/s, service ${controlled.cpu.server?.toFixed(0)} vs ${plain.cpu.server?.toFixed(0)} µs`,
+      );
+      const rpsRatio = mean(controlRounds.map(({ plain, controlled }) => controlled.rps / plain.rps));
+      result(
+        `ad fetch on a block with controls: ${(rpsRatio * 100).toFixed(0)} % of the same requests on a block without (rounds: ${perRound.join('; ')}; a figure, no target)`,
       );
     }
     if (clickFixed) result(`click report p99 at 2,000 req/s: ${clickFixed.p99} ms`);

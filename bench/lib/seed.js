@@ -105,7 +105,8 @@ function addressesByCountry() {
 
 /**
  * `advertiserCount` advertiser accounts (the admin API's answers: apiKey and accountId), a publisher's API key and
- * an ad block of that publisher (with BLOCK_CONTROLS when BENCH_BLOCK_CONTROLS=1), named after `label`.
+ * an ad block of that publisher (with BLOCK_CONTROLS when BENCH_BLOCK_CONTROLS=1), named after `label`; with
+ * BENCH_BLOCK_CONTROLS=both a second block with them, `controlledAdBlockId` (undefined otherwise).
  */
 async function createAccounts(api, label, advertiserCount) {
   const advertisers = [];
@@ -117,7 +118,10 @@ async function createAccounts(api, label, advertiserCount) {
   const adBlockId = (
     await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: `${label} block`, ...(WITH_BLOCK_CONTROLS ? BLOCK_CONTROLS : {}) })
   ).adBlockId;
-  return { advertisers, publisher, adBlockId };
+  const controlledAdBlockId = BOTH_BLOCKS
+    ? (await api('POST', '/api/v2/openapi/ad/block/create', publisher, { name: `${label} block with controls`, ...BLOCK_CONTROLS })).adBlockId
+    : undefined;
+  return { advertisers, publisher, adBlockId, controlledAdBlockId };
 }
 
 /** Campaigns 0 to count - 1 through the API, `bodyOf(i)` each, owned by the advertisers' keys in turn. */
@@ -136,10 +140,13 @@ const CATEGORIES = ['games', 'apps', 'finance', 'crypto', 'gambling', 'dating', 
  * Ad block controls (docs/CONTRACT.md §18): a CPM floor under nine tenths of the CPM bids and a CPC floor under nine
  * tenths of the CPC ones, two refused categories (a fifth of the campaigns) and a refused domain no campaign links to.
  * bench/lib/matcher-scale.js always measures the matcher with them; the bench's ad blocks get them with
- * BENCH_BLOCK_CONTROLS=1, so that the ad fetch can be measured with and without them.
+ * BENCH_BLOCK_CONTROLS=1, so that the ad fetch can be measured with and without them, and with
+ * BENCH_BLOCK_CONTROLS=both the publisher gets a second block with them beside its block without (bench/serving.js
+ * then loads both in each round).
  */
 const BLOCK_CONTROLS = { floorCpm: 1.45, floorCpc: 0.06, blockedCategories: ['gambling', 'dating'], blockedDomains: ['blocked.example.net'] };
 const WITH_BLOCK_CONTROLS = process.env.BENCH_BLOCK_CONTROLS === '1';
+const BOTH_BLOCKS = process.env.BENCH_BLOCK_CONTROLS === 'both';
 
 /**
  * A create body with the budget and creative every bench campaign has: running since yesterday for 30 days, a daily
