@@ -26,8 +26,9 @@
  * BENCH_CLICKS (40000: first clicks on served ads prepared for each round; its click run sends exactly these),
  * BENCH_PHASES (saturation,fixed,floors,twoproc,warmup, run in that order: which parts to run, e.g. `fixed` alone to look at
  * latency; `floors` loads bench/lib/floor-fastify.js, bare Fastify plus only the one Redis read or durable row a hot route
- * cannot skip, and on MySQL + Redis the durable row after a Redis bind-and-bill script as well; `twoproc`, on MySQL + Redis only, starts a second service process on the same stores and loads both at
- * once against two bare Fastify processes loaded the same way, as one process per core is run; `warmup` stops the
+ * cannot skip, and on MySQL + Redis the durable row after a Redis bind-and-bill script as well; `twoproc`, on MySQL +
+ * Redis only, starts a second service process on the same stores and loads both at once against two bare Fastify
+ * processes loaded the same way, as one process per core is run; `warmup` stops the
  * service and measures a fresh one from the moment /health answers, bench/warmup.js; a profile none of the phases
  * asked for applies to is skipped, so `BENCH_PHASES=twoproc` seeds MySQL + Redis only),
  * BENCH_BLOCK_CONTROLS (1: the bench's ad block has floors and refused categories and domains, bench/lib/seed.js;
@@ -209,16 +210,19 @@ async function benchStore(store) {
     });
     const fetchHeaders = { 'x-api-key': publisher };
     let nextFetch = 0;
-    /** The ad fetch's requests on `blockId` (the same users, addresses and headers on either block). */
-    const fetchRequestsOn = (blockId) => [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          const variant = fetchPaths[nextFetch++ % fetchPaths.length];
-          return { ...request, path: variant.path.replace(`adBlockId=${adBlockId}`, `adBlockId=${blockId}`), headers: { ...fetchHeaders, ...variant.headers } };
+    /** The ad fetch's requests on `blockId` (the same users, addresses and headers on either block; paths made once). */
+    const fetchRequestsOn = (blockId) => {
+      const paths = fetchPaths.map((variant) => variant.path.replace(`adBlockId=${adBlockId}`, `adBlockId=${blockId}`));
+      return [
+        {
+          method: 'GET',
+          setupRequest: (request) => {
+            const i = nextFetch++ % fetchPaths.length;
+            return { ...request, path: paths[i], headers: { ...fetchHeaders, ...fetchPaths[i].headers } };
+          },
         },
-      },
-    ];
+      ];
+    };
     const fetchRequests = fetchRequestsOn(adBlockId);
 
     // Let every change notice land in the index, then look at what a typical answer holds.

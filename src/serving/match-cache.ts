@@ -25,7 +25,7 @@ interface CachedMatch extends MatchAnswer {
    * The answer past the shared skip set (see select), with the set, its version and how far its change log reached
    * (generation and length) when it was found.
    */
-  skipping: (MatchAnswer & { skip: SkipSet; version: number; generation: number; changes: number }) | undefined;
+  skipping: AnswerPast | undefined;
 }
 
 /** What targeting sees of a context: requests with equal keys match the same campaigns. */
@@ -344,30 +344,47 @@ export class MatchCache {
     // answer past them is kept (deeper rounds ask for more than it holds)
     const skipBits = this.bitsets!.skipBits(skipped!);
     if (max > CACHED_DEPTH) return scanMatching(ranked, entry.matching, now, max, skip, offered, skipBits);
-    for (let fresh = !kept; ; fresh = true) {
-      if (fresh) {
-        const answer = scanAnswer(ranked, entry.matching, now, CACHED_DEPTH, skipBits);
-        // every field named, in one order: one hidden class for all of them (a spread of the answer was dear here)
-        skipping = {
-          campaigns: answer.campaigns,
-          complete: answer.complete,
-          validFrom: answer.validFrom,
-          validUntil: answer.validUntil,
-          skip: skipped!,
-          version: skipped!.version,
-          generation: skipped!.generation,
-          changes: skipped!.changes.length,
-        };
-        entry.skipping = skipping;
-      }
-      // campaigns added to the set since the answer was found are filtered from it; none were: no lookups
-      const added = skipping!.generation !== skipped!.generation || skipping!.changes !== skipped!.changes.length;
-      const picked = pickFrom(skipping!, max, skip, offered, added ? skipped : undefined);
+    if (kept) {
+      const picked = pickPast(skipping!, max, skip, offered, skipped!);
       if (picked.length >= max || skipping!.complete) return picked;
-      // a kept answer fell short by campaigns added to the set since: found again past them first
-      if (fresh) return scanMatching(ranked, entry.matching, now, max, skip, offered, skipBits);
+      // it fell short by campaigns added to the set since: found again past them
     }
+    skipping = answerPast(ranked, entry.matching, now, skipped!, skipBits);
+    entry.skipping = skipping;
+    const picked = pickPast(skipping, max, skip, offered, skipped!);
+    if (picked.length >= max || skipping.complete) return picked;
+    return scanMatching(ranked, entry.matching, now, max, skip, offered, skipBits);
   }
+}
+
+type AnswerPast = MatchAnswer & { skip: SkipSet; version: number; generation: number; changes: number };
+
+/** The first CACHED_DEPTH live matching campaigns past the shared set, with how far the set had changed. */
+function answerPast(ranked: readonly IndexedCampaign[], matching: ContextBits, now: number, shared: SkipSet, skipBits: Uint32Array): AnswerPast {
+  const answer = scanAnswer(ranked, matching, now, CACHED_DEPTH, skipBits);
+  // every field named, in one order: one hidden class for all of them (a spread of the answer was dear here)
+  return {
+    campaigns: answer.campaigns,
+    complete: answer.complete,
+    validFrom: answer.validFrom,
+    validUntil: answer.validUntil,
+    skip: shared,
+    version: shared.version,
+    generation: shared.generation,
+    changes: shared.changes.length,
+  };
+}
+
+/** pickFrom on an answer past the shared set: the campaigns added to the set since are filtered; none were, no lookups. */
+function pickPast(
+  answer: AnswerPast,
+  max: number,
+  skip: ReadonlySet<string> | undefined,
+  offered: ReadonlySet<string> | undefined,
+  shared: SkipSet,
+): IndexedCampaign[] {
+  const added = answer.generation !== shared.generation || answer.changes !== shared.changes.length;
+  return pickFrom(answer, max, skip, offered, added ? shared : undefined);
 }
 
 /** The first `max` campaigns of the answer in none of the sets. */

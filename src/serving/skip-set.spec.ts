@@ -13,10 +13,7 @@ describe(SkipSet.name, () => {
     set.delete(['x']);
     expect(set.version).toBe(1);
     set.add('a');
-    expect(set.changes).toEqual(['a', 'b', 'a', 'a']);
-    const generation = set.generation;
-    set.clear();
-    expect([set.size, set.version, set.changes, set.generation]).toEqual([0, 2, [], generation + 1]);
+    expect([set.version, set.changes, set.generation]).toEqual([1, ['a', 'b', 'a', 'a'], 0]);
   });
 
   it('should start its change log over once it holds more than twice the set, and at least 4,096 changes', () => {

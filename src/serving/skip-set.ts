@@ -63,19 +63,9 @@ export class SkipSet {
     if (left) this.versionSeen += 1;
   }
 
-  clear(): void {
-    if (this.ids.size === 0) return;
-    this.ids.clear();
-    this.versionSeen += 1;
-    this.startOver();
-  }
-
   private note(id: string): void {
     this.log.push(id);
-    if (this.log.length > Math.max(MIN_CHANGES_KEPT, 2 * this.ids.size)) this.startOver();
-  }
-
-  private startOver(): void {
+    if (this.log.length <= Math.max(MIN_CHANGES_KEPT, 2 * this.ids.size)) return;
     this.log = [];
     this.generationSeen += 1;
   }
