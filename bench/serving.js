@@ -523,7 +523,10 @@ async function benchStore(store) {
     if (fetchFixed) {
       const floorText = floorFixed ? `, bare + one Redis read ${floorFixed.p99} ms` : '';
       result(`ad fetch p99 at 2,000 req/s: ${fetchFixed.p99} ms (target <= 5 ms: ${verdict(fetchFixed.p99 <= 5)}); bare ${bareFixed.p99} ms${floorText}`);
-      result(`ad fetch p99 at 2,000 req/s, second by second (ms): ${fetchFixed.p99BySecond?.join(', ')}; bare: ${bareFixed.p99BySecond?.join(', ')}`);
+      const floorSeconds = floorFixed ? `; bare + one Redis read: ${floorFixed.p99BySecond?.join(', ')}` : '';
+      result(
+        `ad fetch p99 at 2,000 req/s, second by second (ms): ${fetchFixed.p99BySecond?.join(', ')}; bare: ${bareFixed.p99BySecond?.join(', ')}${floorSeconds}`,
+      );
       result(
         `ad fetch p99 at 2,000 req/s, first second by tenth (ms): ${fetchFixed.p99ByTenthOfFirstSecond?.join(', ')}; bare: ${bareFixed.p99ByTenthOfFirstSecond?.join(', ')}`,
       );
@@ -545,6 +548,13 @@ async function benchStore(store) {
       const ofBilled = mean(saturated.click.map((run) => run.rps)) / floors.billed.rps;
       result(
         `click report at saturation: ${(ofBilled * 100).toFixed(0)} % of the floor with the Redis bind and bill too (${floors.billed.rps.toFixed(0)} req/s; a figure, no target)`,
+      );
+    }
+    if (floors.billed && floors.durable) {
+      // A click on this profile cannot skip either piece of I/O: 3a asks it for this share of a server doing only both.
+      const billedOfDurable = floors.billed.rps / floors.durable.rps;
+      result(
+        `click's own I/O on this profile: the floor with the Redis bind and bill answers ${(billedOfDurable * 100).toFixed(0)} % of the durable-row floor, so 3a asks the click for ${((0.8 / billedOfDurable) * 100).toFixed(0)} % of that floor (a figure)`,
       );
     }
     if (controlRounds.length > 0) {

@@ -34,6 +34,11 @@ const SERVING_LINES = [
   [/^ {2}click report at saturation: \d+ % of the durable-row floor measured in this run \(target >= 80 %: (met|NOT met)\)$/gm, 2],
   [/^ {2}click report at saturation: \d+ % of the floor with the Redis bind and bill too \(\d+ req\/s; a figure, no target\)$/gm, 1],
   [
+    /^ {2}click's own I\/O on this profile: the floor with the Redis bind and bill answers \d+ % of the durable-row floor, so 3a asks the click for \d+ % of that floor \(a figure\)$/gm,
+    1,
+  ],
+  [/^ {2}ad fetch p99 at 2,000 req\/s, second by second \(ms\): [\d, ]+; bare: [\d, ]+; bare \+ one Redis read: [\d, ]+$/gm, 1],
+  [
     /^ {2}ad fetch CPU budget at 50 %: .* \(it spent \d+; bare Fastify's server spends \d+\); at the target rate all of them would keep the cores \d+ % busy, where bare Fastify's own runs kept them \d+ % busy \(the ad fetch's own saturation runs: \d+ %\)$/gm,
     2,
   ],
