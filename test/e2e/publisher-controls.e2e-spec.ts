@@ -283,6 +283,8 @@ describe(`Publisher controls: floors, blocked categories and domains [${TEST_PRO
     expect(await count('campaigns')).toBe(before);
     const detail = async () =>
       (await t.http().get(`${CAMPAIGN_BASE}/detail`).query({ campaignId: ids.cpmLow }).set('x-api-key', advertiser.apiKey).expect(200)).body.data;
+    // impressions of the earlier tests still buffered would otherwise land between the two reads
+    await flushStats(t);
     const unchanged = await detail();
     const updated = await t.http().post(`${CAMPAIGN_BASE}/update`).set('x-api-key', advertiser.apiKey).send({ campaignId: ids.cpmLow, category });
     expectValidationError(updated, 'category');
