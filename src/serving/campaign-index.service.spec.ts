@@ -84,6 +84,15 @@ describe(CampaignIndexService.name, () => {
     expect(index.skippedAt(NOW + 3300)).toBe(skipped);
   });
 
+  it('should keep the later of two hold-backs of a campaign, whichever answer came last', async () => {
+    const index = await emptyIndex();
+    // a newer request's answer first, then an older request's with the earlier time its pacing line had then
+    index.holdBack(['h'], NOW + 2040);
+    index.holdBack(['h'], NOW + 1990);
+    expect(sorted(index.skippedAt(NOW + 2000))).toEqual(['h']);
+    expect(sorted(index.skippedAt(NOW + 2100))).toEqual([]);
+  });
+
   it("should hand the match cache its skip set, with a block's own hold-backs and a request's offered campaigns beside it", async () => {
     const index = await emptyIndex();
     const select = jest.spyOn(MatchCache.prototype, 'select');

@@ -106,8 +106,8 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
   /** Campaigns the shared state found ahead of their pacing line: skipped until the time given (the line moves on). */
   private heldBack = new Map<string, number>();
   /**
-   * The held-back campaigns by the SKIP_RELEASE_MS slot their time is up in (a campaign held back again is in two
-   * slots; the later time in heldBack counts): releasing reads the slots that are due, not every held-back campaign.
+   * The held-back campaigns by the SKIP_RELEASE_MS slot their time is up in (a campaign held back again for longer is
+   * in two slots; its time in heldBack counts): releasing reads the slots that are due, not every held-back campaign.
    */
   private readonly heldBackBySlot = new Map<number, string[]>();
   private releasedAt = Number.NEGATIVE_INFINITY;
@@ -214,12 +214,18 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
     this.skippedOnBlock.delete(adBlockId);
   }
 
-  /** Campaigns ahead of their pacing line are skipped until `until`, when the serving state is asked again. */
+  /**
+   * Campaigns ahead of their pacing line are skipped until `until`, when the serving state is asked again. A campaign
+   * already held back as long or longer keeps its time: the answer of an older request can arrive after a newer one's,
+   * with the earlier time its line had then (a changed campaign is reloaded, which releases it at once).
+   */
   holdBack(campaignIds: string[], until: number): void {
     const slot = Math.floor(until / SKIP_RELEASE_MS);
     let due = this.heldBackBySlot.get(slot);
     if (due === undefined) this.heldBackBySlot.set(slot, (due = []));
     for (const id of campaignIds) {
+      const held = this.heldBack.get(id);
+      if (held !== undefined && held >= until) continue;
       this.heldBack.set(id, until);
       due.push(id);
       this.skipped.add(id);
