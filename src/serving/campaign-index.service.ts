@@ -221,12 +221,16 @@ export class CampaignIndexService implements OnModuleInit, OnApplicationShutdown
    */
   holdBack(campaignIds: string[], until: number): void {
     const slot = Math.floor(until / SKIP_RELEASE_MS);
-    let due = this.heldBackBySlot.get(slot);
-    if (due === undefined) this.heldBackBySlot.set(slot, (due = []));
+    let due: string[] | undefined;
     for (const id of campaignIds) {
       const held = this.heldBack.get(id);
       if (held !== undefined && held >= until) continue;
       this.heldBack.set(id, until);
+      // the slot's list made only once a campaign goes in: a release pass reads every slot there is
+      if (due === undefined) {
+        due = this.heldBackBySlot.get(slot);
+        if (due === undefined) this.heldBackBySlot.set(slot, (due = []));
+      }
       due.push(id);
       this.skipped.add(id);
     }
