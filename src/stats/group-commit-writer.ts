@@ -73,6 +73,11 @@ export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit,
     });
   }
 
+  /** Items waiting for the next write. */
+  protected get itemsWaiting(): number {
+    return this.pending.length;
+  }
+
   /** Hands over what is buffered (the writer starts a new buffer), or undefined when nothing is. */
   protected abstract takeBuffered(): Buffered | undefined;
 
@@ -88,8 +93,12 @@ export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit,
   /** Returns what a write that did not commit carried to the buffer, to be written again. */
   protected abstract putBack(carried: Buffered): void;
 
-  /** Writes the items and the buffered counts through `this.ledger`, in one transaction. */
-  protected abstract commit(items: Item[], buffered: Buffered | undefined): Promise<void>;
+  /**
+   * Writes the items and the buffered counts through `this.ledger`, in one transaction. Answers false, with no items
+   * given, when it wrote nothing and handed the counts back (putBack) to be written later: the round ends there, and
+   * items that came meanwhile go into the next one instead of waiting for these counts.
+   */
+  protected abstract commit(items: Item[], buffered: Buffered | undefined): Promise<boolean | void>;
 
   private async writeRound(): Promise<void> {
     // One turn of the event loop first, so every request already read by this turn joins the group. Without it a
@@ -115,16 +124,20 @@ export abstract class GroupCommitWriter<Item, Buffered> implements OnModuleInit,
     }
   }
 
-  /** Commits the items waiting and one part of the buffered counts; false when the write failed (its items refused). */
+  /**
+   * Commits the items waiting and one part of the buffered counts; false when the write failed (its items refused) or
+   * the part went back unwritten (commit answered false).
+   */
   private async writePart(part: Buffered | undefined): Promise<boolean> {
     const group = this.pending.splice(0, MAX_ITEMS_PER_WRITE);
     if (group.length === 0 && part === undefined) return true;
     try {
       const started = performance.now();
-      await this.commit(
+      const wrote = await this.commit(
         group.map(({ item }) => item),
         part,
       );
+      if (wrote === false && group.length === 0) return false;
       this.committed(group.length, (performance.now() - started) / 1000);
       for (const waiting of group) waiting.resolve();
       return true;

@@ -363,6 +363,42 @@ describe(StatsWriterService.name, () => {
     expect(impressionsWritten(committed)).toBe(1);
   });
 
+  it('should not hold a click behind a write of impressions alone whose bill is not answered, and write those impressions once it is', async () => {
+    const { dataSource, committed } = fakeDataSource();
+    const writer = writerOn(dataSource);
+    // bills hang (a Redis Cluster slot without a master) until the test answers them
+    const hanging: (() => void)[] = [];
+    let billsAnswered = false;
+    let bills = 0;
+    const answerBills = () => {
+      billsAnswered = true;
+      for (const answer of hanging) answer();
+    };
+    writer.countImpressionsAfter(() => {
+      bills++;
+      return billsAnswered ? Promise.resolve() : new Promise<void>((resolve) => hanging.push(resolve));
+    });
+    writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+    const impressionsAlone = writer.flush();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const clickedAt = Date.now();
+    await writer.recordClick(clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR }));
+    // answered after the impressions' write looked for waiting clicks and one wait for a bill of its own, not the first bill
+    expect(Date.now() - clickedAt).toBeLessThan(1000);
+    expect(committed).toHaveLength(1);
+    expect(impressionsWritten(committed)).toBe(0);
+    expect(committed[0].find(isCampaignCounters)!.params.slice(0, 6)).toEqual(['c1', 0, 1, 90_000, '', 90_000]);
+    await impressionsAlone;
+
+    // the bills answer: the impression is written once, by the next flush
+    answerBills();
+    await writer.flush();
+    expect(impressionsWritten(committed)).toBe(1);
+    await writer.flush();
+    expect(impressionsWritten(committed)).toBe(1);
+    expect(bills).toBeGreaterThanOrEqual(2);
+  });
+
   it('should write again the impressions of a failed write once the database answers, and only once', async () => {
     const { dataSource, committed, state } = fakeDataSource();
     const writer = writerOn(dataSource);

@@ -261,14 +261,27 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     for (const [key, delta] of deltas) this.mergeBack(key, delta);
   }
 
-  protected async commit(clicks: ClickRecord[], buffered = new Map<string, Delta>()): Promise<void> {
+  protected async commit(clicks: ClickRecord[], buffered = new Map<string, Delta>()): Promise<boolean> {
     let deltas = buffered;
     if (deltas.size > 0) {
       try {
         this.roundBill ??= this.impressionsBilled();
-        // clicks wait for the impressions' bill (in Redis) at most CLICKS_WAIT_FOR_BILL_MS: a frozen Redis must not
-        // hold their answers (docs/OPERATIONS.md, Faults); past it, the impressions wait for the next write
-        await (clicks.length > 0 ? atMost(this.roundBill, CLICKS_WAIT_FOR_BILL_MS) : this.roundBill);
+        // The impressions are written once their bill (in Redis) answered. Clicks wait for it at most
+        // CLICKS_WAIT_FOR_BILL_MS, then go without them: a frozen Redis, or a Redis Cluster slot whose master is gone
+        // until its replica takes over, must not hold their answers (docs/OPERATIONS.md, Faults). A write of
+        // impressions alone waits as long as the bill takes, but not while clicks wait behind it: it hands its
+        // impressions back for a later write and ends its round, and the clicks go in the next one.
+        if (clicks.length > 0) {
+          if (!(await settledWithin(this.roundBill, CLICKS_WAIT_FOR_BILL_MS)))
+            throw new Error(`impressions' bill not answered within ${CLICKS_WAIT_FOR_BILL_MS} ms`);
+        } else {
+          while (!(await settledWithin(this.roundBill, CLICKS_LOOKED_FOR_EVERY_MS))) {
+            if (this.itemsWaiting > 0) {
+              this.putBack(deltas);
+              return false;
+            }
+          }
+        }
       } catch (error) {
         // the impressions wait for a bill that succeeds; the clicks, billed on their own, are committed without them
         this.putBack(deltas);
@@ -300,6 +313,7 @@ export class StatsWriterService extends GroupCommitWriter<ClickRecord, Map<strin
     // committed: in the database now, no longer unwritten
     this.leaveRound(deltas);
     for (const click of clicks) this.metrics.countClick(click.status);
+    return true;
   }
 
   /** These deltas of the round are committed or back in the buffer: no longer the round's unwritten spend. */
@@ -472,15 +486,20 @@ function deltaKey(campaignId: string, adBlockId: string, hour: number, segment: 
 
 /** How long a write carrying clicks waits for the bill of the impressions riding along before leaving them out. */
 const CLICKS_WAIT_FOR_BILL_MS = 200;
+/** How often a write of impressions alone, waiting for their bill, looks for clicks waiting behind it. */
+const CLICKS_LOOKED_FOR_EVERY_MS = 50;
 
-/** The promise's outcome, or a rejection once `ms` passed (the promise goes on; the round's next part awaits it again). */
-function atMost(promise: Promise<void>, ms: number): Promise<void> {
+/**
+ * Whether the promise resolved within `ms` (false: not yet; it goes on, and a later write awaits it again); its
+ * rejection is thrown.
+ */
+function settledWithin(promise: Promise<void>, ms: number): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => setImmediate(() => reject(new Error(`impressions' bill not answered within ${ms} ms`))), ms);
+    const timer = setTimeout(() => setImmediate(() => resolve(false)), ms);
     promise.then(
       () => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       },
       (error: unknown) => {
         clearTimeout(timer);
