@@ -13,7 +13,9 @@ import { auditLines, expectClean, print, Suite } from './support/suite';
  * restarted, MariaDB stopped and restarted, the worker killed mid-job, the worker and an API stopped with SIGTERM
  * mid-work, an API killed outright (SIGKILL) under load: its budget leases and the clicks it had billed but not
  * committed must come back to the shared counters exactly once its heartbeat lapsed. After each phase the database is compared with what the clients were answered (support/audit.ts):
- * nothing answered 200 is lost or counted twice, and money (integer micro-USDT) adds up exactly. Last, phase R: the worker
+ * nothing answered 200 is lost or counted twice, and money (integer micro-USDT) adds up exactly; each campaign's budget
+ * counter in Redis, less what its leases hold aside, equals its spend in the database; and the API's campaign list,
+ * detail and series, and block list, detail and series, equal the database and each other (support/figures.ts). Last, phase R: the worker
  * killed while a reward callback is in flight; the new worker delivers it under the same eventId, one reward logged.
  *
  * Redis runs with an append-only file fsynced at every write, as Redis behind BullMQ and the budget counters must
@@ -48,7 +50,7 @@ const CLICKS_LOCK_MS = 10_000;
 const STEADY_FLOW_EVERY_MS = 600;
 /** Serving between the two losses of Redis' data in phase B1e. */
 const REDIS_LOSS_GAP_MS = 3000;
-const settledAudit = () => suite.settledAudit();
+const settledAudit = (options?: Parameters<Suite['settledAudit']>[0]) => suite.settledAudit(options);
 const createCampaign = (...args: Parameters<Suite['createCampaign']>) => suite.createCampaign(...args);
 const underLoad = (options: Parameters<Suite['underLoad']>[0]) => suite.underLoad(options);
 const healthLine = (...args: Parameters<Suite['healthLine']>) => suite.healthLine(...args);
@@ -910,7 +912,8 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         if (recent > 0) victimLedger.invalidMayBeLost.set(key, recent);
       }
       ledger.absorb(victimLedger);
-      const result = await settledAudit();
+      // the counters are compared below, once every lease is back: the lost impressions leave them off the database
+      const result = await settledAudit({ counters: false });
       // every lease back: the victim's reclaimed, the survivor's returned when idle
       let after = await budgetCounters(redis);
       await waitUntil(
@@ -979,6 +982,8 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
       expect(drift.filter((d) => !d.cpm && d.off !== 0)).toEqual([]);
       expect(drift.some((d) => d.stored > 0)).toBe(true);
       expectClean(result);
+      // what the lost impressions left on the counters, checked above, is what later phases' audits allow
+      await suite.allowCounterOffsets();
     } finally {
       redis.disconnect();
     }

@@ -82,12 +82,13 @@ describe('Two APIs and a worker on a Redis Cluster (3 masters, 3 replicas)', () 
     let killed = { port: 0, pid: 0 };
     let promotedMs = 0;
     let recoveredMs = 0;
+    let killedAt = 0;
     const run = await suite.underLoad({
       before: 3000,
       after: 5000,
       fault: async () => {
         killed = cluster.redisMasterOf(slot);
-        const killedAt = Date.now();
+        killedAt = Date.now();
         process.kill(killed.pid, 'SIGKILL');
         await waitUntil(
           'the replica promoted (cluster_state:ok)',
@@ -113,13 +114,23 @@ describe('Two APIs and a worker on a Redis Cluster (3 masters, 3 replicas)', () 
     print('cluster F. a Redis master SIGKILLed under load', [
       `master :${killed.port} (slot ${slot}) killed; its replica promoted after ${promotedMs} ms; both APIs serving ads and taking their clicks again ${recoveredMs} ms after the kill (no process restarted)`,
       `requests tried ${run.tally.tried}: before ${run.windows.before.summary()}`,
-      `during the failover: ${run.windows.during.summary()}; 5xx ${run.windows.during.serverErrors} (besides ${run.windows.during.refused} refused 503 + Retry-After), network errors ${run.windows.during.networkErrors}`,
+      `during the failover: ${run.windows.during.summary()}; 5xx ${run.windows.during.serverErrors} (besides ${run.windows.during.refused} refused 503 + Retry-After), network errors ${run.windows.during.networkErrors}; slowest ${[...run.windows.during.slowest].map(([kind, ms]) => `${kind} ${ms} ms`).join(', ')}`,
+      ...(run.windows.during.overASecond.length > 0
+        ? [`answered after a second or more (killed at ${killedAt}): ${run.windows.during.overASecond.join('; ')}`]
+        : []),
       `after recovery: ${run.windows.after.summary()}; 5xx ${run.windows.after.serverErrors}; refused 503 + Retry-After ${run.windows.after.refused}`,
       ...auditLines(result),
       `small budgets: ${smallCampaigns.map((c) => `${c.spentMicros} spent of ${c.totalMicros} (unit ${c.unitMicros})`).join('; ')}`,
     ]);
     // during the failover a request may be refused (503 + Retry-After, nothing stored), never failed; after it, every
     // request is answered 200 again, clicks included
+    // the bar of a Redis fault: every request answered within a second, the master's slots gone or not
+    expect(['ad', 'click', 'conversion', 'batch'].map((kind) => [kind, (run.windows.during.slowest.get(kind) ?? 0) < 1000])).toEqual([
+      ['ad', true],
+      ['click', true],
+      ['conversion', true],
+      ['batch', true],
+    ]);
     expect({ duringServerErrors: run.windows.during.serverErrors, duringNetworkErrors: run.windows.during.networkErrors }).toEqual({
       duringServerErrors: 0,
       duringNetworkErrors: 0,

@@ -54,6 +54,10 @@ export interface Audit {
   profilesExpected: number;
   profilesStored: number;
   problems: string[];
+  /** campaigns whose Redis budget counter was compared with the database (Suite.settledAudit) */
+  countersCompared?: number;
+  /** campaigns and blocks whose API figures were compared (support/figures.ts) */
+  figuresCompared?: { campaigns: number; blocks: number };
 }
 
 type Num = number | string | null;

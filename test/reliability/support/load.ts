@@ -93,6 +93,8 @@ export class Tally {
   readonly timedOut = new Map<string, number>();
   readonly byKind = new Map<string, Map<string, number>>();
   readonly samples: string[] = [];
+  /** The first answers that took a second or more: kind, status, message, time and when sent (epoch ms). */
+  readonly overASecond: string[] = [];
   /** Per kind, the longest an answer took (ms). */
   readonly slowest = new Map<string, number>();
   /** Per kind, how long each answer took (ms) and when its request was sent, in arrival order. */
@@ -113,6 +115,10 @@ export class Tally {
     sentAts.push(answer.sentAt);
     this.sentAts.set(kind, sentAts);
     const message = (answer.body as { message?: unknown } | null)?.message;
+    if (answer.doneAt - answer.sentAt >= 1000 && this.overASecond.length < 8) {
+      const said = (answer.body as { data?: { msg?: unknown } } | null)?.data?.msg ?? message ?? answer.error;
+      this.overASecond.push(`${kind} ${status} "${String(said)}" in ${answer.doneAt - answer.sentAt} ms, sent at ${answer.sentAt}`);
+    }
     if (answer.status === 200) this.ok += 1;
     else if (answer.status === 503 && typeof message === 'string' && /unavailable: nothing was stored/.test(message)) this.refused += 1;
     else if (answer.status === 503 && typeof message === 'string' && /^impression records (lost|being rebuilt)/.test(message)) this.stateLost += 1;
