@@ -123,91 +123,109 @@ export interface ApiFigures {
   mismatches: string[];
 }
 
+/** How one kind of entity is listed, shown and charted, and where the database keeps it. */
+interface Views {
+  what: 'campaign' | 'block';
+  table: 'campaigns' | 'ad_blocks';
+  moneyColumn: 'spentMicros' | 'earningsMicros';
+  money: 'cost' | 'earnings';
+  list: string;
+  listed: (data: Json) => Json[];
+  idOf: (item: Json) => string;
+  detail: (id: string) => string;
+  series: (id: string) => string;
+}
+
+const CAMPAIGN_VIEWS: Views = {
+  what: 'campaign',
+  table: 'campaigns',
+  moneyColumn: 'spentMicros',
+  money: 'cost',
+  list: '/api/v2/openapi/ad/campaign/list?pageSize=100',
+  listed: (data) => data.campaigns,
+  idOf: (item) => item.id,
+  detail: (id) => `/api/v2/openapi/ad/campaign/detail?campaignId=${id}`,
+  series: (id) => `/api/v2/openapi/ad/campaign/stats?campaignId=${id}`,
+};
+
+const BLOCK_VIEWS: Views = {
+  what: 'block',
+  table: 'ad_blocks',
+  moneyColumn: 'earningsMicros',
+  money: 'earnings',
+  list: '/api/v2/openapi/ad/block/list?pageSize=100',
+  listed: (data) => data.adBlocks,
+  idOf: (item) => item.adBlockId,
+  detail: (id) => `/api/v2/openapi/ad/block/detail?adBlockId=${id}`,
+  series: (id) => `/api/v2/openapi/ad/block/stats?adBlockId=${id}`,
+};
+
+/**
+ * Per entity the owners' keys see: database = list = detail = series (summed per day over the whole run, `from` a
+ * day before `since`). Answers the mismatches, how many were compared and the listed counts added up.
+ */
+async function compareViews(cluster: Cluster, port: number, keys: string[], views: Views, since: number) {
+  const range = `from=${since - 24 * 3600_000}&to=${Date.now() + 3600_000}&granularity=day`;
+  const rows = await cluster.sql<Record<string, Num> & { id: string }>(`SELECT id, ${COUNTS.join(', ')}, ${views.moneyColumn} FROM ${views.table}`);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const totals = sumOf([], views.money);
+  const mismatches: string[] = [];
+  let compared = 0;
+  for (const key of keys) {
+    const list = await get(port, key, views.list);
+    if (list.total > views.listed(list).length) mismatches.push(`${views.what}s of one key: ${list.total}, more than one page`);
+    for (const item of views.listed(list)) {
+      compared++;
+      const id = views.idOf(item);
+      const row = byId.get(id);
+      if (!row) {
+        mismatches.push(`${views.what} ${id}: listed, not in the database`);
+        continue;
+      }
+      const stored = { micros: n(row[views.moneyColumn]) } as Figures;
+      for (const count of COUNTS) stored[count] = n(row[count]);
+      const listed = figuresOf(item, views.money);
+      const series = await get(port, key, `${views.series(id)}&${range}`);
+      mismatches.push(
+        ...differences(`${views.what} ${id}`, [
+          ['database', stored],
+          ['list', listed],
+          ['detail', figuresOf(await get(port, key, views.detail(id)), views.money)],
+          ['series', sumOf(series.series as Json[], views.money)],
+        ]),
+      );
+      for (const count of COUNTS) totals[count] += listed[count];
+    }
+  }
+  return { mismatches, compared, totals };
+}
+
 /**
  * Series = list = detail = database, per campaign (each advertiser's own view) and per block (each publisher's), and
  * block = campaigns: the blocks' counts add up to the campaigns' (every campaign of the suite serves only on its
- * blocks). The series are read per day over the whole run, `from` a day before it started.
+ * blocks; money differs by the publisher's share, checked per event in audit.ts).
  */
 export async function apiFigureMismatches(cluster: Cluster, world: World, since: number): Promise<ApiFigures> {
   const port = await livePort(world, cluster);
-  const range = `from=${since - 24 * 3600_000}&to=${Date.now() + 3600_000}&granularity=day`;
-  const mismatches: string[] = [];
-  const campaignRows = new Map(
-    (
-      await cluster.sql<Record<string, Num> & { id: string }>(
-        'SELECT id, impressions, clicks, unbilledClicks, invalidClicks, invalidImpressions, spentMicros FROM campaigns',
-      )
-    ).map((row) => [row.id, row]),
+  const campaigns = await compareViews(
+    cluster,
+    port,
+    world.advertisers.map((advertiser) => advertiser.key),
+    CAMPAIGN_VIEWS,
+    since,
   );
-  const blockRows = new Map(
-    (
-      await cluster.sql<Record<string, Num> & { id: string }>(
-        'SELECT id, impressions, clicks, unbilledClicks, invalidClicks, invalidImpressions, earningsMicros FROM ad_blocks',
-      )
-    ).map((row) => [row.id, row]),
+  const blocks = await compareViews(
+    cluster,
+    port,
+    world.publishers.map((publisher) => publisher.key),
+    BLOCK_VIEWS,
+    since,
   );
-  const stored = (row: Record<string, Num>, money: string): Figures => {
-    const figures = { micros: n(row[money]) } as Figures;
-    for (const count of COUNTS) figures[count] = n(row[count]);
-    return figures;
-  };
-
-  const campaignTotals = sumOf([], 'cost');
-  let campaigns = 0;
-  for (const advertiser of world.advertisers) {
-    const list = await get(port, advertiser.key, '/api/v2/openapi/ad/campaign/list?pageSize=100');
-    if (list.total > list.campaigns.length) mismatches.push(`advertiser ${advertiser.accountId}: ${list.total} campaigns, more than one page`);
-    for (const item of list.campaigns as Json[]) {
-      campaigns++;
-      const detail = await get(port, advertiser.key, `/api/v2/openapi/ad/campaign/detail?campaignId=${item.id}`);
-      const series = await get(port, advertiser.key, `/api/v2/openapi/ad/campaign/stats?campaignId=${item.id}&${range}`);
-      const row = campaignRows.get(item.id);
-      if (!row) {
-        mismatches.push(`campaign ${item.id}: listed, not in the database`);
-        continue;
-      }
-      const listed = figuresOf(item, 'cost');
-      mismatches.push(
-        ...differences(`campaign ${item.id}`, [
-          ['database', stored(row, 'spentMicros')],
-          ['list', listed],
-          ['detail', figuresOf(detail, 'cost')],
-          ['series', sumOf(series.series as Json[], 'cost')],
-        ]),
-      );
-      for (const field of [...COUNTS, 'micros'] as const) campaignTotals[field] += listed[field];
-    }
-  }
-
-  const blockTotals = sumOf([], 'earnings');
-  let blocks = 0;
-  for (const publisher of world.publishers) {
-    const list = await get(port, publisher.key, '/api/v2/openapi/ad/block/list?pageSize=100');
-    for (const item of list.adBlocks as Json[]) {
-      blocks++;
-      const detail = await get(port, publisher.key, `/api/v2/openapi/ad/block/detail?adBlockId=${item.adBlockId}`);
-      const series = await get(port, publisher.key, `/api/v2/openapi/ad/block/stats?adBlockId=${item.adBlockId}&${range}`);
-      const row = blockRows.get(item.adBlockId);
-      if (!row) {
-        mismatches.push(`block ${item.adBlockId}: listed, not in the database`);
-        continue;
-      }
-      const listed = figuresOf(item, 'earnings');
-      mismatches.push(
-        ...differences(`block ${item.adBlockId}`, [
-          ['database', stored(row, 'earningsMicros')],
-          ['list', listed],
-          ['detail', figuresOf(detail, 'earnings')],
-          ['series', sumOf(series.series as Json[], 'earnings')],
-        ]),
-      );
-      for (const count of COUNTS) blockTotals[count] += listed[count];
-    }
-  }
-  // block = campaigns: the counts (money differs by the publisher's share, checked per event in audit.ts)
+  const mismatches = [...campaigns.mismatches, ...blocks.mismatches];
   for (const count of COUNTS) {
-    if (blockTotals[count] !== campaignTotals[count])
-      mismatches.push(`${count}: the blocks add up to ${blockTotals[count]}, the campaigns to ${campaignTotals[count]}`);
+    if (blocks.totals[count] !== campaigns.totals[count]) {
+      mismatches.push(`${count}: the blocks add up to ${blocks.totals[count]}, the campaigns to ${campaigns.totals[count]}`);
+    }
   }
-  return { campaigns, blocks, mismatches };
+  return { campaigns: campaigns.compared, blocks: blocks.compared, mismatches };
 }
