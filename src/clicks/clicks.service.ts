@@ -19,7 +19,7 @@ import { ClickIdStore } from './click-ids';
 import { ClickRequest, IMPRESSION_WINDOW_MS, SERVING_STATE, ServingState, ViewOutcome } from '../serving/state/serving-state';
 import { StatsWriterService } from '../stats/stats-writer.service';
 import { StatsService } from '../stats/stats.service';
-import { ClickStateLostError } from '../common/errors';
+import { ClickStateLostError, WriteOutcomeUnknownError } from '../common/errors';
 import { TrafficClassifier } from '../trust/traffic-classifier';
 import { VerificationScheduler } from '../verification/verification-scheduler.service';
 import { CLICK_STORE, type ClickStore } from './click-store';
@@ -180,7 +180,10 @@ export class ClicksService {
         }),
       );
     } catch (error) {
-      await this.state.undoClick(request, outcome.costMicros);
+      // A write whose outcome is not known may have committed: the click stays bound, so sent again it is a
+      // duplicate and never a second row, and its price stays aside until the database shows whether its row exists.
+      if (error instanceof WriteOutcomeUnknownError) this.state.clickOutcomeUnknown(request);
+      else await this.state.undoClick(request, outcome.costMicros);
       throw error;
     }
     // Not awaited: the answer need not wait for it (a missed one is settled against the database later).

@@ -88,6 +88,19 @@ export class DependencyUnavailableError extends DomainError {
   }
 }
 
+/**
+ * The database went away during a write's COMMIT and did not say within the write's wait whether it committed
+ * (src/stats/write-ledger.ts). Answered 503 with Retry-After like an outage, but what the request did is kept as if
+ * stored: a click stays bound to its impression, so the same report sent again is answered as a duplicate and never
+ * makes a second row, and its price is settled by whether its row exists.
+ */
+export class WriteOutcomeUnknownError extends DependencyUnavailableError {
+  constructor(override readonly cause: unknown) {
+    super('database');
+    this.message = 'database unavailable: whether this was stored is not known; sent again, it is not counted twice';
+  }
+}
+
 /** mysql2's codes for a connection that is gone or never came (wrapped by TypeORM's QueryFailedError, code kept). */
 const DATABASE_CONNECTION_CODES = new Set([
   'ECONNREFUSED',

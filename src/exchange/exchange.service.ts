@@ -5,7 +5,7 @@ import type { RequestFacts } from '../common/request-facts';
 import type { Principal } from '../accounts/principal';
 import { budgetDayAt, DEFAULT_TIME_ZONE } from '../common/time-zone';
 import { Clock } from '../common/clock';
-import { ConflictError } from '../common/errors';
+import { ConflictError, WriteOutcomeUnknownError } from '../common/errors';
 import { newId } from '../common/ids';
 import { fillDestinationMacros, hasDestinationMacros } from '../clicks/click-ids';
 import { CLICK_EXCLUSION_MS } from '../clicks/clicks.service';
@@ -144,7 +144,9 @@ export class ExchangeService {
     try {
       await this.stats.recordClick(toClick(clickId, out, promoted, event.messengerUserId, now));
     } catch (error) {
-      await this.state.undoClick(request, 0);
+      // as an ad click (ClicksService): one whose write may have committed stays bound, so it is never counted twice
+      if (error instanceof WriteOutcomeUnknownError) this.state.clickOutcomeUnknown(request);
+      else await this.state.undoClick(request, 0);
       throw error;
     }
     this.index.noteClick(out, promoted);

@@ -63,6 +63,28 @@ describe('RedisDeadline', () => {
     expect(deadline.available).toBe(true);
   });
 
+  it("should count a request's later call from its first one: the calls together wait at most the deadline", async () => {
+    // the request's first call took 200 ms (answered); its second, in a slot whose master is gone, has 50 ms left
+    const since = Date.now();
+    jest.advanceTimersByTime(200);
+    const work = deferred<string>();
+    const answer = deadline.run(() => work.promise, { since });
+    let refused = false;
+    answer.catch(() => (refused = true));
+    jest.advanceTimersByTime(49);
+    await Promise.resolve();
+    expect(refused).toBe(false);
+    jest.advanceTimersByTime(1);
+    jest.runOnlyPendingTimers();
+    await expect(answer).rejects.toBeInstanceOf(DependencyUnavailableError);
+    // a request past its deadline already is refused without waiting
+    redis.emit('ready');
+    const spent = deadline.run(() => new Promise<never>(() => undefined), { since: Date.now() - 300 });
+    jest.advanceTimersByTime(0);
+    jest.runOnlyPendingTimers();
+    await expect(spent).rejects.toBeInstanceOf(DependencyUnavailableError);
+  });
+
   it('should close the breaker when the probe answers or the client reconnects', async () => {
     redis.status = 'reconnecting';
     await expect(deadline.run(() => Promise.resolve(1))).rejects.toBeInstanceOf(DependencyUnavailableError);

@@ -10,6 +10,12 @@ export interface DeadlineHooks<T> {
   onDeadline?: () => void;
   /** The operation finished after its deadline: undo what it stored, since its request was refused. */
   late?: (outcome: T) => void;
+  /**
+   * When the request's first Redis call began (wall clock, ms): the deadline counts from then, so the calls a
+   * request makes one after the other (a profile read, then rounds of the serve script) wait at most the deadline
+   * together. A request that has used it up is refused at once.
+   */
+  since?: number;
 }
 
 /**
@@ -53,11 +59,12 @@ export class RedisDeadline {
     return new Promise<T>((resolve, reject) => {
       let missed = false;
       let settled = false;
-      const timer = afterDeadline(this.ms, () => {
+      const ms = hooks.since === undefined ? this.ms : Math.max(0, hooks.since + this.ms - Date.now());
+      const timer = afterDeadline(ms, () => {
         if (settled) return;
         missed = true;
         this.refused++;
-        this.open(`no answer within ${this.ms} ms`);
+        this.open(`no answer within ${ms} ms`);
         hooks.onDeadline?.();
         reject(new DependencyUnavailableError('redis'));
       });

@@ -110,10 +110,12 @@ export class ServingService {
     if (block.requireSignedViewer) await this.viewers.assertSigned(block, query.openId, facts);
     const now = this.clock.now();
     const invalid = this.traffic.invalidReason({ ip: facts.ip, userAgent: facts.userAgent }) !== null;
+    // the request's Redis calls (a profile read, rounds of the serve script) wait at most REDIS_DEADLINE_MS together
+    const redisSince = Date.now();
     const known = this.profiles.known(block.accountId, query.openId);
-    const context = this.contextOf(facts, now, known !== undefined ? known : await this.profileOf(block.accountId, query.openId));
+    const context = this.contextOf(facts, now, known !== undefined ? known : await this.profileOf(block.accountId, query.openId, redisSince));
     if (!invalid) this.forecastSample.offer(query.adBlockId, context, query.limit);
-    const served = await this.reserveBest(query, context, invalid, block.controls);
+    const served = await this.reserveBest(query, context, invalid, block.controls, redisSince);
     this.stats.recordImpressions(
       served.map((campaign) => {
         const costMicros = invalid ? 0 : impressionPrice(campaign);
@@ -144,7 +146,13 @@ export class ServingService {
    * The best matching campaigns the serving state serves (budget left, not excluded or capped for this user), among
    * those the block's controls let through.
    */
-  private reserveBest(query: AdFetchQueryDto, context: MatchContext, invalid: boolean, controls: BlockControls | null): Promise<IndexedCampaign[]> {
+  private reserveBest(
+    query: AdFetchQueryDto,
+    context: MatchContext,
+    invalid: boolean,
+    controls: BlockControls | null,
+    redisSince: number,
+  ): Promise<IndexedCampaign[]> {
     const heldBackOnBlock = this.index.skippedOn(context.now, query.adBlockId);
     return reserveInRounds({
       limit: query.limit,
@@ -159,6 +167,7 @@ export class ServingService {
             limit: wanted,
             userImpressionsPerHour: this.config.userImpressionsPerHour,
             invalid,
+            redisSince,
           },
           offered,
         );
@@ -183,8 +192,8 @@ export class ServingService {
   }
 
   /** The publisher's uploaded profile's facts (one store read, no SQL); a store failure serves the user as unknown. */
-  profileOf(accountId: string, userId: string): Promise<ProfileFacts | null> {
-    return this.profiles.get(accountId, userId).catch(() => null);
+  profileOf(accountId: string, userId: string, redisSince?: number): Promise<ProfileFacts | null> {
+    return this.profiles.get(accountId, userId, redisSince).catch(() => null);
   }
 
   /**

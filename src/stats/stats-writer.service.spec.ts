@@ -7,6 +7,8 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { StatsHourly } from './entities/stats-hourly.entity';
 import { StatsWriterService } from './stats-writer.service';
 import { StatsRepository } from './stats.repository';
+import { WriteOutcomeUnknownError } from '../common/errors';
+import type { WriteLedger } from './write-ledger';
 
 /** The click rows go into the writer's transaction as one statement whose parameters are the clicks' statuses. */
 const clickRows = {
@@ -36,7 +38,7 @@ const clickOf = (fields: Partial<Click>) => fields as Click;
  */
 function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
   const committed: { sql: string; params: unknown[] }[][] = [];
-  const state = { down: false, loseCommitAnswer: false, connectionLostBeforeCommit: false };
+  const state = { down: false, loseCommitAnswer: false, connectionLostBeforeCommit: false, downWithLostConnection: false };
   const markers = () => committed.flatMap((statements) => statements.filter((s) => s.sql.startsWith('INSERT INTO stats_writes')).map((s) => s.params[0]));
   // a multi-statement query (StatementBatch on MySQL) is recorded statement by statement
   const split = (sql: string, params: unknown[] = []) => {
@@ -81,6 +83,8 @@ function fakeDataSource(type: 'mysql' | 'better-sqlite3' = 'mysql') {
     createQueryRunner: () => {
       let open: { sql: string; params: unknown[] }[] | null = null;
       const commit = () => {
+        // the database stays away after the connection dropped: the write's outcome cannot be asked
+        if (state.downWithLostConnection && (state.connectionLostBeforeCommit || state.loseCommitAnswer)) state.down = true;
         if (state.connectionLostBeforeCommit) throw Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' });
         committed.push(open ?? []);
         open = null;
@@ -442,6 +446,33 @@ describe(StatsWriterService.name, () => {
     const campaign = committed[0].find(isCampaignCounters)!;
     expect(campaign.params).toEqual(['c1', 1, 0, 700, '', 700, 0, 0, 0, 0]);
   });
+
+  it.each([
+    ['did not commit', 'connectionLostBeforeCommit' as const, 0],
+    ['committed', 'loseCommitAnswer' as const, 1],
+  ])(
+    'should answer a click whose write lost its connection and whose outcome stays unknown as such, and settle its impressions by the outcome (%s)',
+    async (_outcome, failure, clickRows) => {
+      const { dataSource, committed, state } = fakeDataSource();
+      const writer = writerOn(dataSource);
+      (writer as unknown as { ledger: WriteLedger<unknown> }).ledger.inDoubtWaitMs = 300;
+      writer.recordImpressions([{ campaignId: 'c1', adBlockId: 'b1', costMicros: 700, earningsMicros: 490 }], 10 * HOUR);
+      const click = clickOf({ id: 'k1', campaignId: 'c1', adBlockId: 'b1', costMicros: 90_000, earningsMicros: 63_000, createdAt: 10 * HOUR });
+
+      state[failure] = true;
+      state.downWithLostConnection = true;
+      // not a plain outage (nothing stored): the click's caller must keep it as possibly stored
+      await expect(writer.recordClick(click)).rejects.toThrow(WriteOutcomeUnknownError);
+      state[failure] = false;
+      state.downWithLostConnection = false;
+      state.down = false;
+      await writer.flush();
+
+      // the write in doubt was looked up before the next one: its impressions written exactly once either way
+      expect(impressionsWritten(committed)).toBe(1);
+      expect(committed.flatMap((statements) => statements.filter((statement) => statement.sql.startsWith('INSERT INTO clicks')))).toHaveLength(clickRows);
+    },
+  );
 
   describe('impression spend waived by the serving state', () => {
     /** (id, impressions, clicks, spend, day, daySpend) of each campaign counter row written, in order. */

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { WriteOutcomeUnknownError } from '../common/errors';
 import { newId } from '../common/ids';
 import { type StatementBatch, StatsWritesRepository } from './stats-writes.repository';
 
@@ -32,6 +33,8 @@ const codeOf = (error: unknown) => (error as { driverError?: { code?: string } }
  */
 export class WriteLedger<T> {
   private inDoubt: { id: string; carried: T }[] = [];
+  /** How long a write in doubt asks whether it committed (IN_DOUBT_WAIT_MS; a spec shortens it). */
+  inDoubtWaitMs = IN_DOUBT_WAIT_MS;
   private lastCleanup = Date.now();
   private readonly markers: StatsWritesRepository;
 
@@ -70,10 +73,13 @@ export class WriteLedger<T> {
     } catch (error) {
       const inDoubt = codeOf(error) !== undefined && IN_DOUBT_CODES.has(codeOf(error)!);
       const committed = inDoubt ? await this.outcome(writeId) : false;
-      if (committed !== true) {
-        if (committed === false) this.putBack(carried);
-        else this.inDoubt.push({ id: writeId, carried });
+      if (committed === false) {
+        this.putBack(carried);
         throw error;
+      }
+      if (committed === null) {
+        this.inDoubt.push({ id: writeId, carried });
+        throw new WriteOutcomeUnknownError(error);
       }
       this.logger.warn({ err: error }, 'counter write lost its COMMIT answer, but it committed');
     }
@@ -97,7 +103,7 @@ export class WriteLedger<T> {
 
   /** Whether one write committed: true or false once the database answers, null if it did not in time. */
   private async outcome(writeId: string): Promise<boolean | null> {
-    const deadline = Date.now() + IN_DOUBT_WAIT_MS;
+    const deadline = Date.now() + this.inDoubtWaitMs;
     for (;;) {
       try {
         return await this.markers.committed(writeId);

@@ -846,6 +846,26 @@ if (TEST_PROFILE === 'mysql') {
       await state.beforeApplicationShutdown();
     });
 
+    it('should settle clicks whose write outcome is unknown by the rows: billed if stored, given back if not, bound either way', async () => {
+      const state = new TestState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => id === 'row-kept')) });
+      const cpc = newCandidate('unknown', { priceMicros: 0 });
+      const at = Date.now();
+      const requests = ['row-kept', 'row-missing'].map((clickId) => ({ ...cpcClick(cpc, `u-${clickId}`, at, 20_000), clickId }));
+      for (const request of requests) {
+        expect((await state.reserveImpressions({ userId: request.userId, adBlockId: 'b1', now: at, limit: 1 }, [cpc])).served).toEqual([0]);
+        expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 20_000 });
+        state.clickOutcomeUnknown(request);
+      }
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(40_000);
+      // sent again (a retry after the 503): a duplicate, whatever the outcome
+      for (const request of requests) expect(await state.registerClick({ ...request, clickId: `${request.clickId}-again` })).toMatchObject({ kind: 'duplicate' });
+      expect(await state.giveBackOrphanClicks(Date.now())).toBe(0);
+      expect(await state.giveBackOrphanClicks(Date.now() + 61_000)).toBe(20_000);
+      expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(20_000);
+      expect(await redis.hkeys(stateKeys.campaignLeases(cpc.campaignId))).toEqual([]);
+      await state.beforeApplicationShutdown();
+    });
+
     it('should keep billed an old click it lost track of when the database has its row', async () => {
       const state = new TestState(redis, { committedClicks: async (ids) => new Set(ids.filter((id) => id === 'row-stored')) });
       const cpc = newCandidate('stored', { priceMicros: 0 });

@@ -26,9 +26,10 @@ export interface PublisherProfileFacts {
 export interface ProfileStore {
   /**
    * The profile the publisher `accountId` uploaded for this user. null: no profile known (or the store lost it):
-   * serving treats the user as unknown, every flag false.
+   * serving treats the user as unknown, every flag false. `redisSince`: when the ad request's first Redis call began
+   * (RedisDeadline's `since`).
    */
-  get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null>;
+  get(accountId: string, messengerUserId: string, redisSince?: number): Promise<ProfileFacts | null>;
   /**
    * What `get` would answer, when the store knows it without I/O (kept in this process); undefined when it would have
    * to ask. The ad fetch reads it first: a profile in memory costs the request no promise.

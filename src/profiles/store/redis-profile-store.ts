@@ -60,14 +60,14 @@ export class RedisProfileStore implements ProfileStore {
     return this.lookup(publisherUserKey(accountId, messengerUserId), Date.now())?.facts;
   }
 
-  async get(accountId: string, messengerUserId: string): Promise<ProfileFacts | null> {
+  async get(accountId: string, messengerUserId: string, redisSince?: number): Promise<ProfileFacts | null> {
     const known = this.known(accountId, messengerUserId);
     if (known !== undefined) return known;
     const key = publisherUserKey(accountId, messengerUserId);
     const now = Date.now();
     const generation = this.generation;
     const read = () => this.redis.get(profileKey(key));
-    const text = await (this.deadline ? this.deadline.run(read) : read());
+    const text = await (this.deadline ? this.deadline.run(read, { since: redisSince }) : read());
     const facts = text === null ? null : decodeFacts(text);
     if (this.cache.max > 0 && generation === this.generation) this.keep(key, { facts, at: now });
     return facts;

@@ -187,6 +187,9 @@ export class MemoryServingState implements ServingState {
   /** Nothing to settle: in one process a crash takes the counters with it (they are re-seeded from the database). */
   async clickCommitted(_request: ClickRequest): Promise<void> {}
 
+  /** Kept bound: SQLite's synchronous transactions leave no outcome unknown, but the contract is the same. */
+  clickOutcomeUnknown(_request: ClickRequest): void {}
+
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
     if (costMicros > 0) spend(this.budget(request), request, request.day, -costMicros);
     const user = this.users.get(request.userId);

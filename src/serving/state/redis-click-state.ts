@@ -200,6 +200,14 @@ export class RedisClickState {
     await this.redis.hdel(stateKeys.campaignLeases(request.campaignId), pending.field);
   }
 
+  /**
+   * The click's row may or may not be committed: its field stays in the hash, no longer shielded as being written, so
+   * the orphan sweep settles it by the database's row (RedisLeaseHolder.giveBackOrphanClicks).
+   */
+  clickOutcomeUnknown(request: ClickRequest): void {
+    this.pendingClicks.delete(clickKey(request));
+  }
+
   async undoClick(request: ClickRequest, costMicros: number): Promise<void> {
     const key = clickKey(request);
     const pending = this.pendingClicks.get(key);

@@ -99,7 +99,7 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     if (this.deadline === null) return this.serves.reserveImpressions(request, candidates);
     const ticket = { abandoned: false };
     return this.deadline
-      .run(() => this.serves.reserveImpressions(request, candidates, ticket), { onDeadline: () => (ticket.abandoned = true) })
+      .run(() => this.serves.reserveImpressions(request, candidates, ticket), { onDeadline: () => (ticket.abandoned = true), since: request.redisSince })
       .catch((error: unknown) => {
         if (error instanceof DependencyUnavailableError) return NO_ADS;
         throw error;
@@ -124,6 +124,10 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
 
   clickCommitted(request: ClickRequest): Promise<void> {
     return this.clicks.clickCommitted(request);
+  }
+
+  clickOutcomeUnknown(request: ClickRequest): void {
+    this.clicks.clickOutcomeUnknown(request);
   }
 
   /**

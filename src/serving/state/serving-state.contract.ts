@@ -270,6 +270,14 @@ export function describeServingStateContract(name: string, makeState: () => Prom
       expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 4000 });
     });
 
+    it('should keep a click whose write may have committed bound: sent again, it is a duplicate, never counted twice', async () => {
+      await reserve('u1', [candidate({ priceMicros: 0 })]);
+      const request = click({ priceMicros: 4000, dailyBudgetMicros: 100_000 });
+      expect(await state.registerClick(request)).toMatchObject({ kind: 'counted', costMicros: 4000 });
+      state.clickOutcomeUnknown(request);
+      expect(await state.registerClick({ ...request, clickId: 'another-row' })).toMatchObject({ kind: 'duplicate' });
+    });
+
     it('should answer each of many requests of the same moment on its own (one user excluded, the others not)', async () => {
       const free = candidate({ priceMicros: 0 });
       await reserve('clicker', [free]);

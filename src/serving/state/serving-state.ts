@@ -56,6 +56,8 @@ export interface ReserveRequest {
    * impressions are marked invalid (a click on them is invalid too).
    */
   invalid?: boolean;
+  /** When the request's first Redis call began (wall clock): its calls together wait at most REDIS_DEADLINE_MS. */
+  redisSince?: number;
 }
 
 export interface ReserveResult {
@@ -270,6 +272,12 @@ export interface ServingState {
    * billed unrecorded.
    */
   clickCommitted(request: ClickRequest): Promise<void>;
+  /**
+   * A counted click's row may or may not be committed (its write lost its COMMIT answer and the database did not say
+   * in time): it stays bound, and its price stays held aside until the orphan sweep finds whether the row exists
+   * (kept for good) or not (given back).
+   */
+  clickOutcomeUnknown(request: ClickRequest): void;
   /** Binds a view to an impression served within IMPRESSION_WINDOW_MS: at most one view per served impression. */
   registerView(request: ViewRequest): Promise<ViewOutcome>;
   /** Binds a completion to an impression served within IMPRESSION_WINDOW_MS, at least minViewMs ago: one per impression. */

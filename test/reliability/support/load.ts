@@ -88,7 +88,8 @@ export class Tally {
   stateLost = 0;
   /**
    * Per kind, 503 "request timed out; retry later" (HANDLER_TIMEOUT_MS): a write in flight when the database froze,
-   * its outcome unknown when the request was answered.
+   * its outcome unknown when the request was answered; or 503 "whether this was stored is not known": a write whose
+   * COMMIT answer was lost while the database stayed away (WriteOutcomeUnknownError).
    */
   readonly timedOut = new Map<string, number>();
   readonly byKind = new Map<string, Map<string, number>>();
@@ -122,8 +123,12 @@ export class Tally {
     if (answer.status === 200) this.ok += 1;
     else if (answer.status === 503 && typeof message === 'string' && /unavailable: nothing was stored/.test(message)) this.refused += 1;
     else if (answer.status === 503 && typeof message === 'string' && /^impression records (lost|being rebuilt)/.test(message)) this.stateLost += 1;
-    else if (answer.status === 503 && message === 'request timed out; retry later') this.timedOut.set(kind, (this.timedOut.get(kind) ?? 0) + 1);
-    else if (answer.status >= 500) this.serverErrors += 1;
+    else if (
+      answer.status === 503 &&
+      (message === 'request timed out; retry later' || (typeof message === 'string' && /whether this was stored is not known/.test(message)))
+    ) {
+      this.timedOut.set(kind, (this.timedOut.get(kind) ?? 0) + 1);
+    } else if (answer.status >= 500) this.serverErrors += 1;
     else if (answer.status === 0) this.networkErrors += 1;
     if ((answer.status >= 500 || answer.status === 0) && this.samples.length < 8 && !/^impression records (lost|being rebuilt)/.test(String(message))) {
       this.samples.push(`${kind} ${status} ${JSON.stringify(answer.body)?.slice(0, 160)}`);
