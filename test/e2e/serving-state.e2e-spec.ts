@@ -858,7 +858,8 @@ if (TEST_PROFILE === 'mysql') {
       }
       expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(40_000);
       // sent again (a retry after the 503): a duplicate, whatever the outcome
-      for (const request of requests) expect(await state.registerClick({ ...request, clickId: `${request.clickId}-again` })).toMatchObject({ kind: 'duplicate' });
+      for (const request of requests)
+        expect(await state.registerClick({ ...request, clickId: `${request.clickId}-again` })).toMatchObject({ kind: 'duplicate' });
       expect(await state.giveBackOrphanClicks(Date.now())).toBe(0);
       expect(await state.giveBackOrphanClicks(Date.now() + 61_000)).toBe(20_000);
       expect(await counter(stateKeys.spent(cpc.campaignId))).toBe(20_000);
