@@ -50,6 +50,9 @@ const CLICKS_LOCK_MS = 10_000;
 const STEADY_FLOW_EVERY_MS = 600;
 /** Serving between the two losses of Redis' data in phase B1e. */
 const REDIS_LOSS_GAP_MS = 3000;
+/** For a phase's printout: what the APIs logged of the 5xx answers of its run, if it had any. */
+const failures = (run: { tally: Tally; faultStarted: number }) =>
+  run.tally.serverErrors > 0 ? [`logged of the 5xx answers: ${cluster.failedRequests(run.faultStarted - 3000).join(' | ') || 'nothing'}`] : [];
 const settledAudit = (options?: Parameters<Suite['settledAudit']>[0]) => suite.settledAudit(options);
 const createCampaign = (...args: Parameters<Suite['createCampaign']>) => suite.createCampaign(...args);
 const underLoad = (options: Parameters<Suite['underLoad']>[0]) => suite.underLoad(options);
@@ -247,6 +250,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const result = await settledAudit();
     const unhealthy = run.health.filter((h) => h.status === 503 && h.data?.redis === 'down');
     print('B1. Redis stopped and restarted under load', [
+      ...failures(run),
       `${stopInfo}; down ${downMs} ms; restarted in ${restartMs} ms; both APIs healthy again ${healthyMs} ms after Redis answered (no API restarted)`,
       `health: ${healthLine(run.health, run.faultStarted)}`,
       `requests tried ${run.tally.tried}: before ${run.windows.before.summary()}`,
@@ -336,6 +340,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
         .map((answer) => `${answer.status} ${answer.body?.data?.msg ?? answer.body?.message ?? answer.error ?? ''} (${answer.doneAt - answer.sentAt} ms)`)
         .join('; ');
     print('B1f. Redis frozen (SIGSTOP) under load', [
+      ...failures(run),
       `${probes.length} clicks on ads served just before the freeze, sent 1 s into it: ${probeLine(frozenAnswers)}`,
       `the same clicks sent again after it: ${probeLine(againAnswers)}`,
       `redis-server frozen ${frozenMs} ms; both APIs ready again ${readyMs} ms after SIGCONT (no API restarted)`,
@@ -400,6 +405,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     // ads are served without the database: readiness stays 200 and reports it down
     const databaseDown = run.health.filter((h) => h.data?.database === 'down');
     print('B2. MariaDB stopped and restarted under load', [
+      ...failures(run),
       `${stopInfo}; down ${downMs} ms; restarted in ${restartMs} ms; both APIs healthy again ${healthyMs} ms after MariaDB answered (no API restarted)`,
       `health: ${healthLine(run.health, run.faultStarted)}`,
       `requests tried ${run.tally.tried}: before ${run.windows.before.summary()}`,
@@ -461,6 +467,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const clicksStoredAfterError = result.clicksStoredUnacknowledged - before.clicksStoredUnacknowledged;
     const conversionsStoredAfterError = result.conversionRows - result.conversionsAnswered - (before.conversionRows - before.conversionsAnswered);
     print(name, [
+      ...failures(run),
       `${faultInfo}; both APIs see the database again ${healthyMs} ms after it answered (no API restarted)`,
       `health: ${healthLine(run.health, run.faultStarted)}`,
       `during: ${during.summary()}; 5xx ${during.serverErrors} (besides ${during.refused} refused 503 + Retry-After), network errors ${during.networkErrors}`,
@@ -611,6 +618,7 @@ describe('Several processes and faults on MariaDB + Redis (2 APIs, 1 worker)', (
     const during = run.windows.during;
     const clicks400 = (['before', 'during', 'after'] as const).reduce((sum, window) => sum + (run.windows[window]?.count('click', '400') ?? 0), 0);
     print('B1e. Redis killed and restarted empty, twice in a row, under load', [
+      ...failures(run),
       ...losses,
       `health: ${healthLine(run.health, run.faultStarted)}`,
       `during: ${during.summary()}; 5xx ${during.serverErrors} (besides ${during.refused} refused 503 + Retry-After and ${during.stateLost} clicks on ads served before a loss answered 503 "impression records lost"), network errors ${during.networkErrors}; slowest ${slowest(during)}`,

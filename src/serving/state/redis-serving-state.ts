@@ -1,6 +1,6 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { RedisClient } from '../../redis/redis.module';
-import { LeaseHolderOptions, RedisLeaseHolder } from './redis-lease-holder';
+import { HolderLostError, LeaseHolderOptions, RedisLeaseHolder } from './redis-lease-holder';
 import { RedisClickState } from './redis-click-state';
 import { RedisServeState } from './redis-serve-state';
 import {
@@ -101,7 +101,9 @@ export class RedisServingState implements ServingState, BeforeApplicationShutdow
     return this.deadline
       .run(() => this.serves.reserveImpressions(request, candidates, ticket), { onDeadline: () => (ticket.abandoned = true), since: request.redisSince })
       .catch((error: unknown) => {
-        if (error instanceof DependencyUnavailableError) return NO_ADS;
+        // HolderLostError here: the holder was lost again while the request tried once more under a new one (Redis
+        // restarted empty twice in a row): answered without ads, nothing served or billed
+        if (error instanceof DependencyUnavailableError || error instanceof HolderLostError) return NO_ADS;
         throw error;
       });
   }

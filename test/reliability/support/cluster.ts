@@ -426,6 +426,31 @@ export class Cluster {
       );
   }
 
+  /**
+   * What the APIs logged of the requests they answered 500 since `since` (epoch ms): the error's type and message and
+   * the route, at most `limit` lines, for a phase's printout when it saw a 5xx.
+   */
+  failedRequests(since: number, limit = 5): string[] {
+    const lines: string[] = [];
+    for (const line of this.errorLines()) {
+      if (!line.includes('"msg":"request failed"')) continue;
+      try {
+        const entry = JSON.parse(line.slice(line.indexOf('{')));
+        // a lost database connection is logged too, and answered 503 (src/common/edge/envelope-writer.ts)
+        if (entry.time < since || /^(ECONN|PROTOCOL_|POOL_STALLED|ER_SERVER_SHUTDOWN)/.test(String(entry.err?.code ?? ''))) continue;
+        lines.push(
+          `${line.slice(0, line.indexOf(':'))} ${entry.url}: ${entry.err?.type} ${entry.err?.message} ${String(entry.err?.stack ?? '')
+            .split('\n')
+            .slice(1, 4)
+            .join(' <')}`,
+        );
+      } catch {
+        continue;
+      }
+    }
+    return lines.slice(0, limit);
+  }
+
   /** Kills whatever still runs (the children of this suite only, by pid) and removes the directory. */
   async destroy(): Promise<void> {
     const running = this.all.filter((proc) => proc.running);
