@@ -119,6 +119,8 @@ test.describe('review queue (CAMPAIGN_REVIEW=true)', () => {
     await page.goto(`${server.url}/admin/`);
     await page.locator('input[name="apiKey"]').fill(advertiser.apiKey);
     await page.getByRole('button', { name: 'Log in' }).click();
+    // logged in (the key checked and kept) before going on: a navigation while it is checked lands on the login page
+    await expect(page.getByRole('heading', { name: 'Dashboard' }).or(page.locator('#react-admin-title'))).toBeVisible();
     await page.goto(`${server.url}/admin/#/campaigns/${live}/show/creative`);
     await expect(page.getByTestId('review-state')).toContainText('Review rejected: The landing page is not the advertised game');
   });
